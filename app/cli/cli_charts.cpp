@@ -1,0 +1,46 @@
+// Headless chart rendering for ckptlab-cli, through the same builders the window uses.
+#include <QApplication>
+#include <QDir>
+
+#include <cstdlib>
+
+#include "charts/chart_export.h"
+#include "cli_commands.h"
+
+namespace ckptlab::cli {
+namespace {
+
+bool exportInto(const ResultSet& results, const std::string& dir, bool png, int scale,
+                std::string* error) {
+    if (dir.empty()) return true;
+    const QString path = QString::fromStdString(dir);
+    if (!QDir().mkpath(path)) {
+        *error = "cannot create folder " + dir;
+        return false;
+    }
+    QString message;
+    const QStringList written = ui::exportAllCharts(results, path, png, !png, scale, &message);
+    if (written.isEmpty() || !message.isEmpty()) {
+        *error = message.isEmpty() ? "no charts written to " + dir : message.toStdString();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool exportCharts(const ResultSet& results, const std::string& pngDir, const std::string& svgDir,
+                  int scale, std::string* error) {
+    // Charts are widgets-based; without a display render offscreen.
+    if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") &&
+        !std::getenv("QT_QPA_PLATFORM"))
+        setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    int argc = 1;
+    char name[] = "ckptlab-cli";
+    char* argv[] = {name, nullptr};
+    QApplication app(argc, argv);
+    return exportInto(results, pngDir, true, scale, error) &&
+           exportInto(results, svgDir, false, scale, error);
+}
+
+}  // namespace ckptlab::cli

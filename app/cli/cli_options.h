@@ -1,0 +1,33 @@
+#pragma once
+// Everything ckptlab-cli's commands take, filled by CLI11 in main_cli.cpp.
+
+#include <string>
+#include <vector>
+
+#include "ckptlab/config.h"
+
+namespace ckptlab::cli {
+
+// Exit codes: 0 success, 1 a run failed (error or gradient check), 2 bad usage or input.
+enum ExitCode { kOk = 0, kRunFailed = 1, kBadInput = 2, kInterrupted = 130 };
+
+struct ExperimentOptions {
+    ExperimentConfig config;
+    std::string block = "ffn";
+    std::string dtype = "float32";
+    std::string optimizer = "none";
+    std::string strategy = "full";           // run
+    std::vector<std::string> strategies;     // sweep
+    std::string preset;                      // sweep
+    std::string jsonPath, csvPath, tracePath, pngDir, svgDir;
+    int scale = 1;
+    bool quiet = false;
+};
+
+struct PlotOptions {
+    std::string resultsPath;
+    std::string pngDir, svgDir;
+    int scale = 1;
+};
+
+}  // namespace ckptlab::cli

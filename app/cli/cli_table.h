@@ -1,0 +1,12 @@
+#pragma once
+// The summary table ckptlab-cli prints.
+
+#include <string>
+
+#include "ckptlab/result.h"
+
+namespace ckptlab::cli {
+
+std::string formatSummaryTable(const ResultSet& results);
+
+}  // namespace ckptlab::cli

@@ -1,0 +1,99 @@
+// ckptlab-cli: the same experiments as the desktop app, headless (e.g. on a GPU server).
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "ckptlab/strategy.h"
+#include "cli_commands.h"
+
+using namespace ckptlab;
+using namespace ckptlab::cli;
+
+namespace {
+
+std::string rangeText(IntRange r) {
+    return "[" + std::to_string(r.min) + ", " + std::to_string(r.max) + "]";
+}
+
+void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
+    auto& c = o.config;
+    cmd->add_option("--block", o.block, "Block kind: ffn (the seed's block) or transformer")
+        ->capture_default_str();
+    cmd->add_option("--depth", c.depth, "Number of blocks L " + rangeText(limits::depth))
+        ->capture_default_str();
+    cmd->add_option("--width", c.width, "Model width d " + rangeText(limits::width))
+        ->capture_default_str();
+    cmd->add_option("--seq", c.seq, "Sequence length S " + rangeText(limits::seq))
+        ->capture_default_str();
+    cmd->add_option("--batch", c.batch, "Batch size B " + rangeText(limits::batch))
+        ->capture_default_str();
+    cmd->add_option("--heads", c.heads, "Attention heads (transformer) " + rangeText(limits::heads))
+        ->capture_default_str();
+    cmd->add_option("--dropout", c.dropout, "Attention dropout (transformer) [0, 0.9]")
+        ->capture_default_str();
+    cmd->add_option("--dtype", o.dtype, "float32 or bfloat16")->capture_default_str();
+    cmd->add_option("--device", c.device, "cpu, or cuda / cuda:N when LibTorch has CUDA")
+        ->capture_default_str();
+    cmd->add_option("--optimizer", o.optimizer, "none, sgd or adam (adds its state and step)")
+        ->capture_default_str();
+    cmd->add_option("--seed", c.seed, "Seed of weights, input and dropout")->capture_default_str();
+    cmd->add_option("--threads", c.threads, "Intra-op threads, 0 = LibTorch default " +
+                                                rangeText(limits::threads))
+        ->capture_default_str();
+    cmd->add_option("--warmup", c.warmup, "Untimed steps per strategy " + rangeText(limits::warmup))
+        ->capture_default_str();
+    cmd->add_option("--repeats", c.repeats,
+                    "Timed steps per strategy, medians reported " + rangeText(limits::repeats))
+        ->capture_default_str();
+    cmd->add_option("--json", o.jsonPath, "Write results JSON (opens in the app)");
+    cmd->add_option("--csv", o.csvPath, "Write the summary table as CSV");
+    cmd->add_option("--trace", o.tracePath, "Write Chrome trace JSON (Perfetto) of the timelines");
+    cmd->add_option("--png", o.pngDir, "Render the charts as PNG into this folder");
+    cmd->add_option("--svg", o.svgDir, "Render the charts as SVG into this folder");
+    cmd->add_option("--scale", o.scale, "PNG pixel ratio, 1 or 2")->check(CLI::IsMember({1, 2}));
+    cmd->add_flag("--quiet,-q", o.quiet, "No progress or environment lines");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Checkpoint Lab: measure gradient checkpointing strategies with LibTorch.\n"
+                 "Strategies:\n" + strategySyntaxHelp(), "ckptlab-cli"};
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("ckptlab-cli ") + CKPTLAB_VERSION);
+
+    ExperimentOptions runOptions;
+    auto* run = app.add_subcommand("run", "Measure one strategy (and the none reference)");
+    addExperimentOptions(run, runOptions);
+    run->add_option("--strategy,-s", runOptions.strategy, "Strategy, e.g. full, every:2")
+        ->capture_default_str();
+
+    ExperimentOptions sweepOptions;
+    auto* sweep = app.add_subcommand("sweep", "Measure several strategies on the same weights");
+    addExperimentOptions(sweep, sweepOptions);
+    sweep->add_option("--strategies", sweepOptions.strategies,
+                      "Comma-separated strategies (default: the seed-tradeoff preset)")
+        ->delimiter(',');
+    sweep->add_option("--preset", sweepOptions.preset,
+                      "seed-tradeoff, experiment-1, experiment-2 or experiment-3");
+
+    PlotOptions plotOptions;
+    auto* plot = app.add_subcommand("plot", "Render the charts of a results JSON file");
+    plot->add_option("results", plotOptions.resultsPath, "Results JSON from run/sweep or the app")
+        ->required();
+    plot->add_option("--png", plotOptions.pngDir, "Folder for PNG charts");
+    plot->add_option("--svg", plotOptions.svgDir, "Folder for SVG charts");
+    plot->add_option("--scale", plotOptions.scale, "PNG pixel ratio, 1 or 2")
+        ->check(CLI::IsMember({1, 2}));
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        std::cerr << "ckptlab-cli: " << e.what() << " (see ckptlab-cli --help)\n";
+        return kBadInput;
+    }
+    if (*run) return runExperiment(runOptions, false);
+    if (*sweep) return runExperiment(sweepOptions, true);
+    return plotResults(plotOptions);
+}

@@ -1,0 +1,67 @@
+#pragma once
+// The experiment a user sets up: model shape, numerics, device and how to time it.
+// Plain data shared by the CLI, the GUI and the core; no LibTorch types here.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ckptlab {
+
+enum class BlockKind { Ffn, Transformer };
+enum class DType { Float32, BFloat16 };
+enum class Optimizer { None, Sgd, Adam };
+
+struct ExperimentConfig {
+    BlockKind block = BlockKind::Ffn;
+    int depth = 20;      // L blocks
+    int width = 256;     // d, the model dimension
+    int seq = 512;       // S tokens per sequence
+    int batch = 2;       // B sequences
+    int heads = 4;       // transformer only; must divide width
+    double dropout = 0.1;  // transformer only (attention probabilities)
+    DType dtype = DType::Float32;
+    std::string device = "cpu";
+    Optimizer optimizer = Optimizer::None;
+    std::uint64_t seed = 0;
+    int threads = 0;     // intra-op threads; 0 keeps LibTorch's default
+    int warmup = 1;      // untimed steps before the timed ones
+    int repeats = 3;     // timed steps; medians are reported
+};
+
+// Allowed ranges, shared by validation, the CLI help and the GUI widgets.
+struct IntRange {
+    long long min;
+    long long max;
+};
+namespace limits {
+inline constexpr IntRange depth{1, 512};
+inline constexpr IntRange width{8, 16384};
+inline constexpr IntRange seq{1, 65536};
+inline constexpr IntRange batch{1, 4096};
+inline constexpr IntRange heads{1, 256};
+inline constexpr IntRange threads{0, 512};
+inline constexpr IntRange warmup{0, 100};
+inline constexpr IntRange repeats{1, 1000};
+inline constexpr double dropoutMax = 0.9;
+}  // namespace limits
+
+struct FieldError {
+    std::string field;    // CLI-style name, e.g. "width"
+    std::string message;  // says the allowed range
+};
+
+// Every violated field with its allowed range; empty when the config is valid.
+std::vector<FieldError> validate(const ExperimentConfig& config);
+
+std::string toString(BlockKind kind);
+std::string toString(DType dtype);
+std::string toString(Optimizer optimizer);
+std::optional<BlockKind> parseBlockKind(const std::string& text);
+std::optional<DType> parseDType(const std::string& text);
+std::optional<Optimizer> parseOptimizer(const std::string& text);
+
+int bytesPerElement(DType dtype);
+
+}  // namespace ckptlab

@@ -1,0 +1,26 @@
+#pragma once
+// Memory a config needs, predicted before anything runs, and the memory there is.
+
+#include <cstdint>
+#include <string>
+
+#include "ckptlab/config.h"
+#include "ckptlab/strategy.h"
+
+namespace ckptlab {
+
+struct MemoryEstimate {
+    std::int64_t parameters = 0;
+    std::int64_t input = 0;
+    std::int64_t optimizer_state = 0;
+    std::int64_t activations = 0;  // saved at the end of forward
+    std::int64_t peak = 0;         // above the step's start
+    std::int64_t total() const { return parameters + input + optimizer_state + peak; }
+};
+
+MemoryEstimate estimateMemory(const ExperimentConfig& config, const Plan& plan);
+
+// Bytes the device can still give: MemAvailable for cpu, free memory for cuda.
+std::int64_t availableMemory(const std::string& device);
+
+}  // namespace ckptlab

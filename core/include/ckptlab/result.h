@@ -1,0 +1,109 @@
+#pragma once
+// What one measured run produces, as plain values the CLI, GUI and files share.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ckptlab/config.h"
+
+namespace ckptlab {
+
+enum class Phase { Idle, Forward, Loss, Recompute, Backward, Optimizer };
+std::string toString(Phase phase);
+std::optional<Phase> parsePhase(const std::string& text);
+
+// One allocation (delta > 0) or free (delta < 0) seen by the allocator during the traced step.
+struct TimelineEvent {
+    double t_ms = 0;            // since the step began
+    std::int64_t delta = 0;     // bytes
+    std::int64_t total = 0;     // bytes allocated above the step's start, after this event
+    Phase phase = Phase::Idle;
+    int block = -1;             // -1 when the event belongs to no block (loss, optimizer)
+};
+
+// A stretch of the step with one label: forward of block 3, recompute of block 7, ...
+struct PhaseSpan {
+    Phase phase = Phase::Idle;
+    int block = -1;
+    double begin_ms = 0;
+    double end_ms = 0;
+};
+
+// Bytes a block's forward (or one of its recomputes) left allocated when it finished,
+// and when the last of them was freed: the activation lifetime.
+struct BlockLifetime {
+    int block = 0;
+    Phase phase = Phase::Forward;  // Forward or Recompute
+    double saved_ms = 0;
+    double freed_ms = 0;
+    std::int64_t bytes = 0;
+};
+
+// Memory at the moment of the step's peak, by what it holds.
+struct Breakdown {
+    std::int64_t parameters = 0;
+    std::int64_t input = 0;
+    std::int64_t optimizer_state = 0;
+    std::int64_t gradients = 0;    // parameter and input gradients alive at the peak
+    std::int64_t activations = 0;  // saved by forward or recompute, alive at the peak
+    std::int64_t other = 0;        // backward temporaries and everything else
+    std::int64_t total() const {
+        return parameters + input + optimizer_state + gradients + activations + other;
+    }
+};
+
+struct Metrics {
+    std::int64_t peak_bytes = 0;        // highest allocation above the step's start
+    std::int64_t activation_bytes = 0;  // allocated by forward, still allocated when it ends
+    std::int64_t baseline_bytes = 0;    // parameters + input + optimizer state
+    double step_ms = 0;                 // medians over the timed repeats
+    double forward_ms = 0;
+    double backward_ms = 0;             // includes recompute
+    double recompute_ms = 0;
+    double optimizer_ms = 0;
+    int recomputed_blocks = 0;          // block forwards run again during backward
+    std::vector<double> step_samples_ms;  // every timed repeat, for spread
+};
+
+struct GradCheck {
+    bool checked = false;
+    double max_abs_diff = 0;  // over input and parameter gradients, against `none`
+    double tolerance = 0;
+    bool passed() const { return checked && max_abs_diff <= tolerance; }
+};
+
+struct Environment {
+    std::string ckptlab_version;
+    std::string libtorch_version;
+    std::string device;       // "cpu" or "cuda:0"
+    std::string device_name;  // CPU model or GPU name
+    std::string dtype;
+    int threads = 0;          // at::get_num_threads() during the runs
+    std::string blas;         // the BLAS library LibTorch resolved
+    bool cuda_compiled = false;
+    std::string created_utc;
+};
+
+struct RunResult {
+    ExperimentConfig config;
+    std::string strategy;
+    Metrics metrics;
+    GradCheck grad_check;
+    Breakdown breakdown;
+    std::vector<BlockLifetime> blocks;
+    std::vector<TimelineEvent> timeline;
+    std::vector<PhaseSpan> phases;
+    std::optional<std::string> error;  // set when the run failed; other fields then partial
+    bool ok() const { return !error && grad_check.passed(); }
+};
+
+struct ResultSet {
+    Environment environment;
+    std::vector<RunResult> runs;
+    bool cancelled = false;
+    const RunResult* find(const std::string& strategy) const;
+};
+
+}  // namespace ckptlab

@@ -1,0 +1,55 @@
+#pragma once
+// Runs experiments: one config, one or many strategies on the same weights and input.
+// Plain types in and out; safe to call from a worker thread.
+
+#include <atomic>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ckptlab/config.h"
+#include "ckptlab/result.h"
+
+namespace ckptlab {
+
+// Bad configuration, caught before anything runs. `what()` names the field and its range.
+struct ConfigError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+// The config cannot fit: predicted and available bytes are in the message.
+struct MemoryError : std::runtime_error {
+    MemoryError(const std::string& message, std::int64_t predicted, std::int64_t available)
+        : std::runtime_error(message), predicted(predicted), available(available) {}
+    std::int64_t predicted;
+    std::int64_t available;
+};
+
+struct RunnerHooks {
+    // fraction in [0, 1] of the whole sweep, and what is being done
+    std::function<void(double fraction, const std::string& message)> progress;
+    // each run as soon as it is measured
+    std::function<void(const RunResult& run)> result;
+    // set by another thread to stop; honoured within about a second
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+class Runner {
+public:
+    // Validates everything first (throws ConfigError, StrategyError or MemoryError), then runs
+    // each strategy. A run that fails records its error and the sweep goes on. When cancelled,
+    // returns the finished runs with `cancelled` set.
+    ResultSet sweep(const ExperimentConfig& config, const std::vector<std::string>& strategies,
+                    const RunnerHooks& hooks = {});
+
+    // Checks a config and strategies without running; throws like sweep().
+    static void check(const ExperimentConfig& config, const std::vector<std::string>& strategies);
+};
+
+// Devices this build can run on now: "cpu" always, "cuda" when LibTorch has it and a GPU exists.
+std::vector<std::string> availableDevices();
+
+Environment describeEnvironment(const ExperimentConfig& config);
+
+}  // namespace ckptlab

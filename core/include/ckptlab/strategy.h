@@ -1,0 +1,69 @@
+#pragma once
+// Checkpointing strategies: named, parameterized plans parsed from strings such as
+// "every:4", and the plan each one makes for a chain of blocks.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ckptlab/config.h"
+
+namespace ckptlab {
+
+enum class StrategyKind {
+    None,      // keep every activation
+    Full,      // checkpoint every block
+    Every,     // every:N   checkpoint blocks 0, N, 2N, ... (the seed's experiment 1)
+    Segments,  // segments:K  K contiguous checkpointed segments (experiment 2)
+    From,      // from:K    checkpoint blocks K.. only (experiment 3)
+    Sqrt,      // ceil(sqrt(L)) segments (Chen et al. 2016)
+    Attn,      // transformer: checkpoint only the attention sub-block of every block
+    FfnOnly,   // transformer: checkpoint only the FFN sub-block of every block
+    SeedBug,   // seed-bug:K  segments whose recompute runs the last segment's blocks,
+               // the tutorial's closure bug; exists so the gradient check can be seen failing
+};
+
+struct StrategyError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+struct Strategy {
+    StrategyKind kind = StrategyKind::None;
+    int param = 0;  // N, K or the start block; 0 where the kind has none
+    std::string name() const;  // canonical text, parses back to the same strategy
+};
+
+// Parses and checks a strategy for a model of `depth` blocks of kind `block`.
+// Throws StrategyError with a message naming the allowed values.
+Strategy parseStrategy(const std::string& text, int depth, BlockKind block);
+
+// One range of blocks [begin, end). A checkpointed segment keeps only its input and
+// recomputes the rest in backward; `inner` may nest further checkpoints inside it.
+struct Segment {
+    int begin = 0;
+    int end = 0;
+    bool checkpointed = false;
+    std::vector<Segment> inner;
+};
+
+enum class SubLayer { None, Attention, Ffn };
+
+struct Plan {
+    std::vector<Segment> segments;   // covers 0..depth in order
+    SubLayer subLayer = SubLayer::None;  // selective checkpoint inside every block
+    bool recomputeLastSegment = false;   // SeedBug: every recompute runs the last segment
+};
+
+Plan makePlan(const Strategy& strategy, int depth);
+
+// Blocks whose forward is checkpointed (counts one per block, for tables and tests).
+int checkpointedBlockCount(const Plan& plan, int depth);
+
+// Named sets of strategies: "seed-tradeoff", "experiment-1", "experiment-2", "experiment-3".
+std::vector<std::string> presetNames();
+std::vector<std::string> presetStrategies(const std::string& preset);  // empty if unknown
+
+// One line per kind, for --help and the GUI.
+std::string strategySyntaxHelp();
+
+}  // namespace ckptlab

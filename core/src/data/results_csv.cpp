@@ -1,0 +1,98 @@
+// The summary table as CSV (RFC 4180 quoting), one row per run with its config beside it.
+#include <locale>
+#include <sstream>
+
+#include "ckptlab/results_io.h"
+#include "ckptlab/summary.h"
+
+namespace ckptlab {
+
+namespace detail {
+void writeFileAtomically(const std::string& path, const std::string& text);  // results_json.cpp
+}
+
+namespace {
+
+// Quotes cells with separators, quotes or line breaks, and those with edge spaces that some
+// readers would trim.
+std::string quoted(const std::string& cell) {
+    const bool edgeSpace = !cell.empty() && (cell.front() == ' ' || cell.back() == ' ');
+    if (!edgeSpace && cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+    std::string out = "\"";
+    for (char c : cell) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + '"';
+}
+
+// Always a dot for the decimal point: Qt applications set the C locale from the environment.
+std::string fixed(double value, int decimals) {
+    std::ostringstream out;
+    out.imbue(std::locale::classic());
+    out.setf(std::ios::fixed);
+    out.precision(decimals);
+    out << value;
+    return out.str();
+}
+
+std::string significant(double value) {
+    std::ostringstream out;
+    out.imbue(std::locale::classic());
+    out.precision(6);
+    out << value;
+    return out.str();
+}
+
+std::string optionalCell(const std::optional<double>& value, int decimals) {
+    return value ? fixed(*value, decimals) : std::string();
+}
+
+}  // namespace
+
+std::string summaryCsv(const ResultSet& results) {
+    std::string csv =
+        "strategy,peak_mib,activations_mib,step_ms,memory_saved_pct,time_added_pct,"
+        "saved_per_added,grad_check,max_abs_diff,error,block,depth,width,seq,batch,dtype,"
+        "device\n";
+    const std::vector<SummaryRow> rows = summarize(results);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const SummaryRow& row = rows[i];
+        const RunResult& run = results.runs[i];
+        const bool checked = run.grad_check.checked;
+        const ExperimentConfig& c = run.config;
+        const std::string cells[] = {
+            row.strategy,
+            fixed(row.peak_mib, 3),
+            fixed(row.activations_mib, 3),
+            fixed(row.step_ms, 3),
+            optionalCell(row.memory_saved_pct, 2),
+            optionalCell(row.time_added_pct, 2),
+            optionalCell(row.saved_per_added, 3),
+            checked ? (row.grad_ok ? "pass" : "fail") : "not checked",
+            checked ? significant(row.max_abs_diff) : std::string(),
+            row.error.value_or(std::string()),
+            toString(c.block),
+            std::to_string(c.depth),
+            std::to_string(c.width),
+            std::to_string(c.seq),
+            std::to_string(c.batch),
+            toString(c.dtype),
+            c.device,
+        };
+        bool first = true;
+        for (const std::string& cell : cells) {
+            if (!first) csv += ',';
+            first = false;
+            csv += quoted(cell);
+        }
+        csv += '\n';
+    }
+    return csv;
+}
+
+void saveSummaryCsv(const ResultSet& results, const std::string& path) {
+    detail::writeFileAtomically(path, summaryCsv(results));
+}
+
+}  // namespace ckptlab

@@ -1,0 +1,103 @@
+#include "ckptlab/summary.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ckptlab {
+
+SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
+    SummaryRow row;
+    row.strategy = run.strategy;
+    row.peak_mib = static_cast<double>(run.metrics.peak_bytes) / kMiB;
+    row.activations_mib = static_cast<double>(run.metrics.activation_bytes) / kMiB;
+    row.step_ms = run.metrics.step_ms;
+    row.grad_ok = run.grad_check.passed();
+    row.max_abs_diff = run.grad_check.max_abs_diff;
+    row.error = run.error;
+
+    // A failed run's metrics are partial, so comparing them would mislead.
+    if (!baseline || baseline->error || run.error) return row;
+
+    // Both peaks are measured above the step's start (peak_bytes), so parameters, input and
+    // optimizer state, which no strategy changes, do not dilute the percentage.
+    const double peakNone = static_cast<double>(baseline->metrics.peak_bytes);
+    if (peakNone > 0) {
+        row.memory_saved_pct =
+            (1.0 - static_cast<double>(run.metrics.peak_bytes) / peakNone) * 100.0;
+    }
+    const double stepNone = baseline->metrics.step_ms;
+    if (stepNone > 0 && std::isfinite(stepNone) && std::isfinite(run.metrics.step_ms)) {
+        row.time_added_pct = (run.metrics.step_ms / stepNone - 1.0) * 100.0;
+    }
+    // The ratio only means something when the strategy actually costs time.
+    if (row.memory_saved_pct && row.time_added_pct && *row.time_added_pct > 0) {
+        row.saved_per_added = *row.memory_saved_pct / *row.time_added_pct;
+    }
+    return row;
+}
+
+std::vector<SummaryRow> summarize(const ResultSet& results) {
+    const RunResult* baseline = results.find("none");
+    std::vector<SummaryRow> rows;
+    rows.reserve(results.runs.size());
+    for (const RunResult& run : results.runs) rows.push_back(summarizeRun(run, baseline));
+    return rows;
+}
+
+std::vector<TimelineEvent> downsampleTimeline(const std::vector<TimelineEvent>& events,
+                                              std::size_t maxPoints) {
+    // First event, peak and last event are the least that still draws an honest line.
+    maxPoints = std::max<std::size_t>(maxPoints, 3);
+    const std::size_t n = events.size();
+    if (n <= maxPoints) return events;
+
+    // Each bucket keeps its highest event and its last one; the first event is kept on top.
+    // The last event always lands last in the last bucket, so the output has at most
+    // 1 + 2 * buckets events.
+    const std::size_t buckets = (maxPoints - 1) / 2;
+    const double t0 = events.front().t_ms;
+    const double span = events.back().t_ms - t0;
+    const bool byTime = std::isfinite(t0) && std::isfinite(span) && span > 0;
+
+    const std::size_t none = n;
+    std::vector<std::size_t> highest(buckets, none);
+    std::vector<std::size_t> last(buckets, none);
+    std::size_t bucket = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i == n - 1) {
+            bucket = buckets - 1;
+        } else if (!byTime) {
+            bucket = i * buckets / n;
+        } else if (std::isfinite(events[i].t_ms)) {
+            // Out-of-order or out-of-range times are clamped rather than trusted.
+            const double position = (events[i].t_ms - t0) / span * static_cast<double>(buckets);
+            if (position <= 0) {
+                bucket = 0;
+            } else if (position >= static_cast<double>(buckets - 1)) {
+                bucket = buckets - 1;
+            } else {
+                bucket = static_cast<std::size_t>(position);
+            }
+        }  // a non-finite time stays in the previous event's bucket
+        if (highest[bucket] == none || events[i].total > events[highest[bucket]].total) {
+            highest[bucket] = i;
+        }
+        last[bucket] = i;
+    }
+
+    std::vector<std::size_t> keep{0};
+    for (std::size_t b = 0; b < buckets; ++b) {
+        if (highest[b] != none) keep.push_back(highest[b]);
+        if (last[b] != none) keep.push_back(last[b]);
+    }
+    // Input order, not bucket order, so that clamped events never reorder the line.
+    std::sort(keep.begin(), keep.end());
+    keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+
+    std::vector<TimelineEvent> out;
+    out.reserve(keep.size());
+    for (std::size_t i : keep) out.push_back(events[i]);
+    return out;
+}
+
+}  // namespace ckptlab

@@ -1,0 +1,137 @@
+#include "engine/checkpoint.h"
+
+#include <torch/cuda.h>
+
+#include "engine/step_context.h"
+
+namespace ckptlab::engine {
+namespace {
+
+using torch::autograd::AutogradContext;
+using torch::autograd::variable_list;
+
+// What backward needs that is not a tensor; travels in the context as an IValue capsule so
+// it lives exactly as long as the graph node.
+struct Closure : torch::CustomClassHolder {
+    SegmentFn recompute;
+    StepContext* context = nullptr;
+    at::Tensor cpuRngState;
+    at::Tensor cudaRngState;
+    c10::Device device{c10::kCPU};
+};
+
+// Saves the generators' states now and puts them back when the scope ends.
+class RngStateGuard {
+public:
+    explicit RngStateGuard(const c10::Device& device)
+        : device_(device), cpu_(cpuGenerator().get_state()) {
+        if (device_.is_cuda()) cuda_ = cudaGenerator().get_state();
+    }
+    ~RngStateGuard() {
+        cpuGenerator().set_state(cpu_);
+        if (device_.is_cuda()) cudaGenerator().set_state(cuda_);
+    }
+    static at::Generator cpuGenerator() { return at::detail::getDefaultCPUGenerator(); }
+    at::Generator cudaGenerator() const {
+        return at::globalContext().defaultGenerator(device_);
+    }
+
+private:
+    c10::Device device_;
+    at::Tensor cpu_;
+    at::Tensor cuda_;
+};
+
+void setRngStates(const Closure& closure) {
+    RngStateGuard::cpuGenerator().set_state(closure.cpuRngState);
+    if (closure.device.is_cuda()) {
+        at::Generator cuda = at::globalContext().defaultGenerator(closure.device);
+        cuda.set_state(closure.cudaRngState);
+    }
+}
+
+class CheckpointFunction : public torch::autograd::Function<CheckpointFunction> {
+public:
+    static torch::Tensor forward(AutogradContext* ctx, torch::Tensor input,
+                                 at::TensorList parameters, const SegmentFn* segment,
+                                 c10::intrusive_ptr<Closure> closure) {
+        closure->device = input.device();
+        closure->cpuRngState = RngStateGuard::cpuGenerator().get_state();
+        if (closure->device.is_cuda())
+            closure->cudaRngState =
+                at::globalContext().defaultGenerator(closure->device).get_state();
+        std::vector<torch::Tensor> saved{input};
+        saved.insert(saved.end(), parameters.begin(), parameters.end());
+        ctx->save_for_backward(saved);
+        ctx->saved_data["closure"] = c10::IValue::make_capsule(closure);
+        torch::NoGradGuard noGrad;
+        return (*segment)(input);
+    }
+
+    static variable_list backward(AutogradContext* ctx, variable_list gradOutputs) {
+        auto closure = c10::static_intrusive_pointer_cast<Closure>(
+            ctx->saved_data["closure"].toCapsule());
+        auto saved = ctx->get_saved_variables();
+        const torch::Tensor input = saved[0];
+        StepContext* step = closure->context;
+
+        torch::Tensor x = input.detach();
+        x.requires_grad_(input.requires_grad());
+        torch::Tensor output;
+        const Label before = step ? step->currentLabel() : Label{};
+        {
+            RngStateGuard restoreAfter(closure->device);
+            setRngStates(*closure);
+            torch::AutoGradMode enableGrad(true);
+            if (step) {
+                step->throwIfCancelled();
+                ++step->recomputeDepth;
+            }
+            const auto start = std::chrono::steady_clock::now();
+            try {
+                output = closure->recompute(x);
+            } catch (...) {
+                if (step) --step->recomputeDepth;
+                throw;
+            }
+            if (step) {
+                if (step->syncCuda && output.is_cuda()) torch::cuda::synchronize();
+                --step->recomputeDepth;
+                step->recomputeMs += std::chrono::duration<double, std::milli>(
+                                         std::chrono::steady_clock::now() - start)
+                                         .count();
+                step->label(before.phase, before.block);
+            }
+        }
+
+        // Differentiate the recomputed segment with respect to the input and the parameters.
+        std::vector<torch::Tensor> wrt;
+        std::vector<std::size_t> slot;  // position in the returned gradients
+        if (x.requires_grad()) wrt.push_back(x), slot.push_back(0);
+        for (std::size_t i = 1; i < saved.size(); ++i) {
+            if (saved[i].requires_grad()) wrt.push_back(saved[i]), slot.push_back(i);
+        }
+        variable_list grads(saved.size() + 2);  // + the two non-tensor arguments
+        if (!wrt.empty() && output.requires_grad()) {
+            auto computed = torch::autograd::grad({output}, wrt, {gradOutputs[0]},
+                                                  /*retain_graph=*/false,
+                                                  /*create_graph=*/false,
+                                                  /*allow_unused=*/true);
+            for (std::size_t i = 0; i < computed.size(); ++i) grads[slot[i]] = computed[i];
+        }
+        return grads;
+    }
+};
+
+}  // namespace
+
+torch::Tensor checkpoint(const SegmentFn& segment, const torch::Tensor& input,
+                         const std::vector<torch::Tensor>& parameters,
+                         CheckpointOptions options) {
+    auto closure = c10::make_intrusive<Closure>();
+    closure->recompute = options.recompute ? options.recompute : segment;
+    closure->context = options.context;
+    return CheckpointFunction::apply(input, at::TensorList(parameters), &segment, closure);
+}
+
+}  // namespace ckptlab::engine

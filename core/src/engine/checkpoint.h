@@ -1,0 +1,30 @@
+#pragma once
+// checkpoint(segment, input): activation recomputation as a reentrant autograd Function.
+// Forward runs the segment without a graph and keeps only its input; backward restores the
+// RNG state, runs the segment again with grad on and differentiates it (DESIGN.md).
+
+#include <torch/torch.h>
+
+#include <functional>
+#include <vector>
+
+namespace ckptlab::engine {
+
+class StepContext;
+
+using SegmentFn = std::function<torch::Tensor(const torch::Tensor&)>;
+
+struct CheckpointOptions {
+    // Runs in backward instead of `segment` when set. Only to reproduce recompute bugs (the
+    // tutorial's closure bug) so the gradient check can be seen catching them.
+    SegmentFn recompute;
+    StepContext* context = nullptr;  // labels and recompute timing; optional
+};
+
+// `parameters` must hold every tensor the segment uses that needs a gradient: backward returns
+// their gradients, so they get them even when `input` does not require grad.
+torch::Tensor checkpoint(const SegmentFn& segment, const torch::Tensor& input,
+                         const std::vector<torch::Tensor>& parameters,
+                         CheckpointOptions options = {});
+
+}  // namespace ckptlab::engine

@@ -1,0 +1,79 @@
+#pragma once
+// Sees every allocation and free of the device allocator while installed (DESIGN.md: a
+// c10::MemoryReportingInfoBase under DebugInfoGuard(PROFILER_STATE)), labelled with the phase
+// and block that were running.
+
+#include <c10/core/Allocator.h>
+#include <c10/util/ThreadLocalDebugInfo.h>
+#include <torch/version.h>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "ckptlab/result.h"
+
+namespace ckptlab::engine {
+
+struct AllocationRecord {
+    double t_ms;
+    std::int64_t delta;
+    std::int64_t total;  // running sum of deltas since the tracker started
+    std::int64_t allocatorTotal;  // the allocator's own running total, for cross-checks
+    int span;            // index into spans()
+    const void* ptr;
+};
+
+struct LabelSpan {
+    Phase phase;
+    int block;
+    double begin_ms;
+    double end_ms;
+};
+
+class MemoryTracker : public c10::MemoryReportingInfoBase {
+public:
+    explicit MemoryTracker(c10::DeviceType device);
+
+#if TORCH_VERSION_MAJOR >= 2
+    void reportMemoryUsage(void* ptr, int64_t alloc_size, size_t total_allocated,
+                           size_t total_reserved, c10::Device device) override;
+#else
+    void reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t total_allocated,
+                           int64_t total_reserved, c10::Device device) override;
+#endif
+    bool memoryProfilingEnabled() const override { return true; }
+
+    // Starts a new span unless the label is already the current one.
+    void setLabel(Phase phase, int block);
+    void finish();  // closes the last span
+
+    std::int64_t total() const;
+    double elapsedMs() const;
+    const std::vector<AllocationRecord>& records() const { return records_; }
+    const std::vector<LabelSpan>& spans() const { return spans_; }
+
+private:
+    void record(const void* ptr, std::int64_t delta, std::int64_t allocatorTotal);
+
+    c10::DeviceType device_;
+    std::chrono::steady_clock::time_point start_;
+    mutable std::mutex mutex_;  // allocations may come from intra-op or autograd threads
+    std::int64_t total_ = 0;
+    std::vector<AllocationRecord> records_;
+    std::vector<LabelSpan> spans_;
+};
+
+// Installs a tracker for the current scope; the autograd engine carries it into backward.
+class TrackingScope {
+public:
+    explicit TrackingScope(std::shared_ptr<MemoryTracker> tracker)
+        : guard_(c10::DebugInfoKind::PROFILER_STATE, std::move(tracker)) {}
+
+private:
+    c10::DebugInfoGuard guard_;
+};
+
+}  // namespace ckptlab::engine

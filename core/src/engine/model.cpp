@@ -1,0 +1,99 @@
+#include "engine/model.h"
+
+#include <cmath>
+
+namespace ckptlab::engine {
+
+torch::Tensor Block::forward(torch::Tensor x) {
+    for (int part = 0; part < partCount(); ++part) x = forwardPart(part, x);
+    return x;
+}
+
+FfnBlock::FfnBlock(int width) {
+    norm_ = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({width})));
+    up_ = register_module("up", torch::nn::Linear(width, 4 * width));
+    down_ = register_module("down", torch::nn::Linear(4 * width, width));
+}
+
+torch::Tensor FfnBlock::ffn(const torch::Tensor& x) {
+    return down_->forward(torch::relu(up_->forward(norm_->forward(x))));
+}
+
+torch::Tensor FfnBlock::forwardPart(int /*part*/, const torch::Tensor& x) { return x + ffn(x); }
+
+std::vector<torch::Tensor> FfnBlock::partParameters(int /*part*/) { return parameters(); }
+
+TransformerBlock::TransformerBlock(int width, int heads, double dropout)
+    : heads_(heads), dropout_(dropout) {
+    norm_ = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({width})));
+    qkv_ = register_module("qkv", torch::nn::Linear(width, 3 * width));
+    proj_ = register_module("proj", torch::nn::Linear(width, width));
+    ffn_ = register_module("ffn", std::make_shared<FfnBlock>(width));
+}
+
+torch::Tensor TransformerBlock::attention(const torch::Tensor& x) {
+    const auto batch = x.size(0), seq = x.size(1), width = x.size(2);
+    const auto headDim = width / heads_;
+    // (B, S, 3, H, Dh) -> (3, B, H, S, Dh)
+    auto qkv = qkv_->forward(norm_->forward(x)).view({batch, seq, 3, heads_, headDim});
+    qkv = qkv.permute({2, 0, 3, 1, 4});
+    auto q = qkv[0], k = qkv[1], v = qkv[2];
+    auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim));
+    auto probs = torch::dropout(torch::softmax(scores, -1), dropout_, is_training());
+    auto context = torch::matmul(probs, v).transpose(1, 2).reshape({batch, seq, width});
+    return proj_->forward(context);
+}
+
+torch::Tensor TransformerBlock::forwardPart(int part, const torch::Tensor& x) {
+    return part == 0 ? x + attention(x) : x + ffn_->ffn(x);
+}
+
+std::vector<torch::Tensor> TransformerBlock::partParameters(int part) {
+    if (part == 1) return ffn_->parameters();
+    std::vector<torch::Tensor> params;
+    for (auto* module : {static_cast<torch::nn::Module*>(norm_.get()),
+                         static_cast<torch::nn::Module*>(qkv_.get()),
+                         static_cast<torch::nn::Module*>(proj_.get())}) {
+        for (auto& p : module->parameters()) params.push_back(p);
+    }
+    return params;
+}
+
+std::vector<torch::Tensor> Model::parameters() const { return blockParameters(0, blocks.size()); }
+
+std::vector<torch::Tensor> Model::blockParameters(int begin, int end) const {
+    std::vector<torch::Tensor> params;
+    for (int i = begin; i < end; ++i)
+        for (auto& p : blocks[i]->parameters()) params.push_back(p);
+    return params;
+}
+
+torch::ScalarType scalarType(DType dtype) {
+    return dtype == DType::Float32 ? torch::kFloat32 : torch::kBFloat16;
+}
+
+Model buildModel(const ExperimentConfig& config, const torch::Device& device) {
+    torch::manual_seed(config.seed);
+    Model model;
+    for (int i = 0; i < config.depth; ++i) {
+        std::shared_ptr<Block> block;
+        if (config.block == BlockKind::Ffn)
+            block = std::make_shared<FfnBlock>(config.width);
+        else
+            block = std::make_shared<TransformerBlock>(config.width, config.heads, config.dropout);
+        block->to(device, scalarType(config.dtype));
+        block->train();
+        model.blocks.push_back(block);
+    }
+    return model;
+}
+
+torch::Tensor buildInput(const ExperimentConfig& config, const torch::Device& device) {
+    // Drawn after the weights, from a generator of its own, so depth does not change the input.
+    auto generator = at::detail::createCPUGenerator(config.seed + 0x5eed);
+    auto input = at::randn({config.batch, config.seq, config.width}, generator,
+                           torch::TensorOptions().dtype(torch::kFloat32));
+    return input.to(device, scalarType(config.dtype)).set_requires_grad(true);
+}
+
+}  // namespace ckptlab::engine

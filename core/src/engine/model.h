@@ -1,0 +1,73 @@
+#pragma once
+// The models under test: a chain of L blocks, each the seed's FFN block or a pre-LN
+// transformer block, built from a seed so every run sees the same weights.
+
+#include <torch/torch.h>
+
+#include <memory>
+#include <vector>
+
+#include "ckptlab/config.h"
+
+namespace ckptlab::engine {
+
+// A residual block made of one or more sub-blocks ("parts"), each `x + f(x)`. Parts are what
+// sub-layer selective checkpointing wraps.
+class Block : public torch::nn::Module {
+public:
+    virtual int partCount() const = 0;
+    virtual torch::Tensor forwardPart(int part, const torch::Tensor& x) = 0;
+    virtual std::vector<torch::Tensor> partParameters(int part) = 0;
+    torch::Tensor forward(torch::Tensor x);
+};
+
+// x + Linear(4d→d)(ReLU(Linear(d→4d)(LayerNorm(x)))), the seed's SimpleTransformerBlock.
+class FfnBlock : public Block {
+public:
+    explicit FfnBlock(int width);
+    int partCount() const override { return 1; }
+    torch::Tensor forwardPart(int part, const torch::Tensor& x) override;
+    std::vector<torch::Tensor> partParameters(int part) override;
+
+    // The FFN sub-block without the residual; shared with the transformer block.
+    torch::Tensor ffn(const torch::Tensor& x);
+
+private:
+    torch::nn::LayerNorm norm_{nullptr};
+    torch::nn::Linear up_{nullptr};
+    torch::nn::Linear down_{nullptr};
+};
+
+// Pre-LayerNorm multi-head self-attention computed explicitly (QKᵀ/√d_h, softmax, dropout, ·V,
+// output projection) so its S² activations are real, then the FFN; each with a residual.
+class TransformerBlock : public Block {
+public:
+    TransformerBlock(int width, int heads, double dropout);
+    int partCount() const override { return 2; }
+    torch::Tensor forwardPart(int part, const torch::Tensor& x) override;
+    std::vector<torch::Tensor> partParameters(int part) override;
+
+private:
+    torch::Tensor attention(const torch::Tensor& x);
+
+    int heads_;
+    double dropout_;
+    torch::nn::LayerNorm norm_{nullptr};
+    torch::nn::Linear qkv_{nullptr};
+    torch::nn::Linear proj_{nullptr};
+    std::shared_ptr<FfnBlock> ffn_;
+};
+
+struct Model {
+    std::vector<std::shared_ptr<Block>> blocks;
+    std::vector<torch::Tensor> parameters() const;
+    std::vector<torch::Tensor> blockParameters(int begin, int end) const;
+};
+
+torch::ScalarType scalarType(DType dtype);
+
+// Weights and input drawn from `config.seed`, placed on `device` in `config.dtype`.
+Model buildModel(const ExperimentConfig& config, const torch::Device& device);
+torch::Tensor buildInput(const ExperimentConfig& config, const torch::Device& device);
+
+}  // namespace ckptlab::engine

@@ -1,0 +1,234 @@
+#include "ckptlab/runner.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "ckptlab/estimate.h"
+#include "ckptlab/strategy.h"
+#include "engine/grad_check.h"
+#include "engine/step.h"
+#include "engine/trace_analysis.h"
+
+namespace ckptlab {
+namespace {
+
+using engine::StepContext;
+using engine::StepTimes;
+using engine::Workbench;
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+std::int64_t bytesOf(const std::vector<torch::Tensor>& tensors) {
+    std::int64_t total = 0;
+    for (const auto& t : tensors)
+        if (t.defined()) total += t.numel() * t.element_size();
+    return total;
+}
+
+std::int64_t optimizerStateBytes(const torch::optim::Optimizer* optimizer) {
+    if (!optimizer) return 0;
+    std::int64_t total = 0;
+    for (const auto& [key, state] : optimizer->state()) {
+        if (auto* adam = dynamic_cast<torch::optim::AdamParamState*>(state.get())) {
+            total += bytesOf({adam->exp_avg(), adam->exp_avg_sq(), adam->max_exp_avg_sq()});
+        } else if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(state.get())) {
+            total += bytesOf({sgd->momentum_buffer()});
+        }
+    }
+    return total;
+}
+
+torch::Device resolveDevice(const std::string& name) {
+    if (name == "cpu") return torch::kCPU;
+    if (!torch::cuda::is_available())
+        throw ConfigError("device must be cpu: this LibTorch has no usable CUDA (got \"" + name +
+                          "\")");
+    return torch::Device(name == "cuda" ? "cuda:0" : name);
+}
+
+// Counts steps across the sweep for progress.
+struct ProgressCounter {
+    const RunnerHooks& hooks;
+    int total;
+    int done = 0;
+    void step(const std::string& message) {
+        ++done;
+        if (hooks.progress) hooks.progress(std::min(1.0, double(done) / total), message);
+    }
+};
+
+// Measures one strategy: traced step (memory, gradients), then warm-up and timed steps.
+RunResult measure(Workbench& bench, const std::string& name, const Plan& plan,
+                  const std::vector<torch::Tensor>& reference, const RunnerHooks& hooks,
+                  ProgressCounter& progress) {
+    RunResult run;
+    run.config = bench.config;
+    run.strategy = name;
+    StepContext context;
+    context.cancel = hooks.cancel;
+
+    bench.restoreInitialWeights();
+    bench.resetOptimizer();
+    if (bench.optimizer) {
+        // Optimizer state is created by the first step; make it exist before the trace so
+        // the traced step shows steady-state memory, then go back to the initial weights.
+        engine::runStep(bench, plan, context);
+        bench.restoreInitialWeights();
+    }
+
+    // Traced step. Old gradients go first: the trace must only see the step's own memory.
+    bench.clearGradients();
+    context.tracker = std::make_shared<engine::MemoryTracker>(bench.device.type());
+    std::int64_t activationBytes = 0;
+    {
+        engine::TrackingScope scope(context.tracker);
+        engine::runStep(bench, plan, context, &activationBytes);
+        context.tracker->finish();
+    }
+    auto gradients = bench.gradients();
+    std::unordered_set<const void*> gradientBuffers;
+    for (const auto& g : gradients)
+        if (g.defined()) gradientBuffers.insert(g.data_ptr());
+    auto trace = engine::analyzeTrace(*context.tracker, gradientBuffers);
+    context.tracker.reset();
+    run.grad_check = engine::checkGradients(reference, gradients, bench.config.dtype);
+    gradients.clear();
+    progress.step(name + ": traced step");
+
+    auto& m = run.metrics;
+    m.peak_bytes = trace.peak;
+    m.activation_bytes = activationBytes;
+    run.breakdown = trace.atPeak;
+    run.breakdown.parameters = bytesOf(bench.model.parameters());
+    run.breakdown.input = bytesOf({bench.input});
+    run.breakdown.optimizer_state = optimizerStateBytes(bench.optimizer.get());
+    m.baseline_bytes =
+        run.breakdown.parameters + run.breakdown.input + run.breakdown.optimizer_state;
+    run.timeline = std::move(trace.timeline);
+    run.phases = std::move(trace.phases);
+    run.blocks = std::move(trace.blocks);
+
+    // Timed steps, untraced so tracing costs nothing.
+    for (int i = 0; i < bench.config.warmup; ++i) {
+        engine::runStep(bench, plan, context);
+        progress.step(name + ": warm-up " + std::to_string(i + 1) + "/" +
+                      std::to_string(bench.config.warmup));
+    }
+    std::vector<double> step, forward, backward, recompute, optimizer;
+    for (int i = 0; i < bench.config.repeats; ++i) {
+        StepTimes t = engine::runStep(bench, plan, context);
+        step.push_back(t.step_ms);
+        forward.push_back(t.forward_ms);
+        backward.push_back(t.backward_ms);
+        recompute.push_back(t.recompute_ms);
+        optimizer.push_back(t.optimizer_ms);
+        m.recomputed_blocks = t.recomputed_blocks;
+        progress.step(name + ": timed step " + std::to_string(i + 1) + "/" +
+                      std::to_string(bench.config.repeats));
+    }
+    m.step_samples_ms = step;
+    m.step_ms = median(step);
+    m.forward_ms = median(forward);
+    m.backward_ms = median(backward);
+    m.recompute_ms = median(recompute);
+    m.optimizer_ms = median(optimizer);
+    bench.clearGradients();
+    return run;
+}
+
+}  // namespace
+
+void Runner::check(const ExperimentConfig& config, const std::vector<std::string>& strategies) {
+    const auto errors = validate(config);
+    if (!errors.empty()) throw ConfigError(errors.front().message);
+    if (strategies.empty()) throw ConfigError("strategies: give at least one strategy");
+    std::int64_t predicted = 0;
+    std::string worst;
+    for (const auto& text : strategies) {
+        const Strategy strategy = parseStrategy(text, config.depth, config.block);
+        const MemoryEstimate estimate = estimateMemory(config, makePlan(strategy, config.depth));
+        // The runner also keeps the initial weights and the reference gradients.
+        const std::int64_t need =
+            estimate.total() + 2 * estimate.parameters + estimate.input;
+        if (need > predicted) predicted = need, worst = strategy.name();
+    }
+    const std::int64_t available = availableMemory(config.device);
+    if (available > 0 && predicted > available) {
+        auto mib = [](std::int64_t bytes) { return std::to_string(bytes / (1024 * 1024)); };
+        throw MemoryError("config does not fit: strategy " + worst + " is predicted to need " +
+                              mib(predicted) + " MiB but only " + mib(available) +
+                              " MiB are available on " + config.device,
+                          predicted, available);
+    }
+}
+
+ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::string>& strategies,
+                        const RunnerHooks& hooks) {
+    check(config, strategies);
+    if (config.threads > 0) at::set_num_threads(config.threads);
+    const torch::Device device = resolveDevice(config.device);
+
+    ResultSet results;
+    results.environment = describeEnvironment(config);
+    const int stepsPerRun = 1 + config.warmup + config.repeats +
+                            (config.optimizer != Optimizer::None ? 1 : 0);
+    ProgressCounter progress{hooks, 1 + stepsPerRun * static_cast<int>(strategies.size())};
+    if (hooks.progress) hooks.progress(0.0, "building the model");
+
+    std::unique_ptr<Workbench> bench;
+    std::vector<torch::Tensor> reference;
+    try {
+        bench = std::make_unique<Workbench>(config, device);
+        StepContext context;
+        context.cancel = hooks.cancel;
+        engine::runStep(*bench, makePlan(Strategy{}, config.depth), context);
+        reference = engine::snapshot(bench->gradients());
+        progress.step("reference gradients (none)");
+    } catch (const engine::Cancelled&) {
+        results.cancelled = true;
+        return results;
+    } catch (const std::exception& e) {
+        // Without a model nothing can run: report it on every requested run.
+        for (const auto& name : strategies) {
+            RunResult failed;
+            failed.config = config;
+            failed.strategy = name;
+            failed.error = std::string("could not build the model: ") + e.what();
+            results.runs.push_back(failed);
+            if (hooks.result) hooks.result(failed);
+        }
+        return results;
+    }
+
+    for (const auto& text : strategies) {
+        const Strategy strategy = parseStrategy(text, config.depth, config.block);
+        RunResult run;
+        try {
+            run = measure(*bench, strategy.name(), makePlan(strategy, config.depth), reference,
+                          hooks, progress);
+        } catch (const engine::Cancelled&) {
+            results.cancelled = true;
+            break;
+        } catch (const std::exception& e) {
+            run = RunResult{};
+            run.config = config;
+            run.strategy = strategy.name();
+            // c10::Error messages carry a C++ backtrace after the first line; keep the message.
+            std::string message = e.what();
+            run.error = message.substr(0, message.find('\n'));
+            bench->clearGradients();
+        }
+        results.runs.push_back(run);
+        if (hooks.result) hooks.result(results.runs.back());
+    }
+    return results;
+}
+
+}  // namespace ckptlab

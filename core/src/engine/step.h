@@ -1,0 +1,45 @@
+#pragma once
+// One training step (forward, loss, backward, optional optimizer step) on a workbench that
+// holds the model, its input and optimizer; traced under the memory tracker or timed.
+
+#include <torch/torch.h>
+
+#include <memory>
+
+#include "ckptlab/config.h"
+#include "ckptlab/result.h"
+#include "ckptlab/strategy.h"
+#include "engine/model.h"
+#include "engine/step_context.h"
+
+namespace ckptlab::engine {
+
+struct Workbench {
+    Workbench(const ExperimentConfig& config, const torch::Device& device);
+
+    // Puts the initial weights back and starts a fresh optimizer, so every strategy's
+    // gradients are taken at the same point.
+    void restoreInitialWeights();
+    void resetOptimizer();
+    void clearGradients();
+    std::vector<torch::Tensor> gradients() const;  // input's first, then the parameters'
+
+    ExperimentConfig config;
+    torch::Device device;
+    Model model;
+    torch::Tensor input;
+    std::vector<torch::Tensor> initialWeights;
+    std::unique_ptr<torch::optim::Optimizer> optimizer;
+};
+
+struct StepTimes {
+    double step_ms = 0, forward_ms = 0, backward_ms = 0, recompute_ms = 0, optimizer_ms = 0;
+    int recomputed_blocks = 0;
+};
+
+// Runs one step. With `context.tracker` set, activation bytes (tracker total when forward
+// ends) are written to `activationBytes`.
+StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
+                  std::int64_t* activationBytes = nullptr);
+
+}  // namespace ckptlab::engine

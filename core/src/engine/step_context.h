@@ -1,0 +1,50 @@
+#pragma once
+// State shared by everything that runs during one training step: the phase labels for the
+// memory tracker, the cancel flag, and the recompute counters. Not thread-local on purpose:
+// on CUDA the autograd engine runs backward on its own thread.
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+
+#include "ckptlab/result.h"
+#include "engine/memory_tracker.h"
+
+namespace ckptlab::engine {
+
+struct Cancelled : std::runtime_error {
+    Cancelled() : std::runtime_error("cancelled") {}
+};
+
+struct Label {
+    Phase phase = Phase::Idle;
+    int block = -1;
+};
+
+class StepContext {
+public:
+    std::shared_ptr<MemoryTracker> tracker;      // null in timed (untraced) steps
+    const std::atomic<bool>* cancel = nullptr;
+    bool syncCuda = false;                       // synchronize before reading clocks
+
+    void label(Phase phase, int block = -1) {
+        current_ = {phase, block};
+        if (tracker) tracker->setLabel(phase, block);
+    }
+    Label currentLabel() const { return current_; }
+    void throwIfCancelled() const {
+        if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled();
+    }
+
+    // Recompute bookkeeping, used by the checkpoint Function's backward.
+    int recomputeDepth = 0;
+    int recomputedBlocks = 0;
+    double recomputeMs = 0;
+    Phase forwardPhase() const { return recomputeDepth > 0 ? Phase::Recompute : Phase::Forward; }
+
+private:
+    Label current_;
+};
+
+}  // namespace ckptlab::engine

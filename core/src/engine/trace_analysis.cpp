@@ -1,0 +1,94 @@
+#include "engine/trace_analysis.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace ckptlab::engine {
+namespace {
+
+// One allocation from its malloc to its free (or the end of the trace).
+struct Allocation {
+    std::size_t allocIndex;
+    std::size_t freeIndex;  // records().size() when never freed in the trace
+    std::int64_t bytes;
+    int span;
+    const void* ptr;
+};
+
+std::vector<Allocation> pairAllocations(const std::vector<AllocationRecord>& records) {
+    std::vector<Allocation> allocations;
+    std::unordered_map<const void*, std::size_t> open;  // ptr -> index in allocations
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const auto& r = records[i];
+        if (r.delta > 0) {
+            open[r.ptr] = allocations.size();
+            allocations.push_back({i, records.size(), r.delta, r.span, r.ptr});
+        } else if (auto it = open.find(r.ptr); it != open.end()) {
+            allocations[it->second].freeIndex = i;
+            open.erase(it);
+        }
+    }
+    return allocations;
+}
+
+bool isActivationPhase(Phase phase) { return phase == Phase::Forward || phase == Phase::Recompute; }
+
+}  // namespace
+
+TraceSummary analyzeTrace(const MemoryTracker& tracker,
+                          const std::unordered_set<const void*>& gradientBuffers) {
+    const auto& records = tracker.records();
+    const auto& spans = tracker.spans();
+    TraceSummary out;
+
+    std::size_t peakIndex = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const auto& r = records[i];
+        const auto& span = spans[r.span];
+        out.timeline.push_back({r.t_ms, r.delta, r.total, span.phase, span.block});
+        if (r.total > out.peak) out.peak = r.total, peakIndex = i;
+    }
+    for (const auto& span : spans) {
+        if (span.end_ms > span.begin_ms || span.phase != Phase::Idle)
+            out.phases.push_back({span.phase, span.block, span.begin_ms, span.end_ms});
+    }
+
+    const auto allocations = pairAllocations(records);
+    const double endMs = spans.empty() ? 0.0 : spans.back().end_ms;
+
+    // What was alive at the peak, by what it is.
+    for (const auto& a : allocations) {
+        if (a.allocIndex > peakIndex || a.freeIndex <= peakIndex) continue;
+        const bool isGradient = a.freeIndex == records.size() && gradientBuffers.count(a.ptr);
+        if (isGradient)
+            out.atPeak.gradients += a.bytes;
+        else if (isActivationPhase(spans[a.span].phase))
+            out.atPeak.activations += a.bytes;
+        else
+            out.atPeak.other += a.bytes;
+    }
+
+    // Per forward or recompute span: the bytes it left allocated, and when the last went.
+    std::map<int, BlockLifetime> bySpan;
+    for (const auto& a : allocations) {
+        const auto& span = spans[a.span];
+        if (!isActivationPhase(span.phase) || span.block < 0) continue;
+        const double freedMs = a.freeIndex < records.size() ? records[a.freeIndex].t_ms : endMs;
+        if (freedMs <= span.end_ms) continue;  // a temporary of the block's own forward
+        auto& life = bySpan[a.span];
+        if (life.bytes == 0) {
+            life.block = span.block;
+            life.phase = span.phase;
+            life.saved_ms = span.end_ms;
+            life.freed_ms = freedMs;
+        }
+        life.bytes += a.bytes;
+        life.freed_ms = std::max(life.freed_ms, freedMs);
+    }
+    for (auto& [span, life] : bySpan) out.blocks.push_back(life);
+    return out;
+}
+
+}  // namespace ckptlab::engine

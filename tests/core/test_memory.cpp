@@ -1,0 +1,117 @@
+// The memory tracker and what the runner measures with it.
+#include <gtest/gtest.h>
+#include <torch/torch.h>
+
+#include "ckptlab/runner.h"
+#include "engine/memory_tracker.h"
+
+using namespace ckptlab;
+
+namespace {
+
+ExperimentConfig tinyFfn() {
+    ExperimentConfig c;
+    c.depth = 8;
+    c.width = 64;
+    c.seq = 64;
+    c.batch = 2;
+    c.warmup = 0;
+    c.repeats = 1;
+    c.threads = 1;
+    return c;
+}
+
+const RunResult& byName(const ResultSet& set, const std::string& name) {
+    const RunResult* run = set.find(name);
+    EXPECT_NE(run, nullptr) << name;
+    return *run;
+}
+
+}  // namespace
+
+TEST(MemoryTracker, SeesAKnownAllocationExactly) {
+    auto tracker = std::make_shared<engine::MemoryTracker>(c10::DeviceType::CPU);
+    {
+        engine::TrackingScope scope(tracker);
+        tracker->setLabel(Phase::Forward, 3);
+        auto t = torch::empty({1000, 3}, torch::kFloat32);
+        EXPECT_EQ(tracker->total(), 12000);
+        t.reset();
+        EXPECT_EQ(tracker->total(), 0);
+    }
+    auto before = tracker->records().size();
+    auto outside = torch::empty({10});  // not seen once the scope has ended
+    EXPECT_EQ(tracker->records().size(), before);
+    ASSERT_EQ(before, 2u);
+    EXPECT_EQ(tracker->records()[0].delta, 12000);
+    EXPECT_EQ(tracker->records()[1].delta, -12000);
+    const auto& span = tracker->spans()[tracker->records()[0].span];
+    EXPECT_EQ(span.phase, Phase::Forward);
+    EXPECT_EQ(span.block, 3);
+}
+
+TEST(MemoryTracker, RunningTotalFollowsTheAllocatorsOwnCount) {
+    auto tracker = std::make_shared<engine::MemoryTracker>(c10::DeviceType::CPU);
+    {
+        engine::TrackingScope scope(tracker);
+        auto a = torch::randn({64, 64}, torch::requires_grad());
+        auto b = torch::matmul(a, a).relu().sum();
+        b.backward();
+    }
+    const auto& records = tracker->records();
+    ASSERT_GT(records.size(), 4u);
+    const std::int64_t offset = records[0].allocatorTotal - records[0].total;
+    for (const auto& r : records) EXPECT_EQ(r.allocatorTotal - offset, r.total);
+}
+
+TEST(Measurement, FullKeepsAboutOneBlockInputPerBlock) {
+    ExperimentConfig c = tinyFfn();
+    ResultSet set = Runner().sweep(c, {"none", "full"});
+    const std::int64_t blockInput = std::int64_t(c.batch) * c.seq * c.width * 4;
+    const auto& full = byName(set, "full");
+    // One kept tensor per block (each checkpoint's output is the next one's input), plus the
+    // CPU generator state each checkpoint saves for dropout (5 KiB in LibTorch 1.13).
+    EXPECT_GE(full.metrics.activation_bytes, c.depth * blockInput);
+    EXPECT_LE(full.metrics.activation_bytes, c.depth * (blockInput + 8192));
+    // The seed's block keeps ~6 such tensors without checkpointing.
+    const auto& none = byName(set, "none");
+    EXPECT_GT(none.metrics.activation_bytes, 5 * c.depth * blockInput);
+    EXPECT_LT(none.metrics.activation_bytes, 7 * c.depth * blockInput);
+}
+
+TEST(Measurement, ActivationsShrinkAsMoreBlocksAreCheckpointed) {
+    ResultSet set = Runner().sweep(tinyFfn(), {"none", "every:4", "every:2", "full"});
+    const auto none = byName(set, "none").metrics.activation_bytes;
+    const auto every4 = byName(set, "every:4").metrics.activation_bytes;
+    const auto every2 = byName(set, "every:2").metrics.activation_bytes;
+    const auto full = byName(set, "full").metrics.activation_bytes;
+    EXPECT_GT(none, every4);
+    EXPECT_GT(every4, every2);
+    EXPECT_GT(every2, full);
+    EXPECT_GT(byName(set, "none").metrics.peak_bytes, byName(set, "full").metrics.peak_bytes);
+}
+
+TEST(Measurement, TimelineLifetimesAndBreakdownAreConsistent) {
+    ExperimentConfig c = tinyFfn();
+    c.optimizer = Optimizer::Adam;
+    ResultSet set = Runner().sweep(c, {"none", "segments:2"});
+    for (const auto& run : set.runs) {
+        ASSERT_FALSE(run.error) << *run.error;
+        std::int64_t max = 0;
+        for (const auto& e : run.timeline) max = std::max(max, e.total);
+        EXPECT_EQ(max, run.metrics.peak_bytes);
+        const auto& b = run.breakdown;
+        // Only the gradients (one per parameter and the input's) outlive the step.
+        EXPECT_EQ(run.timeline.back().total, b.parameters + b.input);
+        EXPECT_EQ(b.gradients + b.activations + b.other, run.metrics.peak_bytes);
+        EXPECT_EQ(b.optimizer_state, 2 * b.parameters);  // Adam's two moments
+        EXPECT_EQ(run.metrics.baseline_bytes, b.parameters + b.input + b.optimizer_state);
+        EXPECT_FALSE(run.blocks.empty());
+        for (const auto& life : run.blocks) EXPECT_GE(life.freed_ms, life.saved_ms);
+    }
+    const auto& segments = byName(set, "segments:2");
+    int recomputeLifetimes = 0;
+    for (const auto& life : segments.blocks) recomputeLifetimes += life.phase == Phase::Recompute;
+    EXPECT_EQ(recomputeLifetimes, c.depth);
+    EXPECT_EQ(segments.metrics.recomputed_blocks, c.depth);
+}

@@ -1,0 +1,664 @@
+// Results files: JSON round trip and strict rejection, the CSV summary, and Chrome traces.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ckptlab/results_io.h"
+#include "ckptlab/summary.h"
+
+using namespace ckptlab;
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+// Two runs with every field set to something other than its default, one of them failed.
+ResultSet sampleResults() {
+    ResultSet set;
+    set.cancelled = true;
+    Environment& env = set.environment;
+    env.ckptlab_version = "0.1.0";
+    env.libtorch_version = "1.13.1";
+    env.device = "cpu";
+    env.device_name = "Some CPU @ 2.0GHz";
+    env.dtype = "bfloat16";
+    env.threads = 2;
+    env.blas = "libopenblas.so.0";
+    env.cuda_compiled = true;
+    env.created_utc = "2024-05-01T12:00:00Z";
+
+    RunResult run;
+    ExperimentConfig& c = run.config;
+    c.block = BlockKind::Transformer;
+    c.depth = 6;
+    c.width = 64;
+    c.seq = 32;
+    c.batch = 3;
+    c.heads = 8;
+    c.dropout = 0.25;
+    c.dtype = DType::BFloat16;
+    c.device = "cuda:1";
+    c.optimizer = Optimizer::Adam;
+    c.seed = 18446744073709551615ull;
+    c.threads = 2;
+    c.warmup = 2;
+    c.repeats = 5;
+    run.strategy = "every:2";
+    run.metrics = {123456789, 2345678, 987654, 12.5, 4.25, 7.75, 1.5, 0.5, 3, {12.5, 11.0, 13.25}};
+    run.grad_check.checked = true;
+    run.grad_check.max_abs_diff = 1.5e-7;
+    run.grad_check.tolerance = 1e-5;
+    run.breakdown = {1000, 2000, 3000, 4000, 5000, 6000};
+    run.blocks = {{0, Phase::Forward, 0.5, 9.5, 4096}, {4, Phase::Recompute, 6.25, 6.75, 8192}};
+    run.timeline = {{0.001, 4096, 4096, Phase::Forward, 0},
+                    {0.5, -1024, 3072, Phase::Loss, -1},
+                    {1.25, 8192, 11264, Phase::Recompute, 5},
+                    {2.0, -11264, 0, Phase::Optimizer, -1}};
+    run.phases = {{Phase::Forward, 0, 0.0, 0.4}, {Phase::Loss, -1, 0.4, 0.6},
+                  {Phase::Backward, 5, 0.6, 1.0}, {Phase::Idle, -1, 1.0, 1.1}};
+    set.runs.push_back(run);
+
+    RunResult failed;
+    failed.strategy = "full";
+    failed.config.depth = 4;
+    failed.grad_check.max_abs_diff = std::numeric_limits<double>::quiet_NaN();
+    failed.metrics.step_samples_ms = {std::numeric_limits<double>::infinity()};
+    failed.error = "CUDA out of memory: \"tried\" to allocate\n2 GiB";
+    set.runs.push_back(failed);
+    return set;
+}
+
+void expectSameDouble(double a, double b, const char* what) {
+    if (std::isnan(a)) {
+        EXPECT_TRUE(std::isnan(b)) << what;
+    } else {
+        EXPECT_EQ(a, b) << what;
+    }
+}
+
+void expectSameRun(const RunResult& a, const RunResult& b) {
+    const ExperimentConfig &x = a.config, &y = b.config;
+    EXPECT_EQ(x.block, y.block);
+    EXPECT_EQ(x.depth, y.depth);
+    EXPECT_EQ(x.width, y.width);
+    EXPECT_EQ(x.seq, y.seq);
+    EXPECT_EQ(x.batch, y.batch);
+    EXPECT_EQ(x.heads, y.heads);
+    EXPECT_EQ(x.dropout, y.dropout);
+    EXPECT_EQ(x.dtype, y.dtype);
+    EXPECT_EQ(x.device, y.device);
+    EXPECT_EQ(x.optimizer, y.optimizer);
+    EXPECT_EQ(x.seed, y.seed);
+    EXPECT_EQ(x.threads, y.threads);
+    EXPECT_EQ(x.warmup, y.warmup);
+    EXPECT_EQ(x.repeats, y.repeats);
+    EXPECT_EQ(a.strategy, b.strategy);
+
+    const Metrics &m = a.metrics, &n = b.metrics;
+    EXPECT_EQ(m.peak_bytes, n.peak_bytes);
+    EXPECT_EQ(m.activation_bytes, n.activation_bytes);
+    EXPECT_EQ(m.baseline_bytes, n.baseline_bytes);
+    EXPECT_EQ(m.step_ms, n.step_ms);
+    EXPECT_EQ(m.forward_ms, n.forward_ms);
+    EXPECT_EQ(m.backward_ms, n.backward_ms);
+    EXPECT_EQ(m.recompute_ms, n.recompute_ms);
+    EXPECT_EQ(m.optimizer_ms, n.optimizer_ms);
+    EXPECT_EQ(m.recomputed_blocks, n.recomputed_blocks);
+    EXPECT_EQ(m.step_samples_ms, n.step_samples_ms);
+
+    EXPECT_EQ(a.grad_check.checked, b.grad_check.checked);
+    expectSameDouble(a.grad_check.max_abs_diff, b.grad_check.max_abs_diff, "max_abs_diff");
+    EXPECT_EQ(a.grad_check.tolerance, b.grad_check.tolerance);
+    EXPECT_EQ(a.grad_check.passed(), b.grad_check.passed());
+
+    const Breakdown &p = a.breakdown, &q = b.breakdown;
+    EXPECT_EQ(p.parameters, q.parameters);
+    EXPECT_EQ(p.input, q.input);
+    EXPECT_EQ(p.optimizer_state, q.optimizer_state);
+    EXPECT_EQ(p.gradients, q.gradients);
+    EXPECT_EQ(p.activations, q.activations);
+    EXPECT_EQ(p.other, q.other);
+
+    ASSERT_EQ(a.blocks.size(), b.blocks.size());
+    for (std::size_t i = 0; i < a.blocks.size(); ++i) {
+        EXPECT_EQ(a.blocks[i].block, b.blocks[i].block);
+        EXPECT_EQ(a.blocks[i].phase, b.blocks[i].phase);
+        EXPECT_EQ(a.blocks[i].saved_ms, b.blocks[i].saved_ms);
+        EXPECT_EQ(a.blocks[i].freed_ms, b.blocks[i].freed_ms);
+        EXPECT_EQ(a.blocks[i].bytes, b.blocks[i].bytes);
+    }
+    ASSERT_EQ(a.timeline.size(), b.timeline.size());
+    for (std::size_t i = 0; i < a.timeline.size(); ++i) {
+        EXPECT_EQ(a.timeline[i].t_ms, b.timeline[i].t_ms);
+        EXPECT_EQ(a.timeline[i].delta, b.timeline[i].delta);
+        EXPECT_EQ(a.timeline[i].total, b.timeline[i].total);
+        EXPECT_EQ(a.timeline[i].phase, b.timeline[i].phase);
+        EXPECT_EQ(a.timeline[i].block, b.timeline[i].block);
+    }
+    ASSERT_EQ(a.phases.size(), b.phases.size());
+    for (std::size_t i = 0; i < a.phases.size(); ++i) {
+        EXPECT_EQ(a.phases[i].phase, b.phases[i].phase);
+        EXPECT_EQ(a.phases[i].block, b.phases[i].block);
+        EXPECT_EQ(a.phases[i].begin_ms, b.phases[i].begin_ms);
+        EXPECT_EQ(a.phases[i].end_ms, b.phases[i].end_ms);
+    }
+    EXPECT_EQ(a.error, b.error);
+}
+
+void expectSameResults(const ResultSet& a, const ResultSet& b) {
+    const Environment &e = a.environment, &f = b.environment;
+    EXPECT_EQ(e.ckptlab_version, f.ckptlab_version);
+    EXPECT_EQ(e.libtorch_version, f.libtorch_version);
+    EXPECT_EQ(e.device, f.device);
+    EXPECT_EQ(e.device_name, f.device_name);
+    EXPECT_EQ(e.dtype, f.dtype);
+    EXPECT_EQ(e.threads, f.threads);
+    EXPECT_EQ(e.blas, f.blas);
+    EXPECT_EQ(e.cuda_compiled, f.cuda_compiled);
+    EXPECT_EQ(e.created_utc, f.created_utc);
+    EXPECT_EQ(a.cancelled, b.cancelled);
+    ASSERT_EQ(a.runs.size(), b.runs.size());
+    for (std::size_t i = 0; i < a.runs.size(); ++i) {
+        SCOPED_TRACE("run " + std::to_string(i));
+        expectSameRun(a.runs[i], b.runs[i]);
+    }
+}
+
+// The message resultsFromJson throws, or "" when it accepts the text.
+std::string rejection(const std::string& text) {
+    try {
+        resultsFromJson(text);
+    } catch (const ResultsFileError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+std::string rejectionOf(const Json& doc) { return rejection(doc.dump()); }
+
+Json sampleDocument() { return Json::parse(resultsToJson(sampleResults())); }
+
+// A fresh directory per test, removed afterwards.
+class TempDir {
+public:
+    TempDir() {
+        const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+        path_ = fs::temp_directory_path() / ("ckptlab-test-" + std::string(test->name()) + "-" +
+                                             std::to_string(std::random_device{}()));
+        fs::remove_all(path_);
+        fs::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        fs::remove_all(path_, ignored);
+    }
+    std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+private:
+    fs::path path_;
+};
+
+std::string readText(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void writeText(const std::string& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+}  // namespace
+
+#define EXPECT_CONTAINS(text, part) \
+    EXPECT_NE(std::string(text).find(part), std::string::npos) << "message: " << (text)
+
+// ---------------------------------------------------------------- JSON round trip
+
+TEST(ResultsJson, RoundTripKeepsEveryField) {
+    const ResultSet original = sampleResults();
+    const std::string text = resultsToJson(original);
+    const ResultSet loaded = resultsFromJson(text);
+    expectSameResults(original, loaded);
+    EXPECT_EQ(resultsToJson(loaded), text);
+}
+
+TEST(ResultsJson, DocumentHasTheDocumentedShape) {
+    const Json doc = sampleDocument();
+    EXPECT_EQ(doc["schema"], "ckptlab.results/1");
+    EXPECT_EQ(doc["cancelled"], true);
+    const Json& run = doc["runs"][0];
+    EXPECT_EQ(run["strategy"], "every:2");
+    EXPECT_EQ(run["config"]["block"], "transformer");
+    EXPECT_EQ(run["config"]["dtype"], "bfloat16");
+    EXPECT_EQ(run["config"]["optimizer"], "adam");
+    EXPECT_EQ(run["metrics"]["peak_bytes"], 123456789);
+    EXPECT_EQ(run["grad_check"]["passed"], true);
+    EXPECT_EQ(run["blocks"][1]["phase"], "recompute");
+    EXPECT_EQ(run["phases"][1]["phase"], "loss");
+    EXPECT_EQ(run["timeline"]["phase_codes"],
+              Json::parse(R"(["idle","forward","loss","recompute","backward","optimizer"])"));
+    EXPECT_EQ(run["timeline"]["phase"], Json::parse("[1,2,3,5]"));
+    EXPECT_EQ(run["timeline"]["delta"], Json::parse("[4096,-1024,8192,-11264]"));
+    EXPECT_TRUE(run["error"].is_null());
+    const Json& failed = doc["runs"][1];
+    EXPECT_EQ(failed["grad_check"]["max_abs_diff"], "nan");
+    EXPECT_EQ(failed["metrics"]["step_samples_ms"][0], "inf");
+    EXPECT_EQ(failed["error"], "CUDA out of memory: \"tried\" to allocate\n2 GiB");
+}
+
+TEST(ResultsJson, SaveAndLoadThroughAFile) {
+    TempDir dir;
+    const std::string path = dir.file("results.json");
+    saveResults(sampleResults(), path);
+    EXPECT_FALSE(fs::exists(path + ".tmp"));
+    expectSameResults(sampleResults(), loadResults(path));
+
+    ResultSet smaller = sampleResults();
+    smaller.runs.pop_back();
+    saveResults(smaller, path);  // replaces the file
+    EXPECT_EQ(loadResults(path).runs.size(), 1u);
+}
+
+TEST(ResultsJson, InvalidUtf8IsSavedNotFatal) {
+    ResultSet set = sampleResults();
+    set.runs[1].error = std::string("bad byte \xff here");
+    const ResultSet loaded = resultsFromJson(resultsToJson(set));
+    ASSERT_TRUE(loaded.runs[1].error);
+    EXPECT_EQ(loaded.runs[1].error->rfind("bad byte ", 0), 0u);
+}
+
+TEST(ResultsJson, UnknownExtraKeysAreIgnored) {
+    Json doc = sampleDocument();
+    doc["comment"] = "added by hand";
+    doc["runs"][0]["metrics"]["future_metric"] = 1;
+    EXPECT_EQ(rejectionOf(doc), "");
+}
+
+// ---------------------------------------------------------------- JSON rejection
+
+TEST(ResultsJson, RejectsTextThatIsNotJson) {
+    const std::string message = rejection("this is not json");
+    EXPECT_CONTAINS(message, "not valid JSON at byte 2 (line 1, column 2)");
+    EXPECT_CONTAINS(rejection("{\"schema\": \"ckptlab.results/1\",\n  \"runs\": [}"),
+                    "(line 2, column");
+    EXPECT_CONTAINS(rejection(std::string("\x89PNG\r\n\x1a\n\0\0", 10)), "not valid JSON");
+    EXPECT_EQ(rejection(""), "not valid JSON: there is no text");
+    EXPECT_EQ(rejection(" \n\t"), "not valid JSON: there is no text");
+}
+
+TEST(ResultsJson, RejectsForeignFiles) {
+    EXPECT_EQ(rejectionOf(Json::parse(R"({"runs": []})")),
+              "not a Checkpoint Lab results file: missing \"schema\"");
+    EXPECT_EQ(rejectionOf(Json::parse(R"({"schema": "foo/2", "runs": []})")),
+              "unsupported schema \"foo/2\" (expected ckptlab.results/1)");
+    EXPECT_EQ(rejectionOf(Json::parse(R"({"schema": 1})")),
+              "not a Checkpoint Lab results file: \"schema\" is an integer, not a string");
+    EXPECT_EQ(rejectionOf(Json::parse(R"([1, 2, 3])")),
+              "not a Checkpoint Lab results file: the top level is an array, not an object");
+    EXPECT_EQ(rejectionOf(Json::parse(R"({"traceEvents": []})")),
+              "not a Checkpoint Lab results file: missing \"schema\"");
+}
+
+TEST(ResultsJson, RejectsMissingSections) {
+    Json doc = sampleDocument();
+    doc.erase("runs");
+    EXPECT_EQ(rejectionOf(doc), "missing \"runs\"");
+    doc = sampleDocument();
+    doc["runs"][1].erase("metrics");
+    EXPECT_EQ(rejectionOf(doc), "runs[1]: missing \"metrics\"");
+    doc = sampleDocument();
+    doc["runs"][0]["timeline"].erase("phase_codes");
+    EXPECT_EQ(rejectionOf(doc), "runs[0].timeline: missing \"phase_codes\"");
+}
+
+TEST(ResultsJson, RejectsWrongTypesNamingThePlace) {
+    Json doc = sampleDocument();
+    doc["runs"][1]["metrics"]["peak_bytes"] = "big";
+    EXPECT_EQ(rejectionOf(doc), "runs[1].metrics.peak_bytes: expected an integer, got a string");
+    doc = sampleDocument();
+    doc["runs"][0]["metrics"]["peak_bytes"] = 1.5;
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].metrics.peak_bytes: expected an integer, got a number with a fraction");
+    doc = sampleDocument();
+    doc["runs"] = Json::object();
+    EXPECT_EQ(rejectionOf(doc), "runs: expected an array, got an object");
+    doc = sampleDocument();
+    doc["cancelled"] = "no";
+    EXPECT_EQ(rejectionOf(doc), "cancelled: expected true or false, got a string");
+    doc = sampleDocument();
+    doc["runs"][0]["error"] = 5;
+    EXPECT_EQ(rejectionOf(doc), "runs[0].error: expected null or a string, got an integer");
+    doc = sampleDocument();
+    doc["runs"][0]["grad_check"]["max_abs_diff"] = "tiny";
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].grad_check.max_abs_diff: expected a number, got the string \"tiny\"");
+    doc = sampleDocument();
+    doc["runs"][0]["timeline"]["total"][2] = nullptr;
+    EXPECT_EQ(rejectionOf(doc), "runs[0].timeline.total[2]: expected an integer, got null");
+}
+
+TEST(ResultsJson, RejectsImpossibleValues) {
+    Json doc = sampleDocument();
+    doc["runs"][0]["breakdown"]["gradients"] = -1;
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].breakdown.gradients: expected a non-negative integer, got -1");
+    doc = sampleDocument();
+    doc["runs"][0]["metrics"]["step_ms"] = -3.0;
+    EXPECT_EQ(rejectionOf(doc), "runs[0].metrics.step_ms: expected a duration of 0 ms or more");
+    doc = sampleDocument();
+    doc["runs"][0]["metrics"]["peak_bytes"] = 18446744073709551615ull;
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].metrics.peak_bytes: integer 18446744073709551615 is too large");
+    doc = sampleDocument();
+    doc["runs"][0]["config"]["depth"] = 0;
+    EXPECT_CONTAINS(rejectionOf(doc), "runs[0].config.depth: depth must be between 1 and 512");
+    doc = sampleDocument();
+    doc["runs"][0]["config"]["block"] = "rnn";
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].config.block: unknown value \"rnn\" (expected ffn or transformer)");
+    doc = sampleDocument();
+    doc["runs"][0]["config"]["seed"] = -1;
+    EXPECT_EQ(rejectionOf(doc), "runs[0].config.seed: expected a non-negative integer, got -1");
+    doc = sampleDocument();
+    doc["runs"][0]["strategy"] = "";
+    EXPECT_CONTAINS(rejectionOf(doc), "runs[0].strategy: expected a strategy name");
+    doc = sampleDocument();
+    doc["runs"][0]["blocks"][1]["block"] = 6;  // depth is 6
+    EXPECT_EQ(rejectionOf(doc), "runs[0].blocks[1].block: expected an integer from 0 to 5, got 6");
+    doc = sampleDocument();
+    doc["runs"][0]["blocks"][0]["phase"] = "loss";
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].blocks[0].phase: expected forward or recompute, got \"loss\"");
+    doc = sampleDocument();
+    doc["runs"][0]["phases"][0]["phase"] = "sleep";
+    EXPECT_CONTAINS(rejectionOf(doc), "runs[0].phases[0].phase: unknown phase \"sleep\"");
+}
+
+TEST(ResultsJson, RejectsBrokenTimelines) {
+    Json doc = sampleDocument();
+    doc["runs"][0]["timeline"]["delta"].erase(1);
+    EXPECT_EQ(rejectionOf(doc), "runs[0].timeline.delta: has 3 values but t_ms has 4");
+    doc = sampleDocument();
+    doc["runs"][0]["timeline"]["phase"][1] = 9;
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].timeline.phase[1]: expected an integer from 0 to 5, got 9");
+    doc = sampleDocument();
+    doc["runs"][0]["timeline"]["block"][3] = -2;
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].timeline.block[3]: expected an integer from -1 to 5, got -2");
+    doc = sampleDocument();
+    doc["runs"][0]["timeline"]["phase_codes"] = Json::array();
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].timeline.phase_codes: is empty but the timeline has events");
+
+    // The legend stored in the file decides what the codes mean.
+    doc = sampleDocument();
+    doc["runs"][0]["timeline"]["phase_codes"] = Json::parse(R"(["backward", "loss"])");
+    doc["runs"][0]["timeline"]["phase"] = Json::parse("[0, 1, 1, 0]");
+    const ResultSet loaded = resultsFromJson(doc.dump());
+    EXPECT_EQ(loaded.runs[0].timeline[0].phase, Phase::Backward);
+    EXPECT_EQ(loaded.runs[0].timeline[2].phase, Phase::Loss);
+}
+
+// Every leaf of a good document, swapped for a value of the wrong type or removed, must be
+// refused with a message that starts with its place in the document.
+TEST(ResultsJson, EveryFieldIsCheckedWithItsPath) {
+    const Json good = sampleDocument();
+    const Json flat = good.flatten();
+    int checked = 0;
+    for (const auto& [pointer, value] : flat.items()) {
+        if (pointer == "/schema") continue;
+        const Json::json_pointer ptr(pointer);
+        std::string path;  // "/runs/0/metrics/peak_bytes" -> "runs[0].metrics.peak_bytes"
+        for (std::string rest = pointer; !rest.empty();) {
+            const auto next = rest.find('/', 1);
+            const std::string token = rest.substr(1, next == std::string::npos ? next : next - 1);
+            rest = next == std::string::npos ? "" : rest.substr(next);
+            const bool index = token.find_first_not_of("0123456789") == std::string::npos;
+            path += index ? "[" + token + "]" : (path.empty() ? "" : ".") + token;
+        }
+        Json doc = good;
+        doc[ptr] = Json::object({{"x", 1}});
+        const std::string message = rejectionOf(doc);
+        EXPECT_EQ(message.rfind(path + ": ", 0), 0u) << pointer << " -> " << message;
+
+        Json parent = good[ptr.parent_pointer()];
+        if (parent.is_object()) {
+            doc = good;
+            doc[ptr.parent_pointer()].erase(ptr.back());
+            const std::string parentPath = path.substr(0, path.rfind('.'));
+            const std::string expected =
+                (parentPath == path ? "" : parentPath + ": ") + "missing \"" + ptr.back() + "\"";
+            EXPECT_EQ(rejectionOf(doc), expected) << pointer;
+        }
+        ++checked;
+    }
+    EXPECT_GT(checked, 100);
+}
+
+TEST(ResultsJson, TruncatedOrDamagedTextNeverEscapesAsAnotherError) {
+    const std::string text = resultsToJson(sampleResults());
+    EXPECT_CONTAINS(rejection(text.substr(0, text.size() / 2)), "is the file truncated?");
+    for (std::size_t cut = 0; cut < text.size(); cut += 7) {
+        EXPECT_THROW(resultsFromJson(text.substr(0, cut)), ResultsFileError) << "cut " << cut;
+    }
+    for (std::size_t at = 0; at < text.size(); at += 5) {
+        std::string damaged = text;
+        damaged[at] = static_cast<char>(damaged[at] ^ 0x5a);
+        try {
+            resultsFromJson(damaged);
+        } catch (const ResultsFileError&) {
+        } catch (const std::exception& e) {
+            ADD_FAILURE() << "byte " << at << " gave " << e.what();
+        }
+    }
+}
+
+TEST(ResultsJson, DeepNestingIsRefusedWithoutCrashing) {
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    EXPECT_EQ(rejection(deep),
+              "not a Checkpoint Lab results file: the top level is an array, not an object");
+    const std::string deepRuns = R"({"schema":"ckptlab.results/1","environment":)" +
+                                 std::string(100000, '[') + std::string(100000, ']') + "}";
+    EXPECT_EQ(rejection(deepRuns), "environment: expected an object, got an array");
+}
+
+// ---------------------------------------------------------------- files
+
+TEST(ResultsFiles, LoadReportsFileProblems) {
+    TempDir dir;
+    const std::string missing = dir.file("missing.json");
+    try {
+        loadResults(missing);
+        FAIL() << "loaded a missing file";
+    } catch (const ResultsFileError& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot open " + missing + ": No such file or directory");
+    }
+    const std::string empty = dir.file("empty.json");
+    writeText(empty, "");
+    try {
+        loadResults(empty);
+        FAIL() << "loaded an empty file";
+    } catch (const ResultsFileError& e) {
+        EXPECT_EQ(std::string(e.what()), empty + ": the file is empty");
+    }
+    const std::string cut = dir.file("cut.json");
+    const std::string text = resultsToJson(sampleResults());
+    writeText(cut, text.substr(0, text.size() - 40));
+    try {
+        loadResults(cut);
+        FAIL() << "loaded a truncated file";
+    } catch (const ResultsFileError& e) {
+        EXPECT_CONTAINS(e.what(), cut + ": not valid JSON at byte");
+        EXPECT_CONTAINS(e.what(), "truncated");
+    }
+    try {
+        loadResults(dir.file(""));
+        FAIL() << "loaded a directory";
+    } catch (const ResultsFileError& e) {
+        EXPECT_CONTAINS(e.what(), "it is a directory");
+    }
+}
+
+TEST(ResultsFiles, SaveReportsFileProblemsAndLeavesNoTemporary) {
+    TempDir dir;
+    const std::string nowhere = dir.file("no-such-dir/results.json");
+    try {
+        saveResults(sampleResults(), nowhere);
+        FAIL() << "saved into a missing directory";
+    } catch (const ResultsFileError& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot write " + nowhere + ": No such file or directory");
+    }
+    // Renaming over a directory fails after the temporary is written: it must be cleaned up.
+    const std::string directory = dir.file("taken");
+    fs::create_directory(directory);
+    EXPECT_THROW(saveResults(sampleResults(), directory), ResultsFileError);
+    EXPECT_FALSE(fs::exists(directory + ".tmp"));
+    EXPECT_THROW(saveSummaryCsv(sampleResults(), ""), ResultsFileError);
+    EXPECT_THROW(saveChromeTrace(sampleResults(), nowhere), ResultsFileError);
+}
+
+// ---------------------------------------------------------------- CSV
+
+TEST(SummaryCsv, HeaderRowsAndQuoting) {
+    ResultSet set;
+    RunResult none;
+    none.strategy = "none";
+    none.metrics.peak_bytes = static_cast<std::int64_t>(100 * kMiB);
+    none.metrics.activation_bytes = static_cast<std::int64_t>(80 * kMiB);
+    none.metrics.step_ms = 200;
+    none.grad_check = {true, 0.0, 1e-6};
+    RunResult every = none;
+    every.strategy = "every:2";
+    every.metrics.peak_bytes = static_cast<std::int64_t>(40 * kMiB);
+    every.metrics.activation_bytes = static_cast<std::int64_t>(10.5 * kMiB);
+    every.metrics.step_ms = 250;
+    every.grad_check.max_abs_diff = 3.5e-3;
+    RunResult failed = none;
+    failed.strategy = "from:10, odd";
+    failed.config.block = BlockKind::Transformer;
+    failed.config.dtype = DType::BFloat16;
+    failed.grad_check = {};
+    failed.error = "out of memory: \"big\"\nsecond line";
+    set.runs = {none, every, failed};
+
+    const std::string csv = summaryCsv(set);
+    const std::string expected =
+        "strategy,peak_mib,activations_mib,step_ms,memory_saved_pct,time_added_pct,"
+        "saved_per_added,grad_check,max_abs_diff,error,block,depth,width,seq,batch,dtype,device\n"
+        "none,100.000,80.000,200.000,0.00,0.00,,pass,0,,ffn,20,256,512,2,float32,cpu\n"
+        "every:2,40.000,10.500,250.000,60.00,25.00,2.400,fail,0.0035,,ffn,20,256,512,2,float32,"
+        "cpu\n"
+        "\"from:10, odd\",100.000,80.000,200.000,,,,not checked,,"
+        "\"out of memory: \"\"big\"\"\nsecond line\",transformer,20,256,512,2,bfloat16,cpu\n";
+    EXPECT_EQ(csv, expected);
+
+    TempDir dir;
+    const std::string path = dir.file("summary.csv");
+    saveSummaryCsv(set, path);
+    EXPECT_EQ(readText(path), expected);
+}
+
+// ---------------------------------------------------------------- Chrome trace
+
+namespace {
+
+std::vector<Json> eventsOf(const Json& trace, int pid, const std::string& ph) {
+    std::vector<Json> found;
+    for (const Json& e : trace["traceEvents"]) {
+        if (e["pid"] == pid && e["ph"] == ph) found.push_back(e);
+    }
+    return found;
+}
+
+const Json* named(const std::vector<Json>& events, const std::string& name) {
+    for (const Json& e : events) {
+        if (e["name"] == name) return &e;
+    }
+    return nullptr;
+}
+
+}  // namespace
+
+TEST(ChromeTrace, CountersAndSlicesWithMicrosecondTimes) {
+    const ResultSet set = sampleResults();
+    const Json trace = Json::parse(chromeTraceJson(set));
+    EXPECT_EQ(trace["displayTimeUnit"], "ms");
+    ASSERT_TRUE(trace["traceEvents"].is_array());
+
+    const auto meta = eventsOf(trace, 1, "M");
+    ASSERT_NE(named(meta, "process_name"), nullptr);
+    EXPECT_EQ((*named(meta, "process_name"))["args"]["name"], "every:2");
+    EXPECT_EQ((*named(eventsOf(trace, 2, "M"), "process_name"))["args"]["name"], "full");
+
+    const auto counters = eventsOf(trace, 1, "C");
+    ASSERT_EQ(counters.size(), set.runs[0].timeline.size());
+    EXPECT_EQ(counters[2]["name"], "allocated");
+    EXPECT_DOUBLE_EQ(counters[2]["ts"].get<double>(), 1250.0);
+    EXPECT_DOUBLE_EQ(counters[2]["args"]["MiB"].get<double>(), 11264.0 / kMiB);
+    EXPECT_DOUBLE_EQ(counters[0]["ts"].get<double>(), 1.0);
+
+    const auto slices = eventsOf(trace, 1, "X");
+    ASSERT_EQ(slices.size(), set.runs[0].phases.size() + set.runs[0].blocks.size());
+    const Json* forward = named(slices, "forward block 0");
+    ASSERT_NE(forward, nullptr);
+    EXPECT_EQ((*forward)["cat"], "forward");
+    EXPECT_EQ((*forward)["tid"], 1);
+    EXPECT_DOUBLE_EQ((*forward)["ts"].get<double>(), 0.0);
+    EXPECT_DOUBLE_EQ((*forward)["dur"].get<double>(), 400.0);
+    const Json* loss = named(slices, "loss");
+    ASSERT_NE(loss, nullptr);
+    EXPECT_EQ((*loss)["cat"], "loss");
+    EXPECT_DOUBLE_EQ((*loss)["ts"].get<double>(), 400.0);
+    EXPECT_DOUBLE_EQ((*loss)["dur"].get<double>(), 200.0);
+    ASSERT_NE(named(slices, "backward block 5"), nullptr);
+
+    const Json* kept = named(slices, "block 0 activations (forward)");
+    ASSERT_NE(kept, nullptr);
+    EXPECT_EQ((*kept)["tid"], 2);
+    EXPECT_EQ((*kept)["cat"], "activations");
+    EXPECT_DOUBLE_EQ((*kept)["ts"].get<double>(), 500.0);
+    EXPECT_DOUBLE_EQ((*kept)["dur"].get<double>(), 9000.0);
+    EXPECT_EQ((*kept)["args"]["bytes"], 4096);
+    const Json* again = named(slices, "block 4 activations (recompute)");
+    ASSERT_NE(again, nullptr);
+    EXPECT_EQ((*again)["tid"], 2);  // nested inside block 0's lifetime
+    EXPECT_DOUBLE_EQ((*again)["dur"].get<double>(), 500.0);
+
+    EXPECT_TRUE(eventsOf(trace, 2, "C").empty());
+    EXPECT_TRUE(eventsOf(trace, 2, "X").empty());
+}
+
+TEST(ChromeTrace, CrossingLifetimesMoveToAnotherThread) {
+    ResultSet set;
+    RunResult run;
+    run.strategy = "none";
+    run.blocks = {{0, Phase::Forward, 1.0, 5.0, 10}, {1, Phase::Forward, 2.0, 8.0, 10},
+                  {2, Phase::Forward, 3.0, 4.0, 10}};
+    set.runs = {run};
+    const Json trace = Json::parse(chromeTraceJson(set));
+    const auto slices = eventsOf(trace, 1, "X");
+    ASSERT_EQ(slices.size(), 3u);
+    EXPECT_EQ((*named(slices, "block 0 activations (forward)"))["tid"], 2);
+    EXPECT_EQ((*named(slices, "block 1 activations (forward)"))["tid"], 102);
+    EXPECT_EQ((*named(slices, "block 2 activations (forward)"))["tid"], 2);
+    int threadNames = 0;
+    for (const Json& e : eventsOf(trace, 1, "M")) threadNames += e["name"] == "thread_name";
+    EXPECT_EQ(threadNames, 2);
+}
+
+TEST(ChromeTrace, SavedFileMatchesText) {
+    TempDir dir;
+    const std::string path = dir.file("trace.json");
+    saveChromeTrace(sampleResults(), path);
+    EXPECT_EQ(readText(path), chromeTraceJson(sampleResults()));
+}

@@ -1,0 +1,128 @@
+// Sweeps end to end: gradient checks, the tutorial's bug, errors and cancellation.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+
+#include "ckptlab/runner.h"
+#include "ckptlab/strategy.h"
+
+using namespace ckptlab;
+
+namespace {
+
+ExperimentConfig tiny(BlockKind block) {
+    ExperimentConfig c;
+    c.block = block;
+    c.depth = 6;
+    c.width = 32;
+    c.seq = 32;
+    c.batch = 2;
+    c.heads = 4;
+    c.dropout = 0.2;
+    c.warmup = 0;
+    c.repeats = 1;
+    return c;
+}
+
+}  // namespace
+
+TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheFfnBlock) {
+    const std::vector<std::string> all{"none", "full",  "every:2", "every:4",
+                                       "segments:1", "segments:3", "from:2", "sqrt"};
+    ResultSet set = Runner().sweep(tiny(BlockKind::Ffn), all);
+    ASSERT_EQ(set.runs.size(), all.size());
+    for (const auto& run : set.runs) {
+        ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
+        EXPECT_TRUE(run.grad_check.checked);
+        EXPECT_EQ(run.grad_check.max_abs_diff, 0.0) << run.strategy;  // bitwise on CPU fp32
+        EXPECT_TRUE(run.ok());
+    }
+}
+
+TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheTransformerWithDropout) {
+    const std::vector<std::string> all{"none", "full", "every:2", "segments:2",
+                                       "from:3", "sqrt", "attn", "ffn"};
+    ResultSet set = Runner().sweep(tiny(BlockKind::Transformer), all);
+    for (const auto& run : set.runs) {
+        ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
+        EXPECT_EQ(run.grad_check.max_abs_diff, 0.0) << run.strategy;
+    }
+    // Sub-layer checkpointing keeps less than none and more than full.
+    auto act = [&](const char* name) { return set.find(name)->metrics.activation_bytes; };
+    EXPECT_LT(act("attn"), act("none"));
+    EXPECT_LT(act("ffn"), act("none"));
+    EXPECT_GT(act("attn"), act("full"));
+}
+
+TEST(Runner, BfloatRunsPassTheCheck) {
+    ExperimentConfig c = tiny(BlockKind::Ffn);
+    c.dtype = DType::BFloat16;
+    ResultSet set = Runner().sweep(c, {"none", "full", "segments:2"});
+    for (const auto& run : set.runs) EXPECT_TRUE(run.ok()) << run.strategy;
+}
+
+TEST(Runner, TheTutorialsClosureBugFailsTheGradientCheck) {
+    ResultSet set = Runner().sweep(tiny(BlockKind::Ffn), {"none", "seed-bug:3"});
+    const RunResult* bug = set.find("seed-bug:3");
+    ASSERT_NE(bug, nullptr);
+    ASSERT_FALSE(bug->error);
+    EXPECT_FALSE(bug->grad_check.passed());
+    EXPECT_GT(bug->grad_check.max_abs_diff, 100 * bug->grad_check.tolerance);
+    EXPECT_FALSE(bug->ok());
+}
+
+TEST(Runner, RejectsBadConfigsBeforeRunning) {
+    ExperimentConfig c = tiny(BlockKind::Ffn);
+    c.depth = 0;
+    EXPECT_THROW(Runner().sweep(c, {"none"}), ConfigError);
+    EXPECT_THROW(Runner().sweep(tiny(BlockKind::Ffn), {"every:0"}), StrategyError);
+    EXPECT_THROW(Runner().sweep(tiny(BlockKind::Ffn), {}), ConfigError);
+    ExperimentConfig cuda = tiny(BlockKind::Ffn);
+    cuda.device = "cuda";
+    if (availableDevices().size() == 1) EXPECT_THROW(Runner().sweep(cuda, {"none"}), ConfigError);
+}
+
+TEST(Runner, RefusesAConfigThatCannotFit) {
+    ExperimentConfig c = tiny(BlockKind::Transformer);
+    c.width = 4096;
+    c.seq = 65536;
+    c.batch = 64;
+    try {
+        Runner::check(c, {"none"});
+        FAIL() << "expected MemoryError";
+    } catch (const MemoryError& e) {
+        EXPECT_GT(e.predicted, e.available);
+        EXPECT_NE(std::string(e.what()).find("MiB"), std::string::npos);
+    }
+}
+
+TEST(Runner, CancelStopsWithinASecondAndKeepsFinishedRuns) {
+    ExperimentConfig c = tiny(BlockKind::Ffn);
+    c.width = 128;
+    c.seq = 256;
+    c.depth = 12;
+    c.repeats = 1000;  // would take minutes
+    std::atomic<bool> cancel{false};
+    int finished = 0;
+    RunnerHooks hooks;
+    hooks.cancel = &cancel;
+    hooks.result = [&](const RunResult&) { ++finished; };
+    std::chrono::steady_clock::time_point cancelledAt;
+    hooks.progress = [&](double, const std::string& message) {
+        // Cancel once the second strategy is being timed.
+        if (message.rfind("full: timed step 3/", 0) == 0 && !cancel) {
+            cancelledAt = std::chrono::steady_clock::now();
+            cancel = true;
+        }
+    };
+    c.repeats = 5;
+    ResultSet set = Runner().sweep(c, {"none", "full", "every:2"}, hooks);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                                         cancelledAt).count();
+    EXPECT_TRUE(set.cancelled);
+    EXPECT_LT(seconds, 1.0);
+    ASSERT_EQ(set.runs.size(), 1u);
+    EXPECT_EQ(set.runs[0].strategy, "none");
+    EXPECT_EQ(finished, 1);
+}

@@ -1,0 +1,207 @@
+// The summary table's comparisons against `none`, and timeline downsampling for charts.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ckptlab/summary.h"
+
+using namespace ckptlab;
+
+namespace {
+
+RunResult makeRun(const std::string& strategy, double peakMiB, double activationMiB,
+                  double stepMs) {
+    RunResult run;
+    run.strategy = strategy;
+    run.metrics.peak_bytes = static_cast<std::int64_t>(peakMiB * kMiB);
+    run.metrics.activation_bytes = static_cast<std::int64_t>(activationMiB * kMiB);
+    run.metrics.step_ms = stepMs;
+    run.grad_check.checked = true;
+    run.grad_check.tolerance = 1e-6;
+    return run;
+}
+
+std::vector<TimelineEvent> ramp(std::size_t n) {
+    std::vector<TimelineEvent> events(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        events[i].t_ms = static_cast<double>(i);
+        events[i].total = static_cast<std::int64_t>(i % 5);
+    }
+    return events;
+}
+
+bool contains(const std::vector<TimelineEvent>& events, const TimelineEvent& wanted) {
+    return std::any_of(events.begin(), events.end(), [&](const TimelineEvent& e) {
+        return e.t_ms == wanted.t_ms && e.total == wanted.total;
+    });
+}
+
+}  // namespace
+
+TEST(Summary, PercentagesAgainstBaseline) {
+    const RunResult none = makeRun("none", 100, 80, 200);
+    const RunResult every2 = makeRun("every:2", 40, 10, 250);
+    const SummaryRow row = summarizeRun(every2, &none);
+    EXPECT_EQ(row.strategy, "every:2");
+    EXPECT_DOUBLE_EQ(row.peak_mib, 40.0);
+    EXPECT_DOUBLE_EQ(row.activations_mib, 10.0);
+    EXPECT_DOUBLE_EQ(row.step_ms, 250.0);
+    ASSERT_TRUE(row.memory_saved_pct);
+    EXPECT_NEAR(*row.memory_saved_pct, 60.0, 1e-9);
+    ASSERT_TRUE(row.time_added_pct);
+    EXPECT_NEAR(*row.time_added_pct, 25.0, 1e-9);
+    ASSERT_TRUE(row.saved_per_added);
+    EXPECT_NEAR(*row.saved_per_added, 2.4, 1e-9);
+    EXPECT_TRUE(row.grad_ok);
+    EXPECT_FALSE(row.error);
+}
+
+TEST(Summary, BaselineAgainstItselfHasNoRatio) {
+    const RunResult none = makeRun("none", 100, 80, 200);
+    const SummaryRow row = summarizeRun(none, &none);
+    ASSERT_TRUE(row.memory_saved_pct);
+    EXPECT_DOUBLE_EQ(*row.memory_saved_pct, 0.0);
+    ASSERT_TRUE(row.time_added_pct);
+    EXPECT_DOUBLE_EQ(*row.time_added_pct, 0.0);
+    EXPECT_FALSE(row.saved_per_added);
+}
+
+TEST(Summary, FasterOrBiggerRunsGiveSignedPercentagesAndNoRatio) {
+    const RunResult none = makeRun("none", 100, 80, 200);
+    const SummaryRow row = summarizeRun(makeRun("odd", 150, 80, 150), &none);
+    EXPECT_NEAR(*row.memory_saved_pct, -50.0, 1e-9);
+    EXPECT_NEAR(*row.time_added_pct, -25.0, 1e-9);
+    EXPECT_FALSE(row.saved_per_added);
+}
+
+TEST(Summary, NoComparisonWithoutAUsableBaseline) {
+    const RunResult run = makeRun("full", 30, 5, 300);
+    const SummaryRow alone = summarizeRun(run, nullptr);
+    EXPECT_DOUBLE_EQ(alone.peak_mib, 30.0);
+    EXPECT_FALSE(alone.memory_saved_pct);
+    EXPECT_FALSE(alone.time_added_pct);
+    EXPECT_FALSE(alone.saved_per_added);
+
+    RunResult failedNone = makeRun("none", 100, 80, 200);
+    failedNone.error = "out of memory";
+    EXPECT_FALSE(summarizeRun(run, &failedNone).memory_saved_pct);
+
+    RunResult emptyNone = makeRun("none", 0, 0, 0);
+    const SummaryRow row = summarizeRun(run, &emptyNone);
+    EXPECT_FALSE(row.memory_saved_pct);
+    EXPECT_FALSE(row.time_added_pct);
+}
+
+TEST(Summary, FailedRunKeepsItsErrorAndIsNotCompared) {
+    const RunResult none = makeRun("none", 100, 80, 200);
+    RunResult failed = makeRun("full", 0, 0, 0);
+    failed.error = "CUDA out of memory";
+    failed.grad_check.checked = false;
+    const SummaryRow row = summarizeRun(failed, &none);
+    ASSERT_TRUE(row.error);
+    EXPECT_EQ(*row.error, "CUDA out of memory");
+    EXPECT_FALSE(row.memory_saved_pct);
+    EXPECT_FALSE(row.grad_ok);
+}
+
+TEST(Summary, GradCheckVerdict) {
+    RunResult run = makeRun("full", 30, 5, 300);
+    run.grad_check.max_abs_diff = 2e-6;
+    EXPECT_FALSE(summarizeRun(run, nullptr).grad_ok);
+    EXPECT_DOUBLE_EQ(summarizeRun(run, nullptr).max_abs_diff, 2e-6);
+    run.grad_check.max_abs_diff = 1e-6;
+    EXPECT_TRUE(summarizeRun(run, nullptr).grad_ok);
+    run.grad_check.max_abs_diff = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_FALSE(summarizeRun(run, nullptr).grad_ok);
+    run.grad_check = GradCheck{};
+    EXPECT_FALSE(summarizeRun(run, nullptr).grad_ok);
+}
+
+TEST(Summary, SummarizeFindsNoneWhereverItIs) {
+    ResultSet set;
+    set.runs = {makeRun("full", 25, 5, 300), makeRun("none", 100, 80, 200),
+                makeRun("every:4", 50, 20, 220)};
+    const auto rows = summarize(set);
+    ASSERT_EQ(rows.size(), 3u);
+    EXPECT_EQ(rows[0].strategy, "full");
+    EXPECT_NEAR(*rows[0].memory_saved_pct, 75.0, 1e-9);
+    EXPECT_NEAR(*rows[0].time_added_pct, 50.0, 1e-9);
+    EXPECT_NEAR(*rows[0].saved_per_added, 1.5, 1e-9);
+    EXPECT_NEAR(*rows[2].memory_saved_pct, 50.0, 1e-9);
+    EXPECT_NEAR(*rows[2].time_added_pct, 10.0, 1e-9);
+    EXPECT_NEAR(*rows[2].saved_per_added, 5.0, 1e-9);
+
+    set.runs.erase(set.runs.begin() + 1);
+    for (const SummaryRow& row : summarize(set)) EXPECT_FALSE(row.memory_saved_pct);
+}
+
+TEST(Downsample, SmallInputIsReturnedUnchanged) {
+    const auto events = ramp(50);
+    const auto out = downsampleTimeline(events, 50);
+    ASSERT_EQ(out.size(), 50u);
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        EXPECT_EQ(out[i].t_ms, events[i].t_ms);
+        EXPECT_EQ(out[i].total, events[i].total);
+    }
+    EXPECT_TRUE(downsampleTimeline({}, 10).empty());
+}
+
+TEST(Downsample, KeepsPeakAndEndpointsWithinTheLimit) {
+    auto events = ramp(100000);
+    events[61234].total = 999999;
+    events.back().total = 3;
+    for (std::size_t limit : {3u, 4u, 10u, 101u, 1000u, 5001u}) {
+        const auto out = downsampleTimeline(events, limit);
+        EXPECT_LE(out.size(), limit);
+        EXPECT_GE(out.size(), 3u);
+        EXPECT_EQ(out.front().t_ms, 0.0);
+        EXPECT_EQ(out.back().t_ms, 99999.0);
+        EXPECT_EQ(out.back().total, 3);
+        EXPECT_TRUE(contains(out, events[61234])) << "limit " << limit;
+        EXPECT_TRUE(std::is_sorted(out.begin(), out.end(),
+                                   [](const auto& a, const auto& b) { return a.t_ms < b.t_ms; }));
+    }
+}
+
+TEST(Downsample, KeepsEveryBucketsHighestEvent) {
+    auto events = ramp(1000);
+    for (std::size_t i = 7; i < events.size(); i += 20) events[i].total = 1000 + i;
+    // 101 points give 50 time buckets, one per 20 events, so each spike has its own bucket.
+    const auto out = downsampleTimeline(events, 101);
+    EXPECT_LE(out.size(), 101u);
+    for (std::size_t i = 7; i < events.size(); i += 20) {
+        EXPECT_TRUE(contains(out, events[i])) << "spike at " << i;
+    }
+}
+
+TEST(Downsample, TinyLimitsStillKeepFirstPeakLast) {
+    auto events = ramp(1000);
+    events[500].total = 42;
+    for (std::size_t limit : {0u, 1u, 2u, 3u}) {
+        const auto out = downsampleTimeline(events, limit);
+        ASSERT_EQ(out.size(), 3u);
+        EXPECT_EQ(out[0].t_ms, 0.0);
+        EXPECT_EQ(out[1].total, 42);
+        EXPECT_EQ(out[2].t_ms, 999.0);
+    }
+}
+
+TEST(Downsample, SurvivesEqualAndBrokenTimes) {
+    std::vector<TimelineEvent> same(5000);
+    same[1234].total = 77;
+    auto out = downsampleTimeline(same, 20);
+    EXPECT_LE(out.size(), 20u);
+    EXPECT_TRUE(std::any_of(out.begin(), out.end(), [](const auto& e) { return e.total == 77; }));
+
+    auto broken = ramp(5000);
+    broken[10].t_ms = std::numeric_limits<double>::quiet_NaN();
+    broken[20].t_ms = -1e300;
+    broken[30].t_ms = 1e300;
+    broken[40].total = 123;
+    out = downsampleTimeline(broken, 20);
+    EXPECT_LE(out.size(), 20u);
+    EXPECT_EQ(out.back().t_ms, 4999.0);
+    EXPECT_TRUE(std::any_of(out.begin(), out.end(), [](const auto& e) { return e.total == 123; }));
+}

@@ -1,0 +1,64 @@
+#pragma once
+// One builder per chart kind. The window and headless export (ckptlab-cli --png/--svg, plot)
+// both call these, so a chart looks the same everywhere.
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+#include "ckptlab/result.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
+
+namespace ckptlab::ui {
+
+enum class ChartKind { Tradeoff, Timeline, Lifetimes, Breakdown };
+QString chartFileStem(ChartKind kind);  // "tradeoff", "timeline", "lifetimes", "breakdown"
+QString chartTitle(ChartKind kind);
+
+// The same colour for a strategy in every chart: derived from its position in the set's order,
+// so adding a run never recolours earlier ones.
+QColor strategyColor(const QString& strategy, const QStringList& allStrategies);
+
+// The order strategyColor expects: every run's strategy (failed ones too, so a failure never
+// shifts the others' colours), first appearance first. Use it for the table's colours as well.
+QStringList strategyOrder(const ResultSet& results);
+
+// Timeline points already thinned in the worker (core downsampleTimeline), one per run.
+struct TimelineData {
+    const RunResult* run = nullptr;
+    std::vector<TimelineEvent> points;
+};
+
+// Builders return a new chart owned by the caller (usually handed to a QChartView).
+QChart* buildTradeoffChart(const ResultSet& results);
+QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineData>& runs);
+QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run);
+QChart* buildBreakdownChart(const ResultSet& results);
+
+// --- Additions beyond the first draft of this header ---
+
+// Runs the charts plot: those without an error, in the set's order.
+std::vector<const RunResult*> plottedRuns(const ResultSet& results);
+
+// The run that best shows what checkpointing does: the first plotted run with a passing
+// gradient check that both keeps and recomputes activations, else the first that recomputes,
+// else the first plotted run; nullptr when nothing can be plotted. Used by headless export.
+const RunResult* representativeRun(const ResultSet& results);
+
+// Timeline data for the plotted runs, each thinned to `maxPoints` with core downsampleTimeline:
+// `first` (if plotted) first, since the timeline chart shades the phases of its first run,
+// then `none` to compare against, then the rest in the set's order, at most `maxRuns` in all.
+// Plain C++, safe to call on a worker thread; the pointers refer into `results`.
+std::vector<TimelineData> makeTimelineData(const ResultSet& results, const RunResult* first,
+                                           std::size_t maxPoints = 2000,
+                                           std::size_t maxRuns = std::size_t(-1));
+
+// Emphasises the series of `strategy` (bigger marker, thicker line) in any builder's chart and
+// restores the others; an empty name clears the emphasis.
+void setSelectedStrategy(QChart* chart, const QString& strategy);
+
+}  // namespace ckptlab::ui
