@@ -52,7 +52,13 @@ struct Plan {
     std::vector<Segment> segments;   // covers 0..depth in order
     SubLayer subLayer = SubLayer::None;  // selective checkpoint inside every block
     bool recomputeLastSegment = false;   // SeedBug: every recompute runs the last segment
+    // When set, segment bounds count sub-blocks ("units": block * unitsPerBlock + part) instead
+    // of blocks, so a schedule may checkpoint inside a block. Planners produce these.
+    bool unitLevel = false;
 };
+
+// The same plan with bounds in units; `subLayer` becomes per-unit segments.
+Plan toUnitLevel(const Plan& plan, int unitsPerBlock);
 
 Plan makePlan(const Strategy& strategy, int depth);
 

@@ -139,6 +139,38 @@ Plan makePlan(const Strategy& s, int depth) {
     return plan;
 }
 
+namespace {
+
+std::vector<Segment> scaled(const std::vector<Segment>& segments, int units) {
+    std::vector<Segment> out;
+    for (const auto& s : segments)
+        out.push_back({s.begin * units, s.end * units, s.checkpointed, scaled(s.inner, units)});
+    return out;
+}
+
+}  // namespace
+
+Plan toUnitLevel(const Plan& plan, int unitsPerBlock) {
+    if (plan.unitLevel) return plan;
+    Plan out = plan;
+    out.unitLevel = true;
+    out.subLayer = SubLayer::None;
+    out.segments.clear();
+    const int selectedPart = plan.subLayer == SubLayer::Attention ? 0
+                             : plan.subLayer == SubLayer::Ffn      ? unitsPerBlock - 1
+                                                                   : -1;
+    for (const auto& segment : scaled(plan.segments, unitsPerBlock)) {
+        if (segment.checkpointed || selectedPart < 0 || unitsPerBlock < 2) {
+            out.segments.push_back(segment);
+            continue;
+        }
+        // Selective: checkpoint one sub-block of every block on its own.
+        for (int u = segment.begin; u < segment.end; ++u)
+            out.segments.push_back({u, u + 1, u % unitsPerBlock == selectedPart, {}});
+    }
+    return out;
+}
+
 int checkpointedBlockCount(const Plan& plan, int /*depth*/) {
     int count = 0;
     for (const auto& segment : plan.segments)

@@ -4,6 +4,13 @@
 
 namespace ckptlab::engine {
 
+Executor::Executor(Model& model, const Plan& plan, StepContext& context)
+    : model_(model),
+      unitsPerBlock_(model.blocks.empty() ? 1 : model.blocks.front()->partCount()),
+      context_(context) {
+    plan_ = toUnitLevel(plan, unitsPerBlock_);
+}
+
 torch::Tensor Executor::forward(const torch::Tensor& input) {
     return runSegments(plan_.segments, input);
 }
@@ -27,48 +34,41 @@ torch::Tensor Executor::runSegments(const std::vector<Segment>& segments, torch:
                 return runSegmentBody(last, in);
             };
         }
-        x = checkpoint(body, x, model_.blockParameters(segment.begin, segment.end), options);
-        labelBackwardWhenGradArrives(x, segment.end - 1);
+        x = checkpoint(body, x, unitParameters(segment.begin, segment.end), options);
+        labelBackwardWhenGradArrives(x, (segment.end - 1) / unitsPerBlock_);
     }
     return x;
 }
 
 torch::Tensor Executor::runSegmentBody(const Segment& segment, torch::Tensor x) {
     if (!segment.inner.empty()) return runSegments(segment.inner, x);
-    for (int i = segment.begin; i < segment.end; ++i) x = runBlock(i, x);
+    for (int u = segment.begin; u < segment.end; ++u) x = runUnit(u, x);
     return x;
 }
 
-torch::Tensor Executor::runBlock(int index, torch::Tensor x) {
+torch::Tensor Executor::runUnit(int unit, torch::Tensor x) {
+    const int block = unit / unitsPerBlock_;
     context_.throwIfCancelled();
-    context_.label(context_.forwardPhase(), index);
-    if (context_.recomputeDepth > 0) ++context_.recomputedBlocks;
-    Block& block = *model_.blocks[index];
-    for (int part = 0; part < block.partCount(); ++part) {
-        const bool selective =
-            (plan_.subLayer == SubLayer::Attention && part == 0 && block.partCount() == 2) ||
-            (plan_.subLayer == SubLayer::Ffn && part == 1);
-        if (!selective || !torch::GradMode::is_enabled()) {
-            x = block.forwardPart(part, x);
-            continue;
-        }
-        SegmentFn body = [this, &block, part, index](const torch::Tensor& in) {
-            context_.label(context_.forwardPhase(), index);
-            if (context_.recomputeDepth > 0) ++context_.recomputedBlocks;
-            return block.forwardPart(part, in);
-        };
-        CheckpointOptions options;
-        options.context = &context_;
-        x = checkpoint(body, x, block.partParameters(part), options);
-    }
-    labelBackwardWhenGradArrives(x, index);
+    context_.label(context_.forwardPhase(), block);
+    if (context_.recomputeDepth > 0) ++context_.recomputedUnits;
+    x = model_.blocks[block]->forwardPart(unit % unitsPerBlock_, x);
+    labelBackwardWhenGradArrives(x, block);
     return x;
+}
+
+std::vector<torch::Tensor> Executor::unitParameters(int begin, int end) const {
+    std::vector<torch::Tensor> params;
+    for (int u = begin; u < end; ++u) {
+        for (auto& p : model_.blocks[u / unitsPerBlock_]->partParameters(u % unitsPerBlock_))
+            params.push_back(p);
+    }
+    return params;
 }
 
 void Executor::labelBackwardWhenGradArrives(const torch::Tensor& output, int block) {
     if (!output.requires_grad()) return;
     StepContext* context = &context_;
-    // A hook on a block's output fires when its gradient is complete: its backward begins.
+    // A hook on an output fires when its gradient is complete: that block's backward begins.
     output.register_hook([context, block](const torch::Tensor&) {
         context->throwIfCancelled();
         context->label(Phase::Backward, block);

@@ -1,6 +1,6 @@
 #pragma once
-// Runs the model's forward pass by a Plan: plain blocks, checkpointed segments (nested ones
-// too) and sub-layer checkpoints, labelling every block for the memory tracker.
+// Runs the model's forward pass by a unit-level Plan (toUnitLevel): plain sub-blocks,
+// checkpointed segments, nested ones too, labelling every block for the memory tracker.
 
 #include <torch/torch.h>
 
@@ -12,19 +12,21 @@ namespace ckptlab::engine {
 
 class Executor {
 public:
-    Executor(Model& model, const Plan& plan, StepContext& context)
-        : model_(model), plan_(plan), context_(context) {}
+    // The executor must stay alive until backward has finished: recomputes run its plan.
+    Executor(Model& model, const Plan& plan, StepContext& context);
 
     torch::Tensor forward(const torch::Tensor& input);
 
 private:
     torch::Tensor runSegments(const std::vector<Segment>& segments, torch::Tensor x);
     torch::Tensor runSegmentBody(const Segment& segment, torch::Tensor x);
-    torch::Tensor runBlock(int index, torch::Tensor x);
+    torch::Tensor runUnit(int unit, torch::Tensor x);
+    std::vector<torch::Tensor> unitParameters(int begin, int end) const;
     void labelBackwardWhenGradArrives(const torch::Tensor& output, int block);
 
     Model& model_;
-    const Plan& plan_;
+    Plan plan_;  // unit level
+    int unitsPerBlock_;
     StepContext& context_;
 };
 

@@ -62,7 +62,7 @@ StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
     torch::manual_seed(bench.config.seed + 1);
     context.syncCuda = cuda;
     context.recomputeMs = 0;
-    context.recomputedBlocks = 0;
+    context.recomputedUnits = 0;
     sync();
 
     StepTimes times;
@@ -94,7 +94,8 @@ StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
     output.reset();
     times.step_ms = msSince(start);
     times.recompute_ms = context.recomputeMs;
-    times.recomputed_blocks = context.recomputedBlocks;
+    const int units = bench.model.blocks.empty() ? 1 : bench.model.blocks.front()->partCount();
+    times.recomputed_blocks = context.recomputedUnits / units;
     return times;
 }
 

@@ -39,7 +39,7 @@ public:
 
     // Recompute bookkeeping, used by the checkpoint Function's backward.
     int recomputeDepth = 0;
-    int recomputedBlocks = 0;
+    int recomputedUnits = 0;  // sub-blocks run again
     double recomputeMs = 0;
     Phase forwardPhase() const { return recomputeDepth > 0 ? Phase::Recompute : Phase::Forward; }
 
