@@ -1,0 +1,52 @@
+#pragma once
+// Per-sub-block costs measured on the current config, and predictions of any plan from them:
+// what a run will take before it runs (peak and activation bytes, step time).
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "ckptlab/config.h"
+#include "ckptlab/strategy.h"
+
+namespace ckptlab {
+
+// One unit of the chain: the ffn block is one unit, the transformer block two (attention, FFN).
+// Bytes are measured by the allocator on one block with its input already allocated.
+struct UnitCost {
+    std::int64_t output_bytes = 0;     // its output, also the next unit's input and gradient size
+    std::int64_t kept_bytes = 0;       // left allocated by a forward with grad, output included
+    std::int64_t forward_peak = 0;     // highest above its start during a forward with grad
+    std::int64_t nograd_peak = 0;      // highest above its start during a forward without grad
+    std::int64_t backward_peak = 0;    // highest above `kept_bytes` during its backward
+    std::int64_t param_grad_bytes = 0;
+    std::int64_t optimizer_peak = 0;   // temporaries of one optimizer step over its parameters
+    double forward_ms = 0;             // with grad
+    double nograd_ms = 0;
+    double backward_ms = 0;
+    double optimizer_ms = 0;
+};
+
+struct CostModel {
+    std::vector<UnitCost> units;       // depth * unitsPerBlock, in chain order
+    int unitsPerBlock = 1;
+    std::int64_t checkpoint_bytes = 0; // kept by each checkpoint besides its input (RNG state)
+};
+
+struct Prediction {
+    std::int64_t peak_bytes = 0;
+    std::int64_t activation_bytes = 0;
+    double step_ms = 0;
+    double recompute_ms = 0;
+};
+
+// Replays the plan over the chain: what each forward keeps, when each tensor is freed (the
+// checkpoint engine's rules), each backward's temporaries and the gradients that accumulate.
+Prediction predict(const CostModel& model, const Plan& plan);
+
+// Measures one block of `config` (warm-up and median of `config.repeats` for times) and
+// replicates it along the chain. Runs LibTorch; a few block steps long.
+CostModel measureCostModel(const ExperimentConfig& config,
+                           const std::atomic<bool>* cancel = nullptr);
+
+}  // namespace ckptlab

@@ -1,0 +1,166 @@
+// Measures the cost model on one block of the config: the allocator's view of a forward with
+// and without grad, a backward and an optimizer step of each sub-block, and their times.
+#include <torch/cuda.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "ckptlab/cost_model.h"
+#include "engine/memory_tracker.h"
+#include "engine/model.h"
+#include "engine/step_context.h"
+
+namespace ckptlab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Highest running total of a tracker's records from index `from` on.
+std::int64_t maxTotal(const engine::MemoryTracker& tracker, std::size_t from) {
+    std::int64_t best = 0;
+    const auto& records = tracker.records();
+    for (std::size_t i = from; i < records.size(); ++i) best = std::max(best, records[i].total);
+    return best;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+class UnitProbe {
+public:
+    UnitProbe(engine::Block& block, int part, const ExperimentConfig& config,
+              const torch::Device& device)
+        : block_(block), part_(part), device_(device) {
+        const auto options = torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
+        input_ = torch::randn({config.batch, config.seq, config.width}, options).requires_grad_();
+        gradOut_ = torch::randn({config.batch, config.seq, config.width}, options);
+        params_ = block.partParameters(part);
+        if (config.optimizer == Optimizer::Adam)
+            optimizer_ = std::make_unique<torch::optim::Adam>(params_, torch::optim::AdamOptions(1e-3));
+        else if (config.optimizer == Optimizer::Sgd)
+            optimizer_ = std::make_unique<torch::optim::SGD>(params_, torch::optim::SGDOptions(1e-3));
+    }
+
+    void clearGrads() {
+        input_.mutable_grad().reset();
+        for (auto& p : params_) p.mutable_grad().reset();
+    }
+
+    void sync() const {
+        if (device_.is_cuda()) torch::cuda::synchronize();
+    }
+
+    UnitCost measureMemory() {
+        UnitCost c;
+        c.output_bytes = input_.numel() * input_.element_size();
+        clearGrads();
+        if (optimizer_) {  // optimizer state exists before the trace, as in the runner
+            block_.forwardPart(part_, input_).backward(gradOut_);
+            optimizer_->step();
+            clearGrads();
+        }
+        auto tracker = std::make_shared<engine::MemoryTracker>(device_.type());
+        {
+            engine::TrackingScope scope(tracker);
+            torch::Tensor y = block_.forwardPart(part_, input_);
+            c.kept_bytes = tracker->total();
+            c.forward_peak = maxTotal(*tracker, 0);
+            const std::size_t backwardStart = tracker->records().size();
+            y.backward(gradOut_);
+            c.backward_peak = maxTotal(*tracker, backwardStart) - c.kept_bytes;
+            y.reset();
+            for (auto& p : params_) c.param_grad_bytes += p.grad().numel() * p.grad().element_size();
+            if (optimizer_) {
+                const std::int64_t before = tracker->total();
+                const std::size_t optimizerStart = tracker->records().size();
+                optimizer_->step();
+                c.optimizer_peak = std::max<std::int64_t>(0, maxTotal(*tracker, optimizerStart) - before);
+            }
+            clearGrads();
+        }
+        auto nograd = std::make_shared<engine::MemoryTracker>(device_.type());
+        {
+            engine::TrackingScope scope(nograd);
+            torch::NoGradGuard noGrad;
+            torch::Tensor y = block_.forwardPart(part_, input_);
+            c.nograd_peak = maxTotal(*nograd, 0);
+        }
+        c.backward_peak = std::max<std::int64_t>(c.backward_peak, 0);
+        return c;
+    }
+
+    void measureTimes(UnitCost& c, int warmup, int repeats, const std::atomic<bool>* cancel) {
+        std::vector<double> fwd, nograd, bwd, opt;
+        for (int i = 0; i < warmup + repeats; ++i) {
+            if (cancel && cancel->load()) throw engine::Cancelled();
+            clearGrads();
+            sync();
+            auto t0 = Clock::now();
+            {
+                torch::NoGradGuard noGrad;
+                block_.forwardPart(part_, input_);
+            }
+            sync();
+            auto t1 = Clock::now();
+            torch::Tensor y = block_.forwardPart(part_, input_);
+            sync();
+            auto t2 = Clock::now();
+            y.backward(gradOut_);
+            sync();
+            auto t3 = Clock::now();
+            if (optimizer_) optimizer_->step();
+            sync();
+            auto t4 = Clock::now();
+            if (i < warmup) continue;
+            auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+            nograd.push_back(ms(t0, t1));
+            fwd.push_back(ms(t1, t2));
+            bwd.push_back(ms(t2, t3));
+            opt.push_back(ms(t3, t4));
+        }
+        c.nograd_ms = median(nograd);
+        c.forward_ms = median(fwd);
+        c.backward_ms = median(bwd);
+        c.optimizer_ms = optimizer_ ? median(opt) : 0;
+        clearGrads();
+    }
+
+private:
+    engine::Block& block_;
+    int part_;
+    torch::Device device_;
+    torch::Tensor input_, gradOut_;
+    std::vector<torch::Tensor> params_;
+    std::unique_ptr<torch::optim::Optimizer> optimizer_;
+};
+
+}  // namespace
+
+CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<bool>* cancel) {
+    ExperimentConfig one = config;
+    one.depth = 1;
+    const torch::Device device(config.device == "cuda" ? "cuda:0" : config.device);
+    engine::Model model = engine::buildModel(one, device);
+    engine::Block& block = *model.blocks.front();
+
+    CostModel cost;
+    cost.unitsPerBlock = block.partCount();
+    cost.checkpoint_bytes = at::detail::getDefaultCPUGenerator().get_state().nbytes();
+    if (device.is_cuda())
+        cost.checkpoint_bytes = 0;  // CUDA RNG state lives on the host, not in device memory
+    std::vector<UnitCost> perPart;
+    for (int part = 0; part < block.partCount(); ++part) {
+        UnitProbe probe(block, part, config, device);
+        torch::manual_seed(config.seed + 1);
+        UnitCost c = probe.measureMemory();
+        probe.measureTimes(c, std::max(1, config.warmup), std::max(1, config.repeats), cancel);
+        perPart.push_back(c);
+    }
+    for (int b = 0; b < config.depth; ++b)
+        for (const auto& c : perPart) cost.units.push_back(c);
+    return cost;
+}
+
+}  // namespace ckptlab

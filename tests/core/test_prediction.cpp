@@ -1,0 +1,72 @@
+// Predictions from the measured cost model against what the runner then measures.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "ckptlab/cost_model.h"
+#include "ckptlab/runner.h"
+#include "ckptlab/strategy.h"
+
+using namespace ckptlab;
+
+namespace {
+
+ExperimentConfig testConfig(BlockKind block) {
+    ExperimentConfig c;
+    c.block = block;
+    c.depth = 8;
+    c.width = 64;
+    c.seq = 128;
+    c.batch = 2;
+    c.heads = 4;
+    c.dropout = 0.1;
+    c.warmup = 0;
+    c.repeats = 1;
+    return c;
+}
+
+double errorPct(double predicted, double measured) {
+    return 100.0 * (predicted - measured) / measured;
+}
+
+void expectPredictionsWithin5Percent(const ExperimentConfig& c,
+                                     const std::vector<std::string>& strategies) {
+    const CostModel model = measureCostModel(c);
+    const ResultSet set = Runner().sweep(c, strategies);
+    for (const auto& run : set.runs) {
+        ASSERT_FALSE(run.error) << *run.error;
+        const Prediction p =
+            predict(model, makePlan(parseStrategy(run.strategy, c.depth, c.block), c.depth));
+        const double peakError = errorPct(p.peak_bytes, run.metrics.peak_bytes);
+        const double activationError = errorPct(p.activation_bytes, run.metrics.activation_bytes);
+        std::printf("%-12s peak %10lld predicted %10lld (%+.2f%%)  activations %10lld predicted "
+                    "%10lld (%+.2f%%)  step %.1f ms predicted %.1f ms\n",
+                    run.strategy.c_str(), (long long)run.metrics.peak_bytes,
+                    (long long)p.peak_bytes, peakError, (long long)run.metrics.activation_bytes,
+                    (long long)p.activation_bytes, activationError, run.metrics.step_ms,
+                    p.step_ms);
+        EXPECT_LT(std::abs(peakError), 5.0) << run.strategy;
+        EXPECT_LT(std::abs(activationError), 5.0) << run.strategy;
+    }
+}
+
+}  // namespace
+
+TEST(Prediction, FfnBlockStrategiesWithin5Percent) {
+    expectPredictionsWithin5Percent(
+        testConfig(BlockKind::Ffn),
+        {"none", "full", "every:2", "every:4", "segments:2", "segments:4", "from:3", "sqrt"});
+}
+
+TEST(Prediction, TransformerStrategiesWithin5Percent) {
+    expectPredictionsWithin5Percent(testConfig(BlockKind::Transformer),
+                                    {"none", "full", "every:2", "segments:2", "sqrt", "attn",
+                                     "ffn"});
+}
+
+TEST(Prediction, AdamStateAndStepAreIncluded) {
+    ExperimentConfig c = testConfig(BlockKind::Ffn);
+    c.optimizer = Optimizer::Adam;
+    expectPredictionsWithin5Percent(c, {"none", "full", "segments:2"});
+}
