@@ -27,6 +27,21 @@ struct UnitCost {
     double optimizer_ms = 0;
 };
 
+// Peaks as the plan replay and the planner use them: never below what the unit leaves
+// allocated (a measured peak always is; hand-made models may not be).
+inline std::int64_t forwardPeakOf(const UnitCost& c) {
+    return c.forward_peak > c.kept_bytes ? c.forward_peak : c.kept_bytes;
+}
+inline std::int64_t nogradPeakOf(const UnitCost& c) {
+    return c.nograd_peak > c.output_bytes ? c.nograd_peak : c.output_bytes;
+}
+// Above `kept_bytes`; covers the end of backward: saved tensors gone, parameter gradients and
+// the input's gradient (the output's size) allocated.
+inline std::int64_t backwardPeakOf(const UnitCost& c) {
+    const std::int64_t end = c.param_grad_bytes + 2 * c.output_bytes - c.kept_bytes;
+    return c.backward_peak > end ? c.backward_peak : end;
+}
+
 struct CostModel {
     std::vector<UnitCost> units;       // depth * unitsPerBlock, in chain order
     int unitsPerBlock = 1;

@@ -67,6 +67,13 @@ struct Metrics {
     std::vector<double> step_samples_ms;  // every timed repeat, for spread
 };
 
+// What the cost model predicted for this run before it ran (cost_model.h).
+struct PredictedMetrics {
+    std::int64_t peak_bytes = 0;
+    std::int64_t activation_bytes = 0;
+    double step_ms = 0;
+};
+
 struct GradCheck {
     bool checked = false;
     double max_abs_diff = 0;  // over input and parameter gradients, against `none`
@@ -95,6 +102,9 @@ struct RunResult {
     std::vector<BlockLifetime> blocks;
     std::vector<TimelineEvent> timeline;
     std::vector<PhaseSpan> phases;
+    std::optional<PredictedMetrics> prediction;
+    std::string schedule;              // the plan that ran, as describeSchedule() prints it
+    std::vector<int> forward_counts;   // forwards per block in one step (1 = not recomputed)
     std::optional<std::string> error;  // set when the run failed; other fields then partial
     bool ok() const { return !error && grad_check.passed(); }
 };

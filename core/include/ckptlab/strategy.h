@@ -21,6 +21,8 @@ enum class StrategyKind {
     FfnOnly,   // transformer: checkpoint only the FFN sub-block of every block
     SeedBug,   // seed-bug:K  segments whose recompute runs the last segment's blocks,
                // the tutorial's closure bug; exists so the gradient check can be seen failing
+    Optimal,   // optimal:MiB  fastest schedule within a peak budget (needs the cost model)
+    Revolve,   // revolve:S    Griewank's binomial schedule with S stored states
 };
 
 struct StrategyError : std::invalid_argument {
@@ -60,6 +62,8 @@ struct Plan {
 // The same plan with bounds in units; `subLayer` becomes per-unit segments.
 Plan toUnitLevel(const Plan& plan, int unitsPerBlock);
 
+// Block-level plan. For Optimal, which needs measured costs, use planOptimal (planner.h) or
+// Runner; here it returns the `full` plan as a stand-in for estimates.
 Plan makePlan(const Strategy& strategy, int depth);
 
 // Blocks whose forward is checkpointed (counts one per block, for tables and tests).

@@ -3,8 +3,7 @@
 // - a checkpoint runs its body without grad, keeping only each unit's output until the next
 //   one replaces it, plus its RNG state; in backward it recomputes the body with grad, runs
 //   its backward, then drops the recomputed output and the incoming gradient;
-// - a checkpoint's RNG state lives as long as its graph node: to the end of the step for the
-//   step's own checkpoints, to the end of the enclosing recompute for nested ones;
+// - a checkpoint frees its RNG state at the end of its backward;
 // - the output of item k of a sequence is freed when item k+1's backward ends (the consumer
 //   releases its saved input); the last item's output lives until its context ends;
 // - every unit's backward allocates its parameters' gradients and its input's gradient, frees
@@ -70,7 +69,7 @@ private:
             } else {
                 for (int u = s.begin; u < s.end; ++u) {
                     const auto& c = m_.units[u];
-                    touch(c.forward_peak);
+                    touch(forwardPeakOf(c));
                     alloc(c.kept_bytes);
                     spend(c.forward_ms, recompute);
                     items.push_back({&s, u});
@@ -84,7 +83,7 @@ private:
     void forwardWithoutGrad(int begin, int end, bool recompute) {
         for (int u = begin; u < end; ++u) {
             const auto& c = m_.units[u];
-            touch(c.nograd_peak);
+            touch(nogradPeakOf(c));
             alloc(c.output_bytes);
             if (u > begin) release(m_.units[u - 1].output_bytes);
             spend(c.nograd_ms, recompute);
@@ -119,7 +118,7 @@ private:
 
     void backwardUnit(int u, std::int64_t gradBytes, bool held) {
         const auto& c = m_.units[u];
-        touch(c.backward_peak);
+        touch(backwardPeakOf(c));
         release(c.kept_bytes - c.output_bytes);
         alloc(c.param_grad_bytes);
         alloc(c.output_bytes);  // the gradient of its input, the same shape as its output
@@ -134,9 +133,7 @@ private:
         auto items = forwardSequence(body, true);
         backwardSequence(items, gradBytes, true);
         release(outputOf(items.back()));   // the recomputed output
-        // The recompute's graph goes now, with the nested checkpoints' RNG states.
-        for (const auto& item : items)
-            if (item.unit < 0) release(m_.checkpoint_bytes);
+        release(m_.checkpoint_bytes);
         if (!held) release(gradBytes);
         // The forward's output of this checkpoint was released by its consumer already,
         // except at the end of the chain where the step still holds it.

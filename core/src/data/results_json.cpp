@@ -146,6 +146,13 @@ OrderedJson runJson(const RunResult& run) {
         {"blocks", std::move(blocks)},
         {"timeline", timelineJson(run.timeline)},
         {"phases", std::move(phases)},
+        {"prediction", run.prediction
+                           ? OrderedJson{{"peak_bytes", run.prediction->peak_bytes},
+                                         {"activation_bytes", run.prediction->activation_bytes},
+                                         {"step_ms", number(run.prediction->step_ms)}}
+                           : OrderedJson(nullptr)},
+        {"schedule", run.schedule},
+        {"forward_counts", run.forward_counts},
         {"error", run.error ? OrderedJson(*run.error) : OrderedJson(nullptr)}};
 }
 
@@ -298,6 +305,11 @@ class Fields {
 public:
     Fields(const Json& j, const Path& at) : object_(objectAt(j, at)), at_(at) {}
 
+    // Keys added after schema 1 first shipped are optional: null when absent.
+    const Json* find(const char* key) const {
+        const auto it = object_.find(key);
+        return it == object_.end() || it->is_null() ? nullptr : &*it;
+    }
     const Json& get(const char* key) const {
         const auto it = object_.find(key);
         if (it == object_.end()) fail(at_, std::string("missing \"") + key + "\"");
@@ -521,6 +533,18 @@ RunResult readRun(const Json& j, const Path& at) {
     run.blocks = readBlocks(f.get("blocks"), at.member("blocks"), depth);
     run.timeline = readTimeline(f.get("timeline"), at.member("timeline"), depth);
     run.phases = readPhases(f.get("phases"), at.member("phases"), depth);
+    if (const Json* p = f.find("prediction")) {
+        const Fields pf(*p, at.member("prediction"));
+        run.prediction = PredictedMetrics{pf.bytes("peak_bytes"), pf.bytes("activation_bytes"),
+                                          pf.duration("step_ms")};
+    }
+    if (f.find("schedule")) run.schedule = f.string("schedule");
+    if (const Json* counts = f.find("forward_counts")) {
+        const Path countsAt = at.member("forward_counts");
+        const Json& list = arrayAt(*counts, countsAt);
+        for (std::size_t i = 0; i < list.size(); ++i)
+            run.forward_counts.push_back(readInt(list[i], countsAt.item(i), 0, 1 << 20));
+    }
     const Json& error = f.get("error");
     if (!error.is_null()) {
         if (!error.is_string()) {

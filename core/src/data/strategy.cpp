@@ -1,5 +1,7 @@
 #include "ckptlab/strategy.h"
 
+#include "ckptlab/planner.h"
+
 #include <cctype>
 #include <cmath>
 #include <map>
@@ -18,7 +20,8 @@ const KindInfo kKinds[] = {
     {StrategyKind::Every, "every", true},       {StrategyKind::Segments, "segments", true},
     {StrategyKind::From, "from", true},         {StrategyKind::Sqrt, "sqrt", false},
     {StrategyKind::Attn, "attn", false},        {StrategyKind::FfnOnly, "ffn", false},
-    {StrategyKind::SeedBug, "seed-bug", true},
+    {StrategyKind::SeedBug, "seed-bug", true},  {StrategyKind::Optimal, "optimal", true},
+    {StrategyKind::Revolve, "revolve", true},
 };
 
 const KindInfo& infoFor(StrategyKind kind) {
@@ -71,7 +74,7 @@ Strategy parseStrategy(const std::string& text, int depth, BlockKind block) {
     if (!info) {
         throw StrategyError("unknown strategy \"" + text +
                             "\" (known: none, full, every:N, segments:K, from:K, sqrt, attn, "
-                            "ffn, seed-bug:K)");
+                            "ffn, seed-bug:K, optimal:MiB, revolve:S)");
     }
     Strategy strategy{info->kind, 0};
     if (!info->hasParam) {
@@ -87,6 +90,7 @@ Strategy parseStrategy(const std::string& text, int depth, BlockKind block) {
         long long min = 1, max = depth;
         if (info->kind == StrategyKind::From) min = 0, max = depth - 1;
         if (info->kind == StrategyKind::SeedBug) min = 2;
+        if (info->kind == StrategyKind::Optimal) max = 10'000'000;
         if (value < min || value > max) {
             throw StrategyError(head + ":N needs N between " + std::to_string(min) + " and " +
                                 std::to_string(max) + " for depth " + std::to_string(depth) +
@@ -114,6 +118,10 @@ Plan makePlan(const Strategy& s, int depth) {
         if (s.kind == StrategyKind::Attn) plan.subLayer = SubLayer::Attention;
         if (s.kind == StrategyKind::FfnOnly) plan.subLayer = SubLayer::Ffn;
         break;
+    case StrategyKind::Revolve:
+        plan = revolvePlan(depth, s.param);
+        break;
+    case StrategyKind::Optimal:
     case StrategyKind::Full:
         plan.segments = singleBlocks(depth, std::vector<bool>(depth, true));
         break;
@@ -203,7 +211,9 @@ std::string strategySyntaxHelp() {
            "sqrt          ceil(sqrt(L)) segments (Chen et al. 2016)\n"
            "attn          transformer: checkpoint only the attention sub-block\n"
            "ffn           transformer: checkpoint only the FFN sub-block\n"
-           "seed-bug:K    segments with the tutorial's closure bug (fails the gradient check)\n";
+           "seed-bug:K    segments with the tutorial's closure bug (fails the gradient check)\n"
+           "optimal:MiB   fastest schedule whose predicted peak fits MiB (dynamic program)\n"
+           "revolve:S     Griewank's binomial schedule with S stored states\n";
 }
 
 }  // namespace ckptlab

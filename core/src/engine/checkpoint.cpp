@@ -69,9 +69,13 @@ public:
     }
 
     static variable_list backward(AutogradContext* ctx, variable_list gradOutputs) {
+        // Throws LibTorch's own "backward through the graph a second time" when retained.
+        auto saved = ctx->get_saved_variables();
         auto closure = c10::static_intrusive_pointer_cast<Closure>(
             ctx->saved_data["closure"].toCapsule());
-        auto saved = ctx->get_saved_variables();
+        // Drop the closure (RNG states, segment) now rather than when the graph node dies,
+        // which for the step's own checkpoints is only at the end of the step.
+        ctx->saved_data.clear();
         const torch::Tensor input = saved[0];
         StepContext* step = closure->context;
 

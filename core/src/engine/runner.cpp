@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "ckptlab/cost_model.h"
 #include "ckptlab/estimate.h"
+#include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
 #include "engine/grad_check.h"
 #include "engine/step.h"
@@ -184,6 +186,7 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
 
     std::unique_ptr<Workbench> bench;
     std::vector<torch::Tensor> reference;
+    CostModel costs;
     try {
         bench = std::make_unique<Workbench>(config, device);
         StepContext context;
@@ -191,6 +194,7 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
         engine::runStep(*bench, makePlan(Strategy{}, config.depth), context);
         reference = engine::snapshot(bench->gradients());
         progress.step("reference gradients (none)");
+        costs = measureCostModel(config, hooks.cancel);
     } catch (const engine::Cancelled&) {
         results.cancelled = true;
         return results;
@@ -207,12 +211,28 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
         return results;
     }
 
+    // Plan everything first: a budget no schedule fits is bad input, refused before any run.
+    std::vector<Plan> plans;
     for (const auto& text : strategies) {
         const Strategy strategy = parseStrategy(text, config.depth, config.block);
+        if (strategy.kind == StrategyKind::Optimal) {
+            const std::int64_t budget = static_cast<std::int64_t>(strategy.param) * 1024 * 1024;
+            plans.push_back(OptimalPlanner(costs).plan(budget).plan);
+        } else {
+            plans.push_back(toUnitLevel(makePlan(strategy, config.depth), costs.unitsPerBlock));
+        }
+    }
+
+    for (std::size_t i = 0; i < strategies.size(); ++i) {
+        const Strategy strategy = parseStrategy(strategies[i], config.depth, config.block);
+        const Plan& plan = plans[i];
         RunResult run;
         try {
-            run = measure(*bench, strategy.name(), makePlan(strategy, config.depth), reference,
-                          hooks, progress);
+            run = measure(*bench, strategy.name(), plan, reference, hooks, progress);
+            const Prediction p = predict(costs, plan);
+            run.prediction = PredictedMetrics{p.peak_bytes, p.activation_bytes, p.step_ms};
+            run.schedule = describeSchedule(plan);
+            run.forward_counts = forwardCounts(plan, static_cast<int>(costs.units.size()));
         } catch (const engine::Cancelled&) {
             results.cancelled = true;
             break;

@@ -1,0 +1,61 @@
+#pragma once
+// Computed schedules: the time-optimal plan for a memory budget (a dynamic program over the
+// chain in the style of rotor, Beaumont et al. 2019, with recomputation at several levels) and
+// Griewank's Revolve binomial schedule.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ckptlab/cost_model.h"
+#include "ckptlab/strategy.h"
+
+namespace ckptlab {
+
+// The budget is below the smallest feasible schedule; `minimum` is that schedule's peak.
+struct BudgetError : std::invalid_argument {
+    BudgetError(const std::string& message, std::int64_t minimum)
+        : std::invalid_argument(message), minimum(minimum) {}
+    std::int64_t minimum;
+};
+
+struct PlannedSchedule {
+    Plan plan;               // unit level
+    Prediction prediction;   // of `plan`, by predict()
+};
+
+class OptimalPlanner {
+public:
+    // `quanta`: memory is planned in steps of budget/quanta bytes, rounded so that a plan the
+    // planner accepts never exceeds the budget in predict()'s replay.
+    explicit OptimalPlanner(const CostModel& model, int quanta = 300);
+
+    // Fastest plan whose predicted peak (bytes above the step's start) is within `budget`.
+    // Throws BudgetError naming the minimum when no plan fits.
+    PlannedSchedule plan(std::int64_t budgetBytes) const;
+
+    // Smallest peak any plan of the class reaches (to within one quantum of 1/1000).
+    std::int64_t minimumPeak() const;
+
+private:
+    bool tryPlan(std::int64_t budgetBytes, PlannedSchedule* out) const;
+
+    CostModel model_;
+    int quanta_;
+};
+
+// Revolve (Griewank 1992) over `steps` blocks with `slots` stored states: the binomial schedule
+// with the fewest forward recomputations. Block level; `slots` >= 1.
+Plan revolvePlan(int steps, int slots);
+
+// Forward steps run without grad: the initial sweep's advances plus every recompute's.
+int noGradForwardCount(const Plan& plan);
+
+// The schedule as text: "ckpt[0,4){ckpt[0,2){0 1} 2 3} 4 5 ..."; units, nesting in braces.
+std::string describeSchedule(const Plan& plan);
+
+// How many times each unit's forward runs in one step (1 = never recomputed).
+std::vector<int> forwardCounts(const Plan& plan, int units);
+
+}  // namespace ckptlab

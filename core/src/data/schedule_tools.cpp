@@ -1,0 +1,124 @@
+// Revolve's binomial schedule and the small tools that read schedules: counting forwards and
+// printing them.
+#include <functional>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "ckptlab/planner.h"
+
+namespace ckptlab {
+namespace {
+
+// Fewest no-grad advances to reverse `steps` steps with `slots` stored states, and where the
+// first checkpoint goes: p(l, s) = min over m of m + p(l - m, s - 1) + p(m, s), p(1, s) = 0.
+class RevolveTable {
+public:
+    std::pair<long long, int> best(int steps, int slots) {
+        if (steps <= 1) return {0, 0};
+        if (slots <= 0) return {std::numeric_limits<long long>::max() / 4, 0};
+        auto key = std::make_pair(steps, slots);
+        if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+        std::pair<long long, int> result{std::numeric_limits<long long>::max() / 4, 0};
+        for (int m = 1; m < steps; ++m) {
+            const long long cost = m + best(steps - m, slots - 1).first + best(m, slots).first;
+            if (cost < result.first) result = {cost, m};
+        }
+        memo_[key] = result;
+        return result;
+    }
+
+private:
+    std::map<std::pair<int, int>, std::pair<long long, int>> memo_;
+};
+
+std::vector<Segment> revolve(RevolveTable& table, int begin, int end, int slots) {
+    std::vector<Segment> items;
+    while (end - begin > 1) {
+        const int m = table.best(end - begin, slots).second;
+        Segment checkpoint{begin, begin + m, true, revolve(table, begin, begin + m, slots)};
+        if (m == 1) checkpoint.inner.clear();
+        items.push_back(checkpoint);
+        begin += m;
+        slots -= 1;
+    }
+    items.push_back({begin, end, false, {}});
+    return items;
+}
+
+void describe(const std::vector<Segment>& segments, std::ostringstream& out) {
+    bool first = true;
+    for (const auto& s : segments) {
+        if (!first) out << ' ';
+        first = false;
+        if (s.checkpointed) {
+            out << "ckpt[" << s.begin << ',' << s.end << "){";
+            if (s.inner.empty()) {
+                for (int u = s.begin; u < s.end; ++u) out << (u > s.begin ? " " : "") << u;
+            } else {
+                describe(s.inner, out);
+            }
+            out << '}';
+        } else if (!s.inner.empty()) {
+            describe(s.inner, out);
+        } else {
+            for (int u = s.begin; u < s.end; ++u) out << (u > s.begin ? " " : "") << u;
+        }
+    }
+}
+
+// Calls `run(unit)` for every unit forward the plan performs, in any order.
+void visitForwards(const std::vector<Segment>& segments, const std::function<void(int)>& run) {
+    for (const auto& s : segments) {
+        if (s.checkpointed) {
+            for (int u = s.begin; u < s.end; ++u) run(u);  // the forward without grad
+            if (s.inner.empty())
+                for (int u = s.begin; u < s.end; ++u) run(u);  // the recompute
+            else
+                visitForwards(s.inner, run);
+        } else if (!s.inner.empty()) {
+            visitForwards(s.inner, run);
+        } else {
+            for (int u = s.begin; u < s.end; ++u) run(u);
+        }
+    }
+}
+
+int countNoGrad(const std::vector<Segment>& segments) {
+    int count = 0;
+    for (const auto& s : segments) {
+        if (s.checkpointed)
+            count += (s.end - s.begin) + countNoGrad(s.inner);
+        else
+            count += countNoGrad(s.inner);
+    }
+    return count;
+}
+
+}  // namespace
+
+Plan revolvePlan(int steps, int slots) {
+    if (slots < 1) throw std::invalid_argument("revolve needs at least one slot");
+    RevolveTable table;
+    Plan plan;
+    plan.segments = revolve(table, 0, steps, slots);
+    return plan;
+}
+
+int noGradForwardCount(const Plan& plan) { return countNoGrad(plan.segments); }
+
+std::string describeSchedule(const Plan& plan) {
+    std::ostringstream out;
+    describe(plan.segments, out);
+    return out.str();
+}
+
+std::vector<int> forwardCounts(const Plan& plan, int units) {
+    std::vector<int> counts(units, 0);
+    visitForwards(plan.segments, [&](int u) {
+        if (u >= 0 && u < units) ++counts[u];
+    });
+    return counts;
+}
+
+}  // namespace ckptlab
