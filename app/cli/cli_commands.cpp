@@ -1,70 +1,13 @@
 #include "cli_commands.h"
 
-#include <unistd.h>
-
-#include <atomic>
-#include <csignal>
-#include <cstdio>
 #include <iostream>
 
 #include "ckptlab/results_io.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
-#include "cli_table.h"
+#include "cli_common.h"
 
 namespace ckptlab::cli {
-namespace {
-
-std::atomic<bool> gCancel{false};
-
-extern "C" void onInterrupt(int) { gCancel.store(true); }
-
-// Parses the text options into the config; empty string when fine, else the message.
-std::string completeConfig(ExperimentOptions& o) {
-    auto block = parseBlockKind(o.block);
-    if (!block) return "--block must be ffn or transformer (got \"" + o.block + "\")";
-    auto dtype = parseDType(o.dtype);
-    if (!dtype) return "--dtype must be float32 or bfloat16 (got \"" + o.dtype + "\")";
-    auto optimizer = parseOptimizer(o.optimizer);
-    if (!optimizer) return "--optimizer must be none, sgd or adam (got \"" + o.optimizer + "\")";
-    o.config.block = *block;
-    o.config.dtype = *dtype;
-    o.config.optimizer = *optimizer;
-    return {};
-}
-
-bool writeOutputs(const ResultSet& results, const ExperimentOptions& o) {
-    try {
-        if (!o.jsonPath.empty()) saveResults(results, o.jsonPath);
-        if (!o.csvPath.empty()) saveSummaryCsv(results, o.csvPath);
-        if (!o.tracePath.empty()) saveChromeTrace(results, o.tracePath);
-    } catch (const std::exception& e) {
-        std::cerr << "ckptlab-cli: " << e.what() << "\n";
-        return false;
-    }
-    if (!o.pngDir.empty() || !o.svgDir.empty()) {
-        std::string error;
-        if (!exportCharts(results, o.pngDir, o.svgDir, o.scale, &error)) {
-            std::cerr << "ckptlab-cli: " << error << "\n";
-            return false;
-        }
-    }
-    return true;
-}
-
-void printEnvironment(const Environment& env, const ExperimentConfig& c) {
-    std::cout << "Checkpoint Lab " << env.ckptlab_version << " | LibTorch "
-              << env.libtorch_version << " | " << env.device << " (" << env.device_name
-              << ") | " << env.blas << " | " << env.threads << " threads\n"
-              << "model: " << toString(c.block) << " L=" << c.depth << " d=" << c.width
-              << " S=" << c.seq << " B=" << c.batch;
-    if (c.block == BlockKind::Transformer)
-        std::cout << " heads=" << c.heads << " dropout=" << c.dropout;
-    std::cout << " " << env.dtype << " optimizer=" << toString(c.optimizer)
-              << " | warm-up " << c.warmup << ", median of " << c.repeats << "\n\n";
-}
-
-}  // namespace
 
 int runExperiment(ExperimentOptions o, bool sweep) {
     if (std::string error = completeConfig(o); !error.empty()) {
@@ -92,39 +35,14 @@ int runExperiment(ExperimentOptions o, bool sweep) {
         return kBadInput;
     }
 
-    std::signal(SIGINT, onInterrupt);
-    const bool tty = isatty(STDERR_FILENO);
-    RunnerHooks hooks;
-    hooks.cancel = &gCancel;
-    if (!o.quiet) {
-        hooks.progress = [tty](double fraction, const std::string& message) {
-            if (tty)
-                std::fprintf(stderr, "\r\033[K[%3d%%] %s", static_cast<int>(fraction * 100),
-                             message.c_str());
-        };
-        hooks.result = [tty](const RunResult& run) {
-            std::fprintf(stderr, "%smeasured %s%s\n", tty ? "\r\033[K" : "",
-                         run.strategy.c_str(), run.error ? " (failed)" : "");
-        };
-    }
     ResultSet results;
     try {
-        results = Runner().sweep(o.config, strategies, hooks);
+        results = Runner().sweep(o.config, strategies, makeHooks(o.quiet));
     } catch (const std::exception& e) {
         std::cerr << "ckptlab-cli: " << e.what() << "\n";
         return kBadInput;
     }
-    if (!o.quiet) printEnvironment(results.environment, o.config);
-    std::cout << formatSummaryTable(results) << std::flush;
-    const bool written = writeOutputs(results, o);
-    if (results.cancelled) {
-        std::cerr << "ckptlab-cli: interrupted; " << results.runs.size()
-                  << " finished runs kept\n";
-        return kInterrupted;
-    }
-    bool failed = !written;
-    for (const auto& run : results.runs) failed = failed || !run.ok();
-    return failed ? kRunFailed : kOk;
+    return reportAndFinish(results, o);
 }
 
 int plotResults(const PlotOptions& o) {

@@ -2,6 +2,7 @@
 // The commands behind ckptlab-cli: run/sweep measure and write files, plot renders charts.
 
 #include <string>
+#include <vector>
 
 #include "ckptlab/result.h"
 #include "cli_options.h"
@@ -10,6 +11,8 @@ namespace ckptlab::cli {
 
 int runExperiment(ExperimentOptions options, bool sweep);
 int plotResults(const PlotOptions& options);
+int runPareto(ExperimentOptions options, int points);
+int runScaling(ExperimentOptions options, const std::string& axis, const std::vector<int>& values);
 
 // Headless chart export through the GUI's chart builders (cli_charts.cpp); returns false with
 // a message when it fails or when this build has no GUI.

@@ -14,8 +14,8 @@ std::string fixed(double value, int decimals) {
     return buffer;
 }
 
-std::string optionalPct(const std::optional<double>& value) {
-    return value ? fixed(*value, 1) : "-";
+std::string optionalNumber(const std::optional<double>& value, int decimals = 1) {
+    return value ? fixed(*value, decimals) : "-";
 }
 
 std::string pad(const std::string& text, std::size_t width, bool left = false) {
@@ -24,33 +24,53 @@ std::string pad(const std::string& text, std::size_t width, bool left = false) {
     return left ? text + fill : fill + text;
 }
 
+constexpr int kColumns = 10;
+const char* kHeader[kColumns] = {"strategy",    "peak MiB",     "pred. MiB",   "activ. MiB",
+                                 "step ms",     "pred. ms",     "mem saved %", "time added %",
+                                 "saved/added", "grad check"};
+const std::size_t kWidths[kColumns] = {16, 9, 9, 10, 9, 9, 11, 12, 11, 20};
+
 }  // namespace
 
 std::string formatSummaryTable(const ResultSet& results) {
-    const char* header[] = {"strategy",   "peak MiB",   "activ. MiB", "step ms",
-                            "mem saved %", "time added %", "saved/added", "grad check"};
-    const std::size_t widths[] = {14, 10, 11, 10, 12, 13, 12, 22};
     std::ostringstream out;
-    for (int c = 0; c < 8; ++c) out << pad(header[c], widths[c], c == 0) << (c < 7 ? " " : "\n");
-    for (const SummaryRow& row : summarize(results)) {
-        if (row.error) {
-            out << pad(row.strategy, widths[0], true) << " error: " << *row.error << "\n";
+    auto row = [&](const std::string* cells) {
+        for (int c = 0; c < kColumns; ++c)
+            out << pad(cells[c], kWidths[c], c == 0 || c == kColumns - 1)
+                << (c + 1 < kColumns ? " " : "\n");
+    };
+    std::string header[kColumns];
+    for (int c = 0; c < kColumns; ++c) header[c] = kHeader[c];
+    row(header);
+    std::size_t index = 0;
+    for (const SummaryRow& s : summarize(results)) {
+        const RunResult& run = results.runs[index++];
+        if (s.error) {
+            out << pad(s.strategy, kWidths[0], true) << " error: " << *s.error << "\n";
             continue;
         }
-        const std::string check =
-            (row.grad_ok ? "ok " : "FAIL ") + std::string("max|diff| ") +
-            (row.max_abs_diff == 0 ? std::string("0") : fixed(row.max_abs_diff, 6));
-        const std::string ratio = row.saved_per_added ? fixed(*row.saved_per_added, 2) : "-";
-        const std::string cells[] = {row.strategy,
-                                     fixed(row.peak_mib, 1),
-                                     fixed(row.activations_mib, 1),
-                                     fixed(row.step_ms, 1),
-                                     optionalPct(row.memory_saved_pct),
-                                     optionalPct(row.time_added_pct),
-                                     ratio,
-                                     check};
-        for (int c = 0; c < 8; ++c)
-            out << pad(cells[c], widths[c], c == 0 || c == 7) << (c < 7 ? " " : "\n");
+        const std::string check = (s.grad_ok ? "ok " : "FAIL ") + std::string("|diff| ") +
+                                  (s.max_abs_diff == 0 ? std::string("0")
+                                                       : fixed(s.max_abs_diff, 6));
+        const auto& p = run.prediction;
+        const std::string cells[kColumns] = {
+            s.strategy,
+            fixed(s.peak_mib, 2),
+            p ? fixed(p->peak_bytes / kMiB, 2) : "-",
+            fixed(s.activations_mib, 2),
+            fixed(s.step_ms, 1),
+            p ? fixed(p->step_ms, 1) : "-",
+            optionalNumber(s.memory_saved_pct),
+            optionalNumber(s.time_added_pct),
+            optionalNumber(s.saved_per_added, 2),
+            check};
+        row(cells);
+    }
+    // Computed schedules are data worth seeing: which inputs are kept, what is recomputed.
+    for (const auto& run : results.runs) {
+        if (run.error || run.schedule.empty()) continue;
+        if (run.strategy.rfind("optimal:", 0) == 0 || run.strategy.rfind("revolve:", 0) == 0)
+            out << "  schedule " << run.strategy << ": " << run.schedule << "\n";
     }
     return out.str();
 }

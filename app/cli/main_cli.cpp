@@ -77,6 +77,32 @@ int main(int argc, char** argv) {
     sweep->add_option("--preset", sweepOptions.preset,
                       "seed-tradeoff, experiment-1, experiment-2 or experiment-3");
 
+    ExperimentOptions paretoOptions;
+    int paretoPoints = 6;
+    auto* pareto = app.add_subcommand(
+        "pareto", "Run optimal schedules from the smallest feasible budget to the no-checkpoint "
+                  "peak, beside hand-written strategies (the measured Pareto curve)");
+    addExperimentOptions(pareto, paretoOptions);
+    pareto->add_option("--points", paretoPoints, "Optimal budgets to run [2, 50]")
+        ->capture_default_str();
+    pareto->add_option("--strategies", paretoOptions.strategies,
+                       "Hand-written strategies to compare (default: seed-tradeoff + sqrt)")
+        ->delimiter(',');
+
+    ExperimentOptions scalingOptions;
+    std::string scalingAxis;
+    std::vector<int> scalingValues;
+    auto* scaling = app.add_subcommand(
+        "scaling", "Vary one dimension and fit how memory and time grow (log-log exponent)");
+    addExperimentOptions(scaling, scalingOptions);
+    scaling->add_option("--vary", scalingAxis, "depth, seq, width or batch")->required();
+    scaling->add_option("--values", scalingValues, "Comma-separated values, e.g. 4,8,16,32")
+        ->delimiter(',')
+        ->required();
+    scaling->add_option("--strategies", scalingOptions.strategies,
+                        "Strategies (default: none,sqrt,full)")
+        ->delimiter(',');
+
     PlotOptions plotOptions;
     auto* plot = app.add_subcommand("plot", "Render the charts of a results JSON file");
     plot->add_option("results", plotOptions.resultsPath, "Results JSON from run/sweep or the app")
@@ -95,5 +121,7 @@ int main(int argc, char** argv) {
     }
     if (*run) return runExperiment(runOptions, false);
     if (*sweep) return runExperiment(sweepOptions, true);
+    if (*pareto) return runPareto(paretoOptions, paretoPoints);
+    if (*scaling) return runScaling(scalingOptions, scalingAxis, scalingValues);
     return plotResults(plotOptions);
 }

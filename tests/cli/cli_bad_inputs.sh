@@ -38,6 +38,13 @@ expect 2 "--preset must be one of" -- sweep --preset nope
 expect 2 "is predicted to need" -- run --block transformer --width 4096 --seq 65536 --batch 64
 expect 2 "The following argument was not expected" -- run extra
 expect 2 "cannot open" -- plot /nonexistent/results.json --png /tmp
+expect 2 "optimal:MiB needs a memory budget" -- run -s optimal:0 "${tiny[@]}"
+expect 2 "below the smallest feasible schedule" -- run -s optimal:0.001 "${tiny[@]}"
+expect 2 "revolve:N needs N between 1 and 4" -- run -s revolve:9 "${tiny[@]}"
+expect 2 "--points must be between 2 and 50" -- pareto --points 1 "${tiny[@]}"
+expect 2 "--vary must be depth, seq, width or batch" -- scaling --vary color --values 1,2
+expect 2 "--values needs at least two values" -- scaling --vary depth --values 4
+expect 2 "at depth=0: depth must be between" -- scaling --vary depth --values 0,4
 expect 0 "" -- --help
 expect 0 "" -- sweep --help
 # A strategy with the tutorial's closure bug runs but fails its gradient check: exit 1.

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "ckptlab/cost_model.h"
+#include "ckptlab/planner.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
 
@@ -69,4 +70,54 @@ TEST(Prediction, AdamStateAndStepAreIncluded) {
     ExperimentConfig c = testConfig(BlockKind::Ffn);
     c.optimizer = Optimizer::Adam;
     expectPredictionsWithin5Percent(c, {"none", "full", "segments:2"});
+}
+
+TEST(Prediction, NoHandWrittenStrategyBeatsTheOptimalPlan) {
+    // In the cost model's own terms the planner's class contains every built-in strategy, so
+    // none may be faster than the optimum at its own peak (plus the planner's rounding).
+    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
+        const ExperimentConfig c = testConfig(block);
+        const CostModel model = measureCostModel(c);
+        const OptimalPlanner planner(model, 1000);
+        std::vector<std::string> strategies{"none", "full", "every:2", "every:4", "segments:2",
+                                            "segments:4", "from:3", "sqrt", "revolve:2"};
+        if (block == BlockKind::Transformer) strategies.insert(strategies.end(), {"attn", "ffn"});
+        for (const auto& name : strategies) {
+            const Prediction p =
+                predict(model, makePlan(parseStrategy(name, c.depth, block), c.depth));
+            const std::int64_t budget = p.peak_bytes + planner.roundingSlack(p.peak_bytes);
+            const PlannedSchedule best = planner.plan(budget);
+            EXPECT_LE(best.prediction.step_ms, p.step_ms + 1e-9)
+                << name << " is below the optimal curve: planner or cost model is wrong";
+            EXPECT_LE(best.prediction.peak_bytes, budget);
+        }
+    }
+}
+
+TEST(Prediction, MeasuredOptimalScheduleRespectsItsBudget) {
+    const ExperimentConfig c = testConfig(BlockKind::Ffn);
+    const CostModel model = measureCostModel(c);
+    const std::int64_t minimum = OptimalPlanner(model).minimumPeak();
+    const double budgetMib = (minimum * 1.1) / (1024.0 * 1024.0);
+    Runner runner;
+    runner.useCostModel(model);
+    Strategy optimal{StrategyKind::Optimal, 0};
+    optimal.budget_mib = budgetMib;
+    const ResultSet set = runner.sweep(c, {"none", optimal.name()});
+    const RunResult* run = set.find(optimal.name());
+    ASSERT_NE(run, nullptr);
+    ASSERT_FALSE(run->error) << *run->error;
+    EXPECT_TRUE(run->ok());
+    EXPECT_LE(run->metrics.peak_bytes, static_cast<std::int64_t>(budgetMib * 1024 * 1024));
+    EXPECT_LT(run->metrics.peak_bytes, set.find("none")->metrics.peak_bytes);
+
+    Strategy tooSmall{StrategyKind::Optimal, 0};
+    tooSmall.budget_mib = minimum / 2 / (1024.0 * 1024.0);
+    try {
+        runner.sweep(c, {tooSmall.name()});
+        FAIL() << "expected BudgetError";
+    } catch (const BudgetError& e) {
+        EXPECT_NE(std::string(e.what()).find("smallest feasible schedule, which needs"),
+                  std::string::npos);
+    }
 }

@@ -32,6 +32,10 @@ TEST(Strategy, ParsesEveryKindAndPrintsItBack) {
         EXPECT_EQ(parseStrategy(text, 20, BlockKind::Ffn).name(), text);
     }
     EXPECT_EQ(parseStrategy("attn", 20, BlockKind::Transformer).name(), "attn");
+    EXPECT_EQ(parseStrategy("revolve:3", 20, BlockKind::Ffn).name(), "revolve:3");
+    EXPECT_EQ(parseStrategy("optimal:64", 20, BlockKind::Ffn).name(), "optimal:64");
+    EXPECT_EQ(parseStrategy("optimal:12.5", 20, BlockKind::Ffn).budget_mib, 12.5);
+    EXPECT_EQ(parseStrategy("optimal:1.465", 20, BlockKind::Ffn).name(), "optimal:1.465");
     EXPECT_EQ(parseStrategy("ffn", 20, BlockKind::Transformer).name(), "ffn");
 }
 
@@ -46,6 +50,9 @@ TEST(Strategy, RejectsBadTextWithTheAllowedRange) {
     EXPECT_NE(parseError("full:3").find("takes no parameter"), std::string::npos);
     EXPECT_NE(parseError("attn").find("use block transformer"), std::string::npos);
     EXPECT_NE(parseError("").find("unknown strategy"), std::string::npos);
+    EXPECT_NE(parseError("optimal:0").find("optimal:MiB needs a memory budget"), std::string::npos);
+    EXPECT_NE(parseError("optimal:abc").find("optimal:MiB needs"), std::string::npos);
+    EXPECT_EQ(parseError("revolve:0"), "revolve:N needs N between 1 and 20 for depth 20 (got 0)");
 }
 
 TEST(Strategy, PlansMatchTheSeedExperiments) {

@@ -35,6 +35,10 @@ public:
     // Throws BudgetError naming the minimum when no plan fits.
     PlannedSchedule plan(std::int64_t budgetBytes) const;
 
+    // How far above `budgetBytes` a plan's true peak may lie and still be missed: every unit
+    // and level rounds its memory up by less than one quantum. Compare strategies with it.
+    std::int64_t roundingSlack(std::int64_t budgetBytes) const;
+
     // Smallest peak any plan of the class reaches (to within one quantum of 1/1000).
     std::int64_t minimumPeak() const;
 

@@ -109,9 +109,16 @@ struct RunResult {
     bool ok() const { return !error && grad_check.passed(); }
 };
 
+// A point of the planner's predicted memory-time frontier (ckptlab-cli pareto).
+struct FrontierPoint {
+    std::int64_t peak_bytes = 0;
+    double step_ms = 0;
+};
+
 struct ResultSet {
     Environment environment;
     std::vector<RunResult> runs;
+    std::vector<FrontierPoint> predicted_frontier;  // empty unless a Pareto sweep made it
     bool cancelled = false;
     const RunResult* find(const std::string& strategy) const;
 };

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,16 +36,27 @@ struct RunnerHooks {
     const std::atomic<bool>* cancel = nullptr;
 };
 
+struct CostModel;
+
 class Runner {
 public:
+    Runner();
+    ~Runner();
     // Validates everything first (throws ConfigError, StrategyError or MemoryError), then runs
     // each strategy. A run that fails records its error and the sweep goes on. When cancelled,
     // returns the finished runs with `cancelled` set.
     ResultSet sweep(const ExperimentConfig& config, const std::vector<std::string>& strategies,
                     const RunnerHooks& hooks = {});
 
+    // Use these costs for plans and predictions instead of measuring them at the start of
+    // each sweep (so a caller that planned with them sees the same numbers).
+    void useCostModel(const CostModel& costs);
+
     // Checks a config and strategies without running; throws like sweep().
     static void check(const ExperimentConfig& config, const std::vector<std::string>& strategies);
+
+private:
+    std::unique_ptr<CostModel> costs_;
 };
 
 // Devices this build can run on now: "cpu" always, "cuda" when LibTorch has it and a GPU exists.

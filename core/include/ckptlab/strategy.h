@@ -31,7 +31,8 @@ struct StrategyError : std::invalid_argument {
 
 struct Strategy {
     StrategyKind kind = StrategyKind::None;
-    int param = 0;  // N, K or the start block; 0 where the kind has none
+    int param = 0;  // N, K, slots or the start block; 0 where the kind has none
+    double budget_mib = 0;  // Optimal: the peak budget in MiB above the step's start
     std::string name() const;  // canonical text, parses back to the same strategy
 };
 

@@ -172,6 +172,11 @@ PlannedSchedule OptimalPlanner::plan(std::int64_t budget) const {
     return result;
 }
 
+std::int64_t OptimalPlanner::roundingSlack(std::int64_t budget) const {
+    const std::int64_t quantum = std::max<std::int64_t>(1, budget / quanta_);
+    return (static_cast<std::int64_t>(model_.units.size()) + 4) * quantum;
+}
+
 std::int64_t OptimalPlanner::minimumPeak() const {
     // Feasibility is monotone in the budget: bisect between nothing and no checkpointing at
     // all, which always fits its own peak.

@@ -584,6 +584,15 @@ ResultSet readResults(const Json& doc) {
     for (std::size_t i = 0; i < runs.size(); ++i) {
         results.runs.push_back(readRun(runs[i], runsAt.item(i)));
     }
+    if (const Json* frontier = top.find("predicted_frontier")) {
+        const Path frontierAt = root.member("predicted_frontier");
+        const Json& points = arrayAt(*frontier, frontierAt);
+        for (std::size_t i = 0; i < points.size(); ++i) {
+            const Fields point(points[i], frontierAt.item(i));
+            results.predicted_frontier.push_back(
+                {point.bytes("peak_bytes"), point.duration("step_ms")});
+        }
+    }
     return results;
 }
 
@@ -671,10 +680,14 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
 std::string resultsToJson(const ResultSet& results) {
     OrderedJson runs = OrderedJson::array();
     for (const RunResult& run : results.runs) runs.push_back(runJson(run));
+    OrderedJson frontier = OrderedJson::array();
+    for (const FrontierPoint& p : results.predicted_frontier)
+        frontier.push_back(OrderedJson{{"peak_bytes", p.peak_bytes}, {"step_ms", number(p.step_ms)}});
     const OrderedJson doc{{"schema", kResultsSchema},
                           {"environment", environmentJson(results.environment)},
                           {"cancelled", results.cancelled},
-                          {"runs", std::move(runs)}};
+                          {"runs", std::move(runs)},
+                          {"predicted_frontier", std::move(frontier)}};
     std::string text;
     appendPretty(text, doc, 0);
     text += '\n';

@@ -4,6 +4,8 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 
 namespace ckptlab {
@@ -62,6 +64,11 @@ std::vector<Segment> balancedSegments(int depth, int count) {
 
 std::string Strategy::name() const {
     const auto& info = infoFor(kind);
+    if (kind == StrategyKind::Optimal) {
+        char text[48];
+        std::snprintf(text, sizeof text, "optimal:%.10g", budget_mib);
+        return text;
+    }
     return info.hasParam ? std::string(info.name) + ":" + std::to_string(param) : info.name;
 }
 
@@ -81,6 +88,16 @@ Strategy parseStrategy(const std::string& text, int depth, BlockKind block) {
         if (colon != std::string::npos)
             throw StrategyError("strategy \"" + head + "\" takes no parameter (got \"" + text +
                                 "\")");
+    } else if (info->kind == StrategyKind::Optimal) {
+        const std::string number = colon == std::string::npos ? "" : text.substr(colon + 1);
+        char* end = nullptr;
+        const double mib = number.empty() ? 0.0 : std::strtod(number.c_str(), &end);
+        if (number.empty() || *end != '\0' || !(mib >= 1.0 / 1024) || mib > 1e7) {
+            throw StrategyError("optimal:MiB needs a memory budget between 0.001 and 10000000 "
+                                "MiB above the step's start, e.g. optimal:64 (got \"" + text +
+                                "\")");
+        }
+        strategy.budget_mib = mib;
     } else {
         long long value = 0;
         if (colon == std::string::npos || !parseInt(text.substr(colon + 1), value)) {
@@ -90,7 +107,6 @@ Strategy parseStrategy(const std::string& text, int depth, BlockKind block) {
         long long min = 1, max = depth;
         if (info->kind == StrategyKind::From) min = 0, max = depth - 1;
         if (info->kind == StrategyKind::SeedBug) min = 2;
-        if (info->kind == StrategyKind::Optimal) max = 10'000'000;
         if (value < min || value > max) {
             throw StrategyError(head + ":N needs N between " + std::to_string(min) + " and " +
                                 std::to_string(max) + " for depth " + std::to_string(depth) +

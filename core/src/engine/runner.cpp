@@ -147,6 +147,11 @@ RunResult measure(Workbench& bench, const std::string& name, const Plan& plan,
 
 }  // namespace
 
+Runner::Runner() = default;
+Runner::~Runner() = default;
+
+void Runner::useCostModel(const CostModel& costs) { costs_ = std::make_unique<CostModel>(costs); }
+
 void Runner::check(const ExperimentConfig& config, const std::vector<std::string>& strategies) {
     const auto errors = validate(config);
     if (!errors.empty()) throw ConfigError(errors.front().message);
@@ -194,7 +199,7 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
         engine::runStep(*bench, makePlan(Strategy{}, config.depth), context);
         reference = engine::snapshot(bench->gradients());
         progress.step("reference gradients (none)");
-        costs = measureCostModel(config, hooks.cancel);
+        costs = costs_ ? *costs_ : measureCostModel(config, hooks.cancel);
     } catch (const engine::Cancelled&) {
         results.cancelled = true;
         return results;
@@ -216,7 +221,7 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
     for (const auto& text : strategies) {
         const Strategy strategy = parseStrategy(text, config.depth, config.block);
         if (strategy.kind == StrategyKind::Optimal) {
-            const std::int64_t budget = static_cast<std::int64_t>(strategy.param) * 1024 * 1024;
+            const auto budget = static_cast<std::int64_t>(strategy.budget_mib * 1024 * 1024);
             plans.push_back(OptimalPlanner(costs).plan(budget).plan);
         } else {
             plans.push_back(toUnitLevel(makePlan(strategy, config.depth), costs.unitsPerBlock));

@@ -1,0 +1,75 @@
+// ckptlab-cli scaling: vary depth, sequence length, width or batch for some strategies and fit
+// how activation memory, peak and step time grow (the exponent of a power law).
+#include <cstdio>
+#include <iostream>
+
+#include "ckptlab/runner.h"
+#include "ckptlab/scaling.h"
+#include "ckptlab/strategy.h"
+#include "ckptlab/summary.h"
+#include "cli_commands.h"
+#include "cli_common.h"
+
+namespace ckptlab::cli {
+
+int runScaling(ExperimentOptions o, const std::string& axisName, const std::vector<int>& values) {
+    if (std::string error = completeConfig(o); !error.empty()) {
+        std::cerr << "ckptlab-cli: " << error << "\n";
+        return kBadInput;
+    }
+    ScalingAxis axis;
+    if (!parseScalingAxis(axisName, axis)) {
+        std::cerr << "ckptlab-cli: --vary must be depth, seq, width or batch (got \"" << axisName
+                  << "\")\n";
+        return kBadInput;
+    }
+    if (values.size() < 2) {
+        std::cerr << "ckptlab-cli: --values needs at least two values to fit\n";
+        return kBadInput;
+    }
+    const std::vector<std::string> strategies =
+        o.strategies.empty() ? std::vector<std::string>{"none", "sqrt", "full"} : o.strategies;
+    for (int value : values) {
+        ExperimentConfig c = o.config;
+        setAxisValue(c, axis, value);
+        try {
+            Runner::check(c, strategies);
+        } catch (const std::exception& e) {
+            std::cerr << "ckptlab-cli: at " << axisName << "=" << value << ": " << e.what()
+                      << "\n";
+            return kBadInput;
+        }
+    }
+
+    ResultSet all;
+    const RunnerHooks hooks = makeHooks(o.quiet);
+    for (int value : values) {
+        ExperimentConfig c = o.config;
+        setAxisValue(c, axis, value);
+        if (!o.quiet) std::cerr << axisName << " = " << value << "\n";
+        ResultSet one = Runner().sweep(c, strategies, hooks);
+        all.environment = one.environment;
+        for (auto& run : one.runs) all.runs.push_back(std::move(run));
+        if (one.cancelled) {
+            all.cancelled = true;
+            break;
+        }
+    }
+    const int code = reportAndFinish(all, o);
+    std::printf("\nFitted exponents (y ~ %s^k; r2 of the log-log fit):\n", axisName.c_str());
+    std::printf("  %-12s %18s %18s %18s\n", "strategy", "activation bytes", "peak bytes",
+                "step ms");
+    for (const auto& strategy : strategies) {
+        const std::string name = parseStrategy(strategy, o.config.depth, o.config.block).name();
+        std::printf("  %-12s", name.c_str());
+        for (auto metric : {ScalingMetric::ActivationBytes, ScalingMetric::PeakBytes,
+                            ScalingMetric::StepMs}) {
+            const PowerFit fit = fitRuns(all, name, axis, metric);
+            std::printf("   k=%5.2f (r2 %.2f)", fit.exponent, fit.r2);
+        }
+        std::printf("\n");
+    }
+    return code;
+}
+
+}  // namespace ckptlab::cli

@@ -1,0 +1,36 @@
+#pragma once
+// Scaling sweeps: how memory and time grow with depth, sequence length or width, as the
+// exponent of a power law fitted on a log-log scale.
+
+#include <string>
+#include <vector>
+
+#include "ckptlab/result.h"
+
+namespace ckptlab {
+
+enum class ScalingAxis { Depth, Seq, Width, Batch };
+std::string toString(ScalingAxis axis);
+bool parseScalingAxis(const std::string& text, ScalingAxis& axis);
+int axisValue(const ExperimentConfig& config, ScalingAxis axis);
+void setAxisValue(ExperimentConfig& config, ScalingAxis axis, int value);
+
+struct PowerFit {
+    double exponent = 0;  // y ≈ coefficient · x^exponent
+    double coefficient = 0;
+    double r2 = 0;        // of the fit in log-log space
+    int points = 0;
+};
+
+// Least squares of log y on log x; points with x or y <= 0 are skipped.
+PowerFit fitPowerLaw(const std::vector<double>& x, const std::vector<double>& y);
+
+enum class ScalingMetric { ActivationBytes, PeakBytes, StepMs };
+std::string toString(ScalingMetric metric);
+double metricValue(const RunResult& run, ScalingMetric metric);
+
+// The fit of `metric` against `axis` over the runs of `strategy` that finished.
+PowerFit fitRuns(const ResultSet& results, const std::string& strategy, ScalingAxis axis,
+                 ScalingMetric metric);
+
+}  // namespace ckptlab

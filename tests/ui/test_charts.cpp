@@ -1,0 +1,576 @@
+// Chart builders, the interactive view and PNG/SVG export, on hand-made results (no LibTorch).
+#include <QAbstractBarSeries>
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QFile>
+#include <QGraphicsSimpleTextItem>
+#include <QImage>
+#include <QLegend>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QHorizontalStackedBarSeries>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QValueAxis>
+#include <QtTest>
+#include <memory>
+#include <set>
+
+#include "charts/chart_builders.h"
+#include "charts/chart_export.h"
+#include "charts/chart_interaction.h"
+#include "charts/chart_style.h"
+#include "charts/chart_view.h"
+#include "charts/pareto.h"
+#include "charts/phase_bands.h"
+#include "charts/point_labels.h"
+#include "ckptlab/summary.h"
+
+using namespace ckptlab;
+using namespace ckptlab::ui;
+
+// GUI tests run offscreen unless a platform is chosen (before QApplication exists).
+static const bool kOffscreen = [] {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    return true;
+}();
+
+namespace {
+
+constexpr int kDepth = 8;
+constexpr std::int64_t kAct = 4 * 1024 * 1024;  // bytes a kept block holds
+
+// A plausible traced step: forward, loss, backward with recompute of the checkpointed blocks
+// nested in their backward spans, optimizer. Metrics are set apart so the scatter is known.
+RunResult makeRun(const std::string& strategy, double peakMiB, double stepMs,
+                  const std::set<int>& checkpointed, int depth = kDepth) {
+    RunResult run;
+    run.strategy = strategy;
+    run.config.depth = depth;
+    run.metrics.peak_bytes = std::int64_t(peakMiB * kMiB);
+    run.metrics.step_ms = stepMs;
+    run.metrics.recomputed_blocks = int(checkpointed.size());
+    run.grad_check = GradCheck{true, 1e-7, 1e-5};
+    std::int64_t total = 0;
+    auto event = [&](double t, std::int64_t delta, Phase phase, int block) {
+        total += delta;
+        run.timeline.push_back({t, delta, total, phase, block});
+    };
+    double t = 0;
+    std::vector<double> savedAt(size_t(depth), 0.0);
+    for (int b = 0; b < depth; ++b, t += 1) {
+        run.phases.push_back({Phase::Forward, b, t, t + 1});
+        event(t + 0.3, kAct / 2, Phase::Forward, b);  // a temporary
+        event(t + 0.6, -kAct / 2, Phase::Forward, b);
+        if (!checkpointed.count(b)) event(t + 0.9, kAct, Phase::Forward, b);
+        savedAt[b] = t + 1;
+    }
+    run.phases.push_back({Phase::Loss, -1, t, t + 0.5});
+    event(t + 0.2, 1024, Phase::Loss, -1);
+    t += 0.5;
+    for (int b = depth - 1; b >= 0; --b, t += 2) {
+        run.phases.push_back({Phase::Backward, b, t, t + 2});
+        if (checkpointed.count(b)) {
+            run.phases.push_back({Phase::Recompute, b, t, t + 0.6});
+            event(t + 0.3, kAct, Phase::Recompute, b);
+            run.blocks.push_back({b, Phase::Recompute, t + 0.6, t + 1.8, kAct});
+        } else {
+            run.blocks.push_back({b, Phase::Forward, savedAt[b], t + 1.8, kAct});
+        }
+        event(t + 1.0, kAct / 4, Phase::Backward, b);
+        event(t + 1.5, -kAct / 4, Phase::Backward, b);
+        event(t + 1.8, -kAct, Phase::Backward, b);
+    }
+    run.phases.push_back({Phase::Optimizer, -1, t, t + 1});
+    event(t + 0.5, 2048, Phase::Optimizer, -1);
+    run.breakdown = {10 * kAct, kAct, 0, 2 * kAct,
+                     kAct * std::int64_t(depth - int(checkpointed.size())), kAct / 2};
+    if (peakMiB < 0) {  // derive the scatter from the trace, as a real run would
+        std::int64_t peak = 0;
+        for (const TimelineEvent& e : run.timeline) peak = std::max(peak, e.total);
+        run.metrics.peak_bytes = peak;
+    }
+    return run;
+}
+
+// none and four strategies; every:4 is dominated by every:2, the rest form the frontier.
+ResultSet makeSet() {
+    ResultSet set;
+    set.runs.push_back(makeRun("none", 100, 50, {}));
+    set.runs.push_back(makeRun("full", 40, 70, {0, 1, 2, 3, 4, 5, 6, 7}));
+    set.runs.push_back(makeRun("every:2", 60, 60, {0, 2, 4, 6}));
+    set.runs.push_back(makeRun("every:4", 80, 65, {0, 4}));
+    set.runs.push_back(makeRun("segments:2", 70, 55, {0, 3}));
+    return set;
+}
+
+// A crowded sweep on 24 blocks (the seed's experiments 1-3 and more), points from the traces.
+ResultSet makeSweep() {
+    const int depth = 24;
+    ResultSet set;
+    auto add = [&](const std::string& name, std::set<int> ckpt) {
+        const double step = 50 + 1.1 * double(ckpt.size()) + double(name.size() % 3);
+        set.runs.push_back(makeRun(name, -1, step, ckpt, depth));
+    };
+    add("none", {});
+    for (int n : {1, 2, 4, 8}) {
+        std::set<int> c;
+        for (int b = 0; b < depth; b += n) c.insert(b);
+        add("every:" + std::to_string(n), c);
+    }
+    for (int k : {2, 4, 12}) {
+        std::set<int> c;
+        for (int b = 0; b < depth; ++b)
+            if (b % (depth / k) != 0) c.insert(b);
+        add("segments:" + std::to_string(k), c);
+    }
+    for (int k : {0, 6, 12, 18}) {
+        std::set<int> c;
+        for (int b = k; b < depth; ++b) c.insert(b);
+        add("from:" + std::to_string(k), c);
+    }
+    add("sqrt", {0, 5, 10, 15, 20});
+    RunResult failed = makeRun("seed-bug:2", 10, 10, {}, depth);
+    failed.error = "gradient check failed";
+    set.runs.push_back(failed);
+    return set;
+}
+
+template <typename T>
+QList<T*> seriesOf(QChart* chart) {
+    QList<T*> out;
+    for (QAbstractSeries* s : chart->series())
+        if (auto* typed = qobject_cast<T*>(s)) out << typed;
+    return out;
+}
+
+QList<QScatterSeries*> strategyDots(QChart* chart) {
+    QList<QScatterSeries*> out;
+    for (QScatterSeries* s : seriesOf<QScatterSeries>(chart))
+        if (s->property(kStrategyProperty).isValid()) out << s;
+    return out;
+}
+
+QList<QLineSeries*> runLines(QChart* chart) {
+    QList<QLineSeries*> out;
+    for (QLineSeries* s : seriesOf<QLineSeries>(chart))
+        if (s->property(kStrategyProperty).isValid()) out << s;
+    return out;
+}
+
+// Share of pixels that are not (nearly) white, and how many colours the image has.
+std::pair<double, int> inkAndColors(const QImage& image) {
+    const QImage img = image.convertToFormat(QImage::Format_RGB32);
+    std::set<QRgb> colors;
+    qint64 ink = 0;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2) {
+            const QRgb c = img.pixel(x, y);
+            colors.insert(c);
+            if (qRed(c) < 240 || qGreen(c) < 240 || qBlue(c) < 240) ++ink;
+        }
+    return {double(ink) / (double(img.width() / 2) * (img.height() / 2)), int(colors.size())};
+}
+
+}  // namespace
+
+class TestCharts : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void paretoFrontierOnKnownSets() {
+        const std::vector<QPointF> pts{{60, 60}, {40, 70}, {80, 65}, {100, 50}, {70, 55}};
+        QCOMPARE(paretoFrontier(pts), (std::vector<int>{1, 0, 4, 3}));
+        // Same x: only the faster one; exact duplicates both stay; one point is its own frontier.
+        QCOMPARE(paretoFrontier({{10, 5}, {10, 3}, {20, 1}}), (std::vector<int>{1, 2}));
+        QCOMPARE(paretoFrontier({{10, 5}, {10, 5}}), (std::vector<int>{0, 1}));
+        QCOMPARE(paretoFrontier({{1, 1}}), (std::vector<int>{0}));
+        QVERIFY(paretoFrontier({}).empty());
+    }
+
+    void tradeoffChart() {
+        const ResultSet set = makeSet();
+        std::unique_ptr<QChart> chart(buildTradeoffChart(set));
+        const auto dots = strategyDots(chart.get());
+        QCOMPARE(dots.size(), 5);  // one series per strategy, in the set's order
+        QStringList names;
+        for (QScatterSeries* s : dots) {
+            names << s->name();
+            QCOMPARE(s->count(), 1);
+        }
+        auto* labels = chart->findChild<PointLabels*>();
+        QVERIFY(labels);
+        QCOMPARE(labels->count(), 5);
+        QCOMPARE(labels->text(3), QStringLiteral("every:4"));
+        QCOMPARE(names, strategyOrder(set));
+        QCOMPARE(dots[2]->at(0), QPointF(60, 60));
+        QVERIFY(dots[0]->markerSize() > dots[1]->markerSize());  // the baseline stands out
+
+        auto* frontier = chart->findChild<QLineSeries*>(QStringLiteral("paretoFrontier"));
+        QVERIFY(frontier);
+        const QList<QPointF> expected{{40, 70}, {60, 60}, {70, 55}, {100, 50}};
+        QCOMPARE(frontier->points(), expected);
+
+        int baselineLines = 0;
+        for (QLineSeries* s : seriesOf<QLineSeries>(chart.get()))
+            if (s->name() == QLatin1String("none baseline")) {
+                ++baselineLines;
+                QCOMPARE(s->count(), 2);
+            }
+        QCOMPARE(baselineLines, 2);
+        const auto axes = chart->axes();
+        QCOMPARE(axes.size(), 2);
+        QVERIFY(axes[0]->titleText().contains(QLatin1String("MiB")));
+        QVERIFY(axes[1]->titleText().contains(QLatin1String("ms")));
+        QVERIFY(!chart->title().isEmpty());
+    }
+
+    void timelineChart() {
+        const ResultSet set = makeSet();
+        const auto data = makeTimelineData(set, &set.runs[2], 20);
+        QCOMPARE(data.size(), size_t(5));
+        QCOMPARE(data.front().run, &set.runs[2]);  // the chosen run first, then the baseline
+        QCOMPARE(data[1].run, &set.runs[0]);
+        const auto three = makeTimelineData(set, &set.runs[3], 100, 3);
+        QCOMPARE(three.size(), size_t(3));
+        QCOMPARE(three[2].run->strategy, std::string("full"));
+        std::unique_ptr<QChart> chart(buildTimelineChart(set, data));
+        const auto lines = runLines(chart.get());
+        QCOMPARE(lines.size(), 5);
+        QCOMPARE(lines[0]->name(), QStringLiteral("every:2"));
+        for (int i = 0; i < lines.size(); ++i) {
+            // Drawn as steps: each event after the first adds a horizontal and a vertical point.
+            const int events = int(data[size_t(i)].points.size());
+            QVERIFY(events > 0 && events <= 20);  // downsampled
+            QCOMPARE(lines[i]->count(), 2 * events - 1);
+            QCOMPARE(lines[i]->at(lines[i]->count() - 1).y(),
+                     double(data[size_t(i)].points.back().total) / kMiB);
+        }
+        QStringList bands;
+        for (QAreaSeries* a : seriesOf<QAreaSeries>(chart.get())) bands << a->name();
+        QCOMPARE(bands, (QStringList{"forward", "loss", "recompute", "backward", "optimizer"}));
+        bool boundaries = false;
+        for (QLineSeries* s : seriesOf<QLineSeries>(chart.get()))
+            if (s->name() == QLatin1String("block boundaries")) boundaries = s->count() >= 3 * kDepth;
+        QVERIFY(boundaries);
+        QVERIFY(chart->title().contains(QLatin1String("every:2")));
+    }
+
+    void phaseBandsFlattenNested() {
+        const std::vector<PhaseSpan> spans{{Phase::Forward, 0, 0, 1}, {Phase::Forward, 1, 1, 2},
+                                           {Phase::Backward, 1, 2, 4}, {Phase::Recompute, 1, 2, 3}};
+        const auto flat = flattenPhases(spans);
+        QCOMPARE(flat.size(), size_t(3));
+        QVERIFY(flat[0].phase == Phase::Forward);
+        QCOMPARE(flat[0].end_ms, 2.0);  // the two forward spans merged
+        QVERIFY(flat[1].phase == Phase::Recompute);
+        QVERIFY(flat[2].phase == Phase::Backward);
+        QCOMPARE(flat[2].begin_ms, 3.0);
+        QVERIFY(phaseAt(flat, 3.5)->phase == Phase::Backward);
+        QVERIFY(!phaseAt(flat, 5));
+    }
+
+    void lifetimeChart() {
+        const ResultSet set = makeSet();
+        std::unique_ptr<QChart> chart(buildLifetimeChart(set, set.runs[2]));  // every:2
+        const auto areas = seriesOf<QAreaSeries>(chart.get());
+        QCOMPARE(areas.size(), 2);  // all forward bars in one series, all recompute bars in another
+        QCOMPARE(areas[0]->upperSeries()->count(), 4 * 4);  // 4 kept blocks, 4 corners each
+        QCOMPARE(areas[1]->upperSeries()->count(), 4 * 4);  // 4 recomputed blocks
+        QVERIFY(areas[0]->color() != areas[1]->color());
+        auto* y = qobject_cast<QValueAxis*>(chart->axes(Qt::Vertical).value(0));
+        QVERIFY(y && y->isReverse() && y->min() < 0 && y->max() > kDepth - 1);
+
+        std::unique_ptr<QChart> none(buildLifetimeChart(set, set.runs[0]));
+        QCOMPARE(seriesOf<QAreaSeries>(none.get()).size(), 1);  // no recompute
+
+        // Deep models stay at two series.
+        ResultSet deep;
+        RunResult big = makeRun("full", 10, 10, {});
+        for (int b = 0; b < 300; ++b) {
+            big.blocks.push_back({b, Phase::Forward, double(b), 600.0 - b, kAct});
+            big.blocks.push_back({b, Phase::Recompute, 600.0 - b - 0.5, 600.0 - b, kAct});
+        }
+        deep.runs.push_back(big);
+        std::unique_ptr<QChart> deepChart(buildLifetimeChart(deep, deep.runs[0]));
+        QCOMPARE(seriesOf<QAreaSeries>(deepChart.get()).size(), 2);
+    }
+
+    void breakdownChart() {
+        const ResultSet set = makeSet();
+        std::unique_ptr<QChart> chart(buildBreakdownChart(set));
+        const auto stacks = seriesOf<QHorizontalStackedBarSeries>(chart.get());
+        QCOMPARE(stacks.size(), 1);
+        const auto sets = stacks[0]->barSets();
+        QCOMPARE(sets.size(), 6);
+        QCOMPARE(sets[4]->label(), QStringLiteral("activations"));
+        for (QBarSet* s : sets) QCOMPARE(s->count(), 5);
+        QCOMPARE(sets[0]->at(4), 10 * kAct / kMiB);
+        QCOMPARE(sets[4]->at(3), 0.0);  // full (second from the top) keeps no block activations
+        auto* names = qobject_cast<QBarCategoryAxis*>(chart->axes(Qt::Vertical).value(0));
+        QVERIFY(names);
+        QStringList topDown = names->categories();  // the axis counts from the bottom
+        std::reverse(topDown.begin(), topDown.end());
+        QCOMPARE(topDown, strategyOrder(set));
+        QVERIFY(chart->axes(Qt::Horizontal).value(0)->titleText().contains(QLatin1String("MiB")));
+        QCOMPARE(strategyDots(chart.get()).size(), 5);
+    }
+
+    void coloursMatchAcrossCharts() {
+        ResultSet set = makeSet();
+        const QStringList order = strategyOrder(set);
+        std::unique_ptr<QChart> tradeoff(buildTradeoffChart(set));
+        std::unique_ptr<QChart> timeline(buildTimelineChart(set, makeTimelineData(set, nullptr)));
+        std::unique_ptr<QChart> breakdown(buildBreakdownChart(set));
+        const auto dots = strategyDots(tradeoff.get());
+        const auto lines = runLines(timeline.get());
+        const auto tops = strategyDots(breakdown.get());
+        for (int i = 0; i < order.size(); ++i) {
+            const QColor c = strategyColor(order[i], order);
+            QCOMPARE(dots[i]->color(), c);
+            QCOMPARE(lines[i]->pen().color(), c);
+            QCOMPARE(tops[order.size() - 1 - i]->color(), c);  // bars are listed bottom-up
+            QCOMPARE(tops[order.size() - 1 - i]->property(kStrategyProperty).toString(), order[i]);
+        }
+        std::set<QRgb> distinct;
+        for (const QString& s : order) distinct.insert(strategyColor(s, order).rgb());
+        QCOMPARE(int(distinct.size()), order.size());
+        // Adding a run never recolours earlier ones.
+        QStringList longer = order;
+        longer << QStringLiteral("sqrt");
+        for (const QString& s : order) QCOMPARE(strategyColor(s, longer), strategyColor(s, order));
+    }
+
+    void failedRunsAreSkipped() {
+        ResultSet set = makeSet();
+        RunResult failed = makeRun("seed-bug:2", 0, 0, {});
+        failed.error = "out of memory";
+        failed.timeline.clear();
+        set.runs.insert(set.runs.begin() + 1, failed);
+        std::unique_ptr<QChart> tradeoff(buildTradeoffChart(set));
+        QCOMPARE(strategyDots(tradeoff.get()).size(), 5);
+        std::unique_ptr<QChart> breakdown(buildBreakdownChart(set));
+        QCOMPARE(seriesOf<QHorizontalStackedBarSeries>(breakdown.get())[0]->barSets()[0]->count(), 5);
+        const auto data = makeTimelineData(set, &set.runs[1]);
+        QCOMPARE(data.size(), size_t(5));
+        std::unique_ptr<QChart> timeline(buildTimelineChart(set, {TimelineData{&set.runs[1], {}}}));
+        QCOMPARE(timeline->title(), noResultsTitle());
+        std::unique_ptr<QChart> lifetimes(buildLifetimeChart(set, set.runs[1]));
+        QVERIFY(lifetimes->title().contains(QLatin1String("failed")));
+        QVERIFY(lifetimes->series().isEmpty());
+        QCOMPARE(representativeRun(set)->strategy, std::string("every:2"));  // keeps and recomputes
+    }
+
+    void emptySetsGiveEmptyCharts() {
+        const ResultSet empty;
+        std::vector<std::unique_ptr<QChart>> charts;
+        charts.emplace_back(buildTradeoffChart(empty));
+        charts.emplace_back(buildTimelineChart(empty, {}));
+        charts.emplace_back(buildBreakdownChart(empty));
+        for (auto& chart : charts) {
+            QCOMPARE(chart->title(), noResultsTitle());
+            QVERIFY(chart->series().isEmpty());
+        }
+        QVERIFY(!representativeRun(empty));
+        RunResult bare;  // a run with nothing traced
+        bare.strategy = "none";
+        std::unique_ptr<QChart> lifetimes(buildLifetimeChart(empty, bare));
+        QVERIFY(lifetimes->series().isEmpty());
+        QTemporaryDir dir;
+        QString error;
+        QCOMPARE(exportAllCharts(empty, dir.path(), true, true, 1, &error).size(), 8);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+    }
+
+    void pngExportAtOneAndTwoTimes() {
+        const ResultSet set = makeSet();
+        QTemporaryDir dir;
+        for (int scale : {1, 2}) {
+            std::unique_ptr<QChart> chart(buildTradeoffChart(set));
+            const QString path = dir.filePath(QStringLiteral("t%1.png").arg(scale));
+            QString error;
+            QVERIFY2(exportChartPng(chart.get(), path, scale, &error), qPrintable(error));
+            QImage image(path);
+            QCOMPARE(image.size(), kExportSize * scale);
+            const auto [ink, colours] = inkAndColors(image);
+            QVERIFY2(ink > 0.01 && ink < 0.6, qPrintable(QString::number(ink)));
+            QVERIFY(colours > 20);
+        }
+        std::unique_ptr<QChart> chart(buildTradeoffChart(set));
+        QString error;
+        QVERIFY(!exportChartPng(chart.get(), dir.filePath("x.png"), 3, &error));
+        QVERIFY(!error.isEmpty());
+        QVERIFY(!exportChartPng(chart.get(), dir.filePath("missing/dir/x.png"), 1, &error));
+    }
+
+    void exportFromAViewKeepsTheView() {
+        const ResultSet set = makeSet();
+        ChartView view;
+        view.resize(520, 340);
+        view.showChart(buildBreakdownChart(set));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QSizeF before = view.chart()->size();
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(exportChartPng(view.chart(), dir.filePath("b.png"), 1, &error), qPrintable(error));
+        QCOMPARE(QImage(dir.filePath("b.png")).size(), kExportSize);
+        QCOMPARE(view.chart()->size(), before);
+    }
+
+    void svgExportHasTitleAndDescription() {
+        ResultSet set = makeSet();
+        std::unique_ptr<QChart> chart(buildTimelineChart(set, makeTimelineData(set, nullptr)));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("timeline.svg"));
+        const QString description = describeConfig(set.runs[0].config);
+        QString error;
+        QVERIFY2(exportChartSvg(chart.get(), path, QStringLiteral("Timeline title"), description, &error),
+                 qPrintable(error));
+        QSvgRenderer renderer(path);
+        QVERIFY(renderer.isValid());
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(file.readAll());
+        QVERIFY(svg.contains(QLatin1String("<title>Timeline title</title>")));
+        QVERIFY(svg.contains(QStringLiteral("<desc>%1</desc>").arg(description)));
+    }
+
+    void describeConfigIsOneLine() {
+        ExperimentConfig config;
+        config.block = BlockKind::Transformer;
+        const QString text = describeConfig(config);
+        QVERIFY(!text.contains(QLatin1Char('\n')));
+        for (const char* part : {"transformer", "20 blocks", "width 256", "seq 512", "batch 2",
+                                 "4 heads", "float32 on cpu", "seed 0"})
+            QVERIFY2(text.contains(QLatin1String(part)), part);
+    }
+
+    void exportAllWritesFourFilesPerFormat() {
+        const ResultSet set = makeSet();
+        QTemporaryDir dir;
+        QString error;
+        const QString sub = dir.filePath(QStringLiteral("slides/charts"));  // created on demand
+        const QStringList both = exportAllCharts(set, sub, true, true, 2, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(both.size(), 8);
+        for (const char* stem : {"tradeoff", "timeline", "lifetimes", "breakdown"}) {
+            const QString png = QDir(sub).filePath(QLatin1String(stem) + ".png");
+            QVERIFY(both.contains(png));
+            QCOMPARE(QImage(png).size(), kExportSize * 2);
+            QVERIFY(inkAndColors(QImage(png)).first > 0.01);
+            QVERIFY(QSvgRenderer(QDir(sub).filePath(QLatin1String(stem) + ".svg")).isValid());
+        }
+        QCOMPARE(exportAllCharts(set, dir.filePath("png"), true, false, 1, &error).size(), 4);
+        QCOMPARE(exportAllCharts(set, dir.filePath("svg"), false, true, 1, &error).size(), 4);
+    }
+
+    void viewReportsClicksAndHover() {
+        const ResultSet set = makeSet();
+        ChartView view;
+        view.resize(900, 600);
+        view.showChart(buildTradeoffChart(set));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // Labels sit inside the plot, clear of each other, even for close points.
+        QList<QRectF> rects;
+        for (QGraphicsItem* item : view.chart()->childItems())
+            if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item); text && text->isVisible())
+                rects << text->mapRectToScene(text->boundingRect());
+        QCOMPARE(rects.size(), 5);
+        for (int i = 0; i < rects.size(); ++i) {
+            QVERIFY(view.chart()->plotArea().contains(rects[i]));
+            for (int j = i + 1; j < rects.size(); ++j) QVERIFY(!rects[i].intersects(rects[j]));
+        }
+        QSignalSpy clicked(&view, &ChartView::strategyClicked);
+        QSignalSpy hovered(&view, &ChartView::hoverTextChanged);
+        QScatterSeries* every2 = strategyDots(view.chart())[2];
+
+        Q_EMIT every2->hovered(every2->at(0), true);
+        QCOMPARE(hovered.size(), 1);
+        const QString tip = hovered.at(0).at(0).toString();
+        for (const char* part : {"every:2", "60.00 MiB", "60.00 ms", "memory saved 40.0 %",
+                                 "time added 20.0 %", "gradient check passed"})
+            QVERIFY2(tip.contains(QLatin1String(part)), qPrintable(tip));
+
+        // A real mouse click on the point's position.
+        const QPoint at = view.mapFromScene(view.chart()->mapToPosition(every2->at(0), every2));
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, at);
+        QCOMPARE(clicked.size(), 1);
+        QCOMPARE(clicked.at(0).at(0).toString(), QStringLiteral("every:2"));
+
+        // Bars report their strategy too; replacing the chart deletes the old one.
+        QPointer<QChart> old = view.chart();
+        view.showChart(buildBreakdownChart(set));
+        QVERIFY(old.isNull());
+        auto* bars = seriesOf<QHorizontalStackedBarSeries>(view.chart())[0];
+        Q_EMIT bars->clicked(1, bars->barSets()[4]);  // second from the bottom
+        QCOMPARE(clicked.size(), 2);
+        QCOMPARE(clicked.at(1).at(0).toString(), QStringLiteral("every:4"));
+        Q_EMIT bars->hovered(true, 1, bars->barSets()[4]);
+        QVERIFY(hovered.last().at(0).toString().contains(QLatin1String("activations")));
+    }
+
+    // To look at the charts as a person would: CKPTLAB_CHART_DIR=/some/dir test_charts dump
+    void dump() {
+        const QString dir = qEnvironmentVariable("CKPTLAB_CHART_DIR");
+        if (dir.isEmpty()) QSKIP("set CKPTLAB_CHART_DIR to write the charts there");
+        QString error;
+        QVERIFY(!exportAllCharts(makeSet(), dir + "/basic", true, true, 1, &error).isEmpty());
+        QVERIFY(!exportAllCharts(makeSweep(), dir + "/sweep", true, true, 1, &error).isEmpty());
+        // As the window shows them, in a smallish view.
+        const ResultSet sweep = makeSweep();
+        ChartView view;
+        view.resize(760, 480);
+        view.show();
+        const auto data = makeTimelineData(sweep, &sweep.runs[2]);
+        std::vector<QChart*> charts{buildTradeoffChart(sweep), buildTimelineChart(sweep, data),
+                                    buildLifetimeChart(sweep, sweep.runs[2]),
+                                    buildBreakdownChart(sweep)};
+        for (size_t i = 0; i < charts.size(); ++i) {
+            view.showChart(charts[i]);
+            setSelectedStrategy(charts[i], QStringLiteral("every:2"));
+            QTest::qWait(50);
+            view.grab().save(QStringLiteral("%1/view%2.png").arg(dir).arg(i));
+        }
+    }
+
+    void tooltipsCarryTheNumbers() {
+        const ResultSet set = makeSet();
+        std::unique_ptr<QChart> timeline(buildTimelineChart(set, makeTimelineData(set, &set.runs[2])));
+        QLineSeries* line = runLines(timeline.get())[0];  // point 3: 1.3 ms, in block 1
+        const QString lineTip = ChartInteraction::of(timeline.get())->pointTooltip(line, line->at(3));
+        QVERIFY2(lineTip.contains(QLatin1String("every:2")) && lineTip.contains(QLatin1String("MiB")) &&
+                     lineTip.contains(QLatin1String("forward of block 1")),
+                 qPrintable(lineTip));
+
+        std::unique_ptr<QChart> lifetimes(buildLifetimeChart(set, set.runs[2]));
+        auto* interaction = ChartInteraction::of(lifetimes.get());
+        const auto areas = seriesOf<QAreaSeries>(lifetimes.get());
+        // Block 1 is kept from 2 ms (its forward's end) to its backward; block 2 is recomputed.
+        const QString kept = interaction->pointTooltip(areas[0], QPointF(5, 1.1));
+        QVERIFY2(kept.contains(QLatin1String("block 1")) && kept.contains(QLatin1String("4.00 MiB")),
+                 qPrintable(kept));
+        const QLineSeries* bursts = areas[1]->upperSeries();  // first bar: block 0's recompute
+        const QPointF inBurst(bursts->at(1).x() + 0.1, bursts->at(0).y());
+        QVERIFY(interaction->pointTooltip(areas[1], inBurst).contains(QLatin1String("recomputed")));
+        QVERIFY(interaction->pointTooltip(areas[0], QPointF(0.5, 5)).isEmpty());  // no bar there
+    }
+
+    void selectionEmphasisesOneStrategy() {
+        const ResultSet set = makeSet();
+        std::unique_ptr<QChart> chart(buildTradeoffChart(set));
+        const auto dots = strategyDots(chart.get());
+        const qreal before = dots[3]->markerSize();
+        setSelectedStrategy(chart.get(), QStringLiteral("every:4"));
+        QVERIFY(dots[3]->markerSize() > before);
+        QCOMPARE(dots[2]->markerSize(), before);
+        setSelectedStrategy(chart.get(), QString());
+        QCOMPARE(dots[3]->markerSize(), before);
+    }
+};
+
+QTEST_MAIN(TestCharts)
+#include "test_charts.moc"

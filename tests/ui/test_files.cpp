@@ -1,0 +1,263 @@
+// Files from the window: Save/Open round trip, bad and foreign files, CSV and Chrome trace
+// export, and chart export (PNG that decodes to a non-blank image, SVG that parses).
+
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+#include "window/chart_exporter.h"
+#include "window/file_controller.h"
+#include "window/main_window.h"
+#include "window/messages.h"
+#include "window/parameter_panel.h"
+#include "window/results_document.h"
+#include "window/results_table_model.h"
+#include "window/strategy_list.h"
+
+using namespace ckptlab;
+using namespace ckptlab::ui;
+
+namespace {
+
+QTemporaryDir& configHome()
+{
+    static QTemporaryDir dir;
+    return dir;
+}
+const bool kEnvironment = [] {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(configHome().path()));
+    return true;
+}();
+
+ExperimentConfig tinyConfig()
+{
+    ExperimentConfig c;
+    c.depth = 4;
+    c.width = 32;
+    c.seq = 16;
+    c.batch = 1;
+    c.warmup = 0;
+    c.repeats = 1;
+    return c;
+}
+
+void writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+// Distinct colours in a sample of pixels: a blank render has one or two.
+int colourCount(const QImage& image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    return int(colours.size());
+}
+
+}  // namespace
+
+class TestFiles : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanupTestCase();
+
+    void nothingToSaveGivesMessage();
+    void roundTripsThroughSaveAndOpen();
+    void badFilesGiveMessages_data();
+    void badFilesGiveMessages();
+    void exportsCsvAndTrace();
+    void exportsCharts();
+
+private:
+    QList<Message> m_messages;
+    QTemporaryDir m_dir;
+    MainWindow* m_swept = nullptr;  // one real sweep, shared by the tests that need results
+};
+
+void TestFiles::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("test_files"));
+    setMessageSink([this](const Message& m) {
+        m_messages << m;
+        return false;
+    });
+    QVERIFY(m_dir.isValid());
+
+    m_swept = new MainWindow;
+    m_swept->resize(1400, 900);
+    m_swept->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_swept));
+    m_swept->parameterPanel()->setConfig(tinyConfig());
+    m_swept->strategyList()->setCheckedStrategies({"none", "full", "every:2"});
+    QSignalSpy ended(m_swept, &MainWindow::sweepEnded);
+    QVERIFY(m_swept->startSweep());
+    QVERIFY(ended.wait(180000));
+    QCOMPARE(m_swept->document()->runCount(), 3);
+}
+
+void TestFiles::init()
+{
+    m_messages.clear();
+}
+
+void TestFiles::cleanupTestCase()
+{
+    delete m_swept;
+    setMessageSink({});
+}
+
+void TestFiles::nothingToSaveGivesMessage()
+{
+    MainWindow empty;
+    QVERIFY(!empty.files()->saveTo(m_dir.filePath(QStringLiteral("empty.json"))));
+    QCOMPARE(m_messages.size(), 1);
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("empty.json"))));
+}
+
+void TestFiles::roundTripsThroughSaveAndOpen()
+{
+    const QString path = m_dir.filePath(QStringLiteral("results.json"));
+    QVERIFY(m_swept->files()->saveTo(path));
+    QCOMPARE(m_swept->document()->filePath(), path);
+    QVERIFY(m_swept->windowTitle().contains(QStringLiteral("results.json")));
+
+    MainWindow reopened;
+    QSignalSpy opened(reopened.files(), &FileController::opened);
+    reopened.openResultsFile(path);
+    QVERIFY(opened.wait(30000));
+    QVERIFY(m_messages.isEmpty());
+
+    const ResultSet& a = m_swept->document()->results();
+    const ResultSet& b = reopened.document()->results();
+    QCOMPARE(b.runs.size(), a.runs.size());
+    QCOMPARE(b.environment.libtorch_version, a.environment.libtorch_version);
+    for (size_t i = 0; i < a.runs.size(); ++i) {
+        QCOMPARE(b.runs[i].strategy, a.runs[i].strategy);
+        QCOMPARE(b.runs[i].metrics.peak_bytes, a.runs[i].metrics.peak_bytes);
+        QCOMPARE(b.runs[i].timeline.size(), a.runs[i].timeline.size());
+        QCOMPARE(b.runs[i].blocks.size(), a.runs[i].blocks.size());
+        // Thinned again off the GUI thread while loading.
+        QVERIFY(!reopened.document()->thinnedTimelines()[i].empty());
+    }
+    ResultsTableModel* ma = m_swept->resultsModel();
+    ResultsTableModel* mb = reopened.resultsModel();
+    QCOMPARE(mb->rowCount(), ma->rowCount());
+    for (int row = 0; row < ma->rowCount(); ++row)
+        for (int column = 0; column < ResultsTableModel::NumColumns; ++column)
+            QCOMPARE(mb->index(row, column).data().toString(),
+                     ma->index(row, column).data().toString());
+}
+
+void TestFiles::badFilesGiveMessages_data()
+{
+    QTest::addColumn<QByteArray>("contents");
+    QTest::addColumn<bool>("create");
+    QTest::newRow("not json") << QByteArray("this is not JSON {") << true;
+    QTest::newRow("foreign json") << QByteArray(R"({"schema": "other.tool/7", "runs": []})") << true;
+    QTest::newRow("truncated") << QByteArray(R"({"schema": "ckptlab.results/1", "runs": [)") << true;
+    QTest::newRow("wrong types") << QByteArray(R"({"schema": "ckptlab.results/1", "runs": 5})")
+                                 << true;
+    QTest::newRow("missing") << QByteArray() << false;
+}
+
+void TestFiles::badFilesGiveMessages()
+{
+    QFETCH(QByteArray, contents);
+    QFETCH(bool, create);
+    const QString path = m_dir.filePath(QStringLiteral("bad-%1.json").arg(QTest::currentDataTag()));
+    if (create)
+        writeFile(path, contents);
+
+    MainWindow window;
+    QSignalSpy failed(window.files(), &FileController::openFailed);
+    window.openResultsFile(path);
+    QVERIFY(failed.wait(30000));
+    QCOMPARE(m_messages.size(), 1);
+    QCOMPARE(m_messages[0].kind, MessageKind::Error);
+    QVERIFY(m_messages[0].text.contains(path));
+    QVERIFY(!failed.first().at(1).toString().isEmpty());  // ResultsFileError's message
+    QVERIFY(window.document()->isEmpty());
+}
+
+void TestFiles::exportsCsvAndTrace()
+{
+    const QString csv = m_dir.filePath(QStringLiteral("summary.csv"));
+    QVERIFY(m_swept->files()->exportCsv(csv));
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 4);  // header + three runs
+
+    const QString trace = m_dir.filePath(QStringLiteral("trace.json"));
+    QVERIFY(m_swept->files()->exportTrace(trace));
+    QFile traceFile(trace);
+    QVERIFY(traceFile.open(QIODevice::ReadOnly));
+    QJsonParseError error;
+    const QJsonDocument json = QJsonDocument::fromJson(traceFile.readAll(), &error);
+    QCOMPARE(error.error, QJsonParseError::NoError);
+    QVERIFY(json.isObject() || json.isArray());
+    QVERIFY(m_messages.isEmpty());
+}
+
+void TestFiles::exportsCharts()
+{
+    ChartExporter* exporter = m_swept->chartExporter();
+    const QString png1 = m_dir.filePath(QStringLiteral("tradeoff.png"));
+    const QString png2 = m_dir.filePath(QStringLiteral("tradeoff@2x.png"));
+    const QString svg = m_dir.filePath(QStringLiteral("timeline.svg"));
+    QVERIFY(exporter->exportChart(ChartKind::Tradeoff, ChartFormat::Png1x, png1));
+    QVERIFY(exporter->exportChart(ChartKind::Tradeoff, ChartFormat::Png2x, png2));
+    QVERIFY(exporter->exportChart(ChartKind::Timeline, ChartFormat::Svg, svg));
+
+    const QImage one(png1), two(png2);
+    QVERIFY(!one.isNull() && !two.isNull());
+    QCOMPARE(two.width(), 2 * one.width());
+    QVERIFY(colourCount(one) > 10);
+
+    QSvgRenderer renderer(svg);
+    QVERIFY(renderer.isValid());
+    QFile svgFile(svg);
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&svgFile);
+    bool hasTitle = false, hasDescription = false;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && xml.name() == QLatin1String("title"))
+            hasTitle = true;
+        if (xml.isStartElement() && xml.name() == QLatin1String("desc"))
+            hasDescription = xml.readElementText().contains(QStringLiteral("width 32"));
+    }
+    QVERIFY(!xml.hasError());
+    QVERIFY(hasTitle);
+    QVERIFY(hasDescription);  // the config travels with the chart
+
+    const QString folder = m_dir.filePath(QStringLiteral("slides"));
+    const QStringList written = exporter->exportAll(folder);
+    QCOMPARE(written.size(), 8);  // four charts, PNG and SVG each
+    for (const QString& path : written) {
+        if (path.endsWith(QLatin1String(".png"))) {
+            const QImage image(path);
+            QVERIFY2(!image.isNull() && colourCount(image) > 10, qPrintable(path));
+        } else {
+            QVERIFY2(QSvgRenderer(path).isValid(), qPrintable(path));
+        }
+    }
+    QVERIFY(m_messages.isEmpty());
+}
+
+QTEST_MAIN(TestFiles)
+#include "test_files.moc"

@@ -1,0 +1,172 @@
+// ResultsTableModel: passes QAbstractItemModelTester and shows the right rows and values for a
+// hand-made ResultSet; the proxy sorts by raw numbers; rows copy as TSV.
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QClipboard>
+#include <QSortFilterProxyModel>
+#include <QtTest>
+
+#include "ckptlab/summary.h"
+#include "window/results_table_model.h"
+#include "window/results_view.h"
+
+using namespace ckptlab;
+using namespace ckptlab::ui;
+
+namespace {
+
+// Before QApplication exists: GUI tests run offscreen unless told otherwise.
+const bool kOffscreen = [] {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    return true;
+}();
+
+RunResult makeRun(const std::string& strategy, double peakMiB, double stepMs, double diff)
+{
+    RunResult run;
+    run.strategy = strategy;
+    run.metrics.peak_bytes = std::int64_t(peakMiB * kMiB);
+    run.metrics.activation_bytes = std::int64_t(peakMiB * 0.8 * kMiB);
+    run.metrics.step_ms = stepMs;
+    run.grad_check.checked = true;
+    run.grad_check.tolerance = 1e-4;
+    run.grad_check.max_abs_diff = diff;
+    return run;
+}
+
+ResultSet makeSet()
+{
+    ResultSet set;
+    set.runs.push_back(makeRun("none", 100.0, 10.0, 0.0));
+    set.runs.push_back(makeRun("full", 40.0, 15.0, 1e-7));
+    set.runs.push_back(makeRun("every:2", 70.0, 12.0, 2e-7));
+    set.runs.push_back(makeRun("seed-bug:2", 50.0, 13.0, 12.5));  // fails the gradient check
+    return set;
+}
+
+QString cell(const QAbstractItemModel& model, int row, int column)
+{
+    return model.index(row, column).data().toString();
+}
+
+}  // namespace
+
+class TestResultsModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void passesModelTester();
+    void showsRowsAndValues();
+    void relativeColumnsFollowLateBaseline();
+    void sortsByNumbers();
+    void copiesSelectedRowsAsTsv();
+};
+
+void TestResultsModel::passesModelTester()
+{
+    ResultsTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    ResultSet set;
+    model.setResults(set);
+    for (const RunResult& run : makeSet().runs) {
+        set.runs.push_back(run);
+        model.setResults(set);  // grows row by row, as during a sweep
+    }
+    QCOMPARE(model.rowCount(), 4);
+    model.setResults(ResultSet{});
+    QCOMPARE(model.rowCount(), 0);
+    model.setResults(makeSet());
+    QCOMPARE(model.rowCount(), 4);
+
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    QAbstractItemModelTester proxyTester(&proxy,
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+    proxy.sort(ResultsTableModel::PeakMiBColumn);
+}
+
+void TestResultsModel::showsRowsAndValues()
+{
+    ResultsTableModel model;
+    model.setResults(makeSet());
+    QCOMPARE(model.columnCount(), int(ResultsTableModel::NumColumns));
+    QCOMPARE(model.headerData(ResultsTableModel::PeakMiBColumn, Qt::Horizontal).toString(),
+             QStringLiteral("Peak (MiB)"));
+
+    QCOMPARE(cell(model, 0, ResultsTableModel::StrategyColumn), QStringLiteral("none"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::StrategyColumn), QStringLiteral("full"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::PeakMiBColumn), QStringLiteral("40.00"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::ActivationsMiBColumn), QStringLiteral("32.00"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::StepMsColumn), QStringLiteral("15.00"));
+    // full saves 60 % of the memory for 50 % more time: ratio 1.2.
+    QCOMPARE(cell(model, 1, ResultsTableModel::MemorySavedColumn), QStringLiteral("60.0 %"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::TimeAddedColumn), QStringLiteral("50.0 %"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::SavedPerAddedColumn), QStringLiteral("1.20"));
+    QVERIFY(cell(model, 1, ResultsTableModel::GradCheckColumn).startsWith(QStringLiteral("ok")));
+    QVERIFY(cell(model, 3, ResultsTableModel::GradCheckColumn).startsWith(QStringLiteral("FAILED")));
+    QVERIFY(model.index(3, ResultsTableModel::GradCheckColumn).data(Qt::ForegroundRole).isValid());
+    QCOMPARE(model.index(2, 0).data(ResultsTableModel::RunIndexRole).toInt(), 2);
+    // Each strategy gets its colour swatch.
+    QVERIFY(model.index(0, ResultsTableModel::StrategyColumn).data(Qt::DecorationRole).isValid());
+}
+
+void TestResultsModel::relativeColumnsFollowLateBaseline()
+{
+    // Without `none` nothing is relative; once it arrives every row has its percentages.
+    ResultSet set;
+    set.runs.push_back(makeRun("full", 40.0, 15.0, 1e-7));
+    ResultsTableModel model;
+    model.setResults(set);
+    QCOMPARE(cell(model, 0, ResultsTableModel::MemorySavedColumn), QStringLiteral("—"));
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    set.runs.push_back(makeRun("none", 100.0, 10.0, 0.0));
+    model.setResults(set);
+    QVERIFY(!changed.isEmpty());
+    QCOMPARE(cell(model, 0, ResultsTableModel::MemorySavedColumn), QStringLiteral("60.0 %"));
+}
+
+void TestResultsModel::sortsByNumbers()
+{
+    ResultsTableModel model;
+    model.setResults(makeSet());
+    ResultsView view(&model);
+    view.sortByColumn(ResultsTableModel::PeakMiBColumn, Qt::AscendingOrder);
+    const QAbstractItemModel* proxy = view.model();
+    // 40 < 50 < 70 < 100: numeric, not "100" < "40" as text would sort.
+    QCOMPARE(cell(*proxy, 0, ResultsTableModel::StrategyColumn), QStringLiteral("full"));
+    QCOMPARE(cell(*proxy, 3, ResultsTableModel::StrategyColumn), QStringLiteral("none"));
+    view.sortByColumn(ResultsTableModel::StepMsColumn, Qt::DescendingOrder);
+    QCOMPARE(cell(*proxy, 0, ResultsTableModel::StrategyColumn), QStringLiteral("full"));
+}
+
+void TestResultsModel::copiesSelectedRowsAsTsv()
+{
+    ResultsTableModel model;
+    model.setResults(makeSet());
+    ResultsView view(&model);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.selectRow(0);
+    view.selectionModel()->select(view.model()->index(2, 0),
+                                  QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QSignalSpy selected(&view, &ResultsView::runSelected);
+    view.setFocus();
+    QTest::keyClick(&view, Qt::Key_C, Qt::ControlModifier);
+    const QStringList lines =
+        QApplication::clipboard()->text().split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);  // header + two rows
+    QVERIFY(lines[0].startsWith(QStringLiteral("Strategy\tPeak (MiB)")));
+    QVERIFY(lines[1].startsWith(QStringLiteral("none\t100.00\t")));
+    QVERIFY(lines[2].startsWith(QStringLiteral("every:2\t70.00\t")));
+    QCOMPARE(lines[1].count(QLatin1Char('\t')), int(ResultsTableModel::NumColumns) - 1);
+
+    // Choosing a row reports its run, also through the sorted proxy.
+    view.sortByColumn(ResultsTableModel::PeakMiBColumn, Qt::AscendingOrder);
+    view.selectRow(0);  // "full", run 1
+    QVERIFY(!selected.isEmpty());
+    QCOMPARE(selected.last().at(0).toInt(), 1);
+}
+
+QTEST_MAIN(TestResultsModel)
+#include "test_results_model.moc"
