@@ -9,6 +9,7 @@
 #include <QImage>
 #include <QLegend>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QHorizontalStackedBarSeries>
@@ -27,6 +28,9 @@
 #include "charts/pareto.h"
 #include "charts/phase_bands.h"
 #include "charts/point_labels.h"
+#include "charts/prediction_overlay.h"
+#include "charts/run_text.h"
+#include "ckptlab/scaling.h"
 #include "ckptlab/summary.h"
 
 using namespace ckptlab;
@@ -139,6 +143,46 @@ ResultSet makeSweep() {
     return set;
 }
 
+// makeSet with cost-model predictions on three runs; with `pareto`, also two planner runs and
+// the predicted frontier, as `ckptlab-cli pareto` writes them.
+ResultSet makePredictedSet(bool pareto) {
+    ResultSet set = makeSet();
+    auto predict = [](RunResult& run, double peakMiB, double stepMs) {
+        run.prediction = PredictedMetrics{std::int64_t(peakMiB * kMiB),
+                                          std::int64_t(peakMiB * kMiB / 2), stepMs};
+    };
+    predict(set.runs[0], 95, 48);
+    predict(set.runs[1], 30, 72);  // below every measured point: the axes must reach it
+    predict(set.runs[2], 62, 58);
+    if (pareto) {
+        RunResult low = makeRun("optimal:45", 45, 62, {0, 1, 2, 4, 5, 6});
+        RunResult high = makeRun("optimal:75", 75, 52, {0, 4});
+        predict(low, 44, 61);
+        set.runs.push_back(high);  // out of order: the curve sorts by peak
+        set.runs.push_back(low);
+        set.predicted_frontier = {{std::int64_t(40 * kMiB), 69},
+                                  {std::int64_t(60 * kMiB), 56},
+                                  {std::int64_t(90 * kMiB), 50}};
+    }
+    return set;
+}
+
+// A depth sweep as `ckptlab-cli scaling --vary depth` writes it: activations of `none` grow as
+// L, `square` exactly as L² (in MiB), `sqrt` about as √L; times linear in L.
+ResultSet makeScalingSet() {
+    ResultSet set;
+    for (int depth : {4, 8, 16, 32})
+        for (const char* name : {"none", "sqrt", "square"}) {
+            RunResult run = makeRun(name, 10.0 * depth, 2.0 * depth, {}, depth);
+            const double act = std::string(name) == "none" ? depth
+                               : std::string(name) == "sqrt" ? 3 * std::sqrt(double(depth))
+                                                             : double(depth) * depth;
+            run.metrics.activation_bytes = std::int64_t(act * kMiB);
+            set.runs.push_back(run);
+        }
+    return set;
+}
+
 template <typename T>
 QList<T*> seriesOf(QChart* chart) {
     QList<T*> out;
@@ -225,6 +269,136 @@ private Q_SLOTS:
         QVERIFY(axes[0]->titleText().contains(QLatin1String("MiB")));
         QVERIFY(axes[1]->titleText().contains(QLatin1String("ms")));
         QVERIFY(!chart->title().isEmpty());
+    }
+
+    void predictedPointsBesideMeasured() {
+        const ResultSet set = makePredictedSet(false);
+        std::unique_ptr<QChart> chart(buildTradeoffChart(set));
+        QCOMPARE(strategyDots(chart.get()).size(), 5);  // measured dots as before
+        QList<QScatterSeries*> predicted;
+        for (QScatterSeries* s : seriesOf<QScatterSeries>(chart.get()))
+            if (s->property(kPredictedProperty).isValid()) predicted << s;
+        QCOMPARE(predicted.size(), 3);
+        for (QScatterSeries* s : predicted) QCOMPARE(s->count(), 1);
+        QCOMPARE(predicted[1]->property(kPredictedProperty).toString(), QStringLiteral("full"));
+        QCOMPARE(predicted[1]->at(0), QPointF(30, 72));
+        QCOMPARE(predicted[1]->pen().color(), strategyColor("full", strategyOrder(set)));
+        int ties = 0;
+        for (QLineSeries* s : seriesOf<QLineSeries>(chart.get()))
+            if (s->name() == QLatin1String("prediction error")) {
+                ++ties;
+                QCOMPARE(s->count(), 2);
+            }
+        QCOMPARE(ties, 3);
+        QVERIFY(chart->findChild<QScatterSeries*>(QStringLiteral("predictedLegend")));
+        QVERIFY(!chart->findChild<QLineSeries*>(QStringLiteral("predictedFrontier")));
+        QVERIFY(!chart->findChild<QLineSeries*>(QStringLiteral("optimalCurve")));
+        QVERIFY(qobject_cast<QValueAxis*>(chart->axes(Qt::Horizontal)[0])->min() <= 30);
+
+        const QString tip = ChartInteraction::of(chart.get())->pointTooltip(predicted[1], {30, 72});
+        for (const char* part : {"full (predicted)", "predicted peak 30.00 MiB",
+                                 "measured 40.00 MiB", "error -25.0 %", "error +2.9 %"})
+            QVERIFY2(tip.contains(QLatin1String(part)), qPrintable(tip));
+        QCOMPARE(ChartInteraction::of(chart.get())->pointStrategy(predicted[1], {30, 72}),
+                 QStringLiteral("full"));
+        QVERIFY(runTooltip(set.runs[1], &set.runs[0]).contains(QLatin1String("error -25.0 %")));
+
+        // No prediction anywhere: nothing of the overlay.
+        std::unique_ptr<QChart> plain(buildTradeoffChart(makeSet()));
+        QVERIFY(!plain->findChild<QScatterSeries*>(QStringLiteral("predictedLegend")));
+    }
+
+    void paretoCurves() {
+        const ResultSet set = makePredictedSet(true);
+        std::unique_ptr<QChart> chart(buildTradeoffChart(set));
+        auto* frontier = chart->findChild<QLineSeries*>(QStringLiteral("predictedFrontier"));
+        QVERIFY(frontier);
+        QCOMPARE(frontier->name(), QStringLiteral("predicted optimal frontier"));
+        QCOMPARE(frontier->count(), 3);
+        QCOMPARE(frontier->pen().style(), Qt::DashLine);
+        auto* curve = chart->findChild<QLineSeries*>(QStringLiteral("optimalCurve"));
+        QVERIFY(curve);
+        QCOMPARE(curve->name(), QStringLiteral("measured optimal curve"));
+        QCOMPARE(curve->points(), (QList<QPointF>{{45, 62}, {75, 52}}));
+        QCOMPARE(curve->pen().style(), Qt::SolidLine);
+        int predicted = 0;
+        for (QScatterSeries* s : seriesOf<QScatterSeries>(chart.get()))
+            if (s->property(kPredictedProperty).isValid()) predicted += s->count();
+        QCOMPARE(predicted, 4);
+    }
+
+    void scalingDetection() {
+        ScalingAxis axis = ScalingAxis::Batch;
+        QVERIFY(detectScaling(makeScalingSet(), &axis));
+        QCOMPARE(axis, ScalingAxis::Depth);
+        QVERIFY(!detectScaling(makeSet(), &axis));  // one config for all
+        QVERIFY(!detectScaling(makePredictedSet(true), &axis));
+        QVERIFY(!detectScaling(ResultSet{}, &axis));
+
+        ResultSet seq = makeScalingSet();
+        for (RunResult& run : seq.runs) run.config.seq = 16 * run.config.depth, run.config.depth = 8;
+        QVERIFY(detectScaling(seq, &axis));
+        QCOMPARE(axis, ScalingAxis::Seq);
+
+        ResultSet two = makeScalingSet();  // depth and width both vary: not one axis
+        two.runs[0].config.width = 7;
+        QVERIFY(!detectScaling(two, nullptr));
+        ResultSet failed = two;  // ... unless the odd run failed and is not plotted
+        failed.runs[0].error = "out of memory";
+        QVERIFY(detectScaling(failed, nullptr));
+    }
+
+    void scalingChart() {
+        const ResultSet set = makeScalingSet();
+        std::unique_ptr<QChart> chart(
+            buildScalingChart(set, ScalingAxis::Depth, ScalingMetric::ActivationBytes));
+        QCOMPARE(strategyDots(chart.get()).size(), 3);
+        for (QScatterSeries* s : strategyDots(chart.get())) QCOMPARE(s->count(), 4);
+        QCOMPARE(runLines(chart.get()).size(), 3);
+        QList<QLineSeries*> fits;
+        for (QLineSeries* s : seriesOf<QLineSeries>(chart.get()))
+            if (s->objectName() == QLatin1String("scalingFit")) fits << s;
+        QCOMPARE(fits.size(), 3);
+        QCOMPARE(fits[2]->name(), QStringLiteral("square: k=2.00"));
+        const PowerFit fit = fitRuns(set, "square", ScalingAxis::Depth,
+                                     ScalingMetric::ActivationBytes);
+        QCOMPARE(fits[2]->name(), QStringLiteral("square: k=%1").arg(fit.exponent, 0, 'f', 2));
+        QCOMPARE(fits[2]->pen().style(), Qt::DashLine);
+        QCOMPARE(fits[2]->count(), 2);
+        QVERIFY(qAbs(fits[2]->at(1).y() - 32.0 * 32.0) < 1e-6);  // MiB, exactly on y = x²
+        QVERIFY(fits[1]->name().startsWith(QLatin1String("sqrt: k=0.50")));
+        QCOMPARE(fits[0]->name(), QStringLiteral("none: k=1.00"));
+        const auto axes = chart->axes();
+        QCOMPARE(axes.size(), 2);
+        for (QAbstractAxis* a : axes) {
+            auto* log = qobject_cast<QLogValueAxis*>(a);
+            QVERIFY(log);
+            QCOMPARE(log->base(), 2.0);
+        }
+        QVERIFY(axes[0]->titleText().contains(QLatin1String("Depth")));
+        QVERIFY(axes[1]->titleText().contains(QLatin1String("MiB")));
+        const QString tip =
+            ChartInteraction::of(chart.get())->pointTooltip(strategyDots(chart.get())[2], {8, 64});
+        QVERIFY2(tip.contains(QLatin1String("k=2.00")), qPrintable(tip));
+
+        std::unique_ptr<QChart> time(buildScalingChart(set, ScalingAxis::Depth, ScalingMetric::StepMs));
+        QVERIFY(time->axes()[1]->titleText().contains(QLatin1String("ms")));
+        std::unique_ptr<QChart> empty(buildScalingChart(ResultSet{}, ScalingAxis::Depth,
+                                                        ScalingMetric::StepMs));
+        QCOMPARE(empty->title(), noResultsTitle());
+    }
+
+    void exportAllAddsScalingForSweeps() {
+        QTemporaryDir dir;
+        QString error;
+        const QStringList written =
+            exportAllCharts(makeScalingSet(), dir.path(), true, true, 1, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(written.size(), 12);
+        for (const char* name : {"scaling.png", "scaling.svg", "scaling_time.png", "scaling_time.svg"})
+            QVERIFY2(written.contains(dir.filePath(QLatin1String(name))), name);
+        QVERIFY(inkAndColors(QImage(dir.filePath("scaling.png"))).first > 0.01);
+        QCOMPARE(chartFileStem(ChartKind::Scaling), QStringLiteral("scaling"));
     }
 
     void timelineChart() {
@@ -520,6 +694,10 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!exportAllCharts(makeSet(), dir + "/basic", true, true, 1, &error).isEmpty());
         QVERIFY(!exportAllCharts(makeSweep(), dir + "/sweep", true, true, 1, &error).isEmpty());
+        QVERIFY(!exportAllCharts(makePredictedSet(true), dir + "/pareto", true, false, 1, &error)
+                     .isEmpty());
+        QVERIFY(!exportAllCharts(makeScalingSet(), dir + "/scaling", true, false, 1, &error)
+                     .isEmpty());
         // As the window shows them, in a smallish view.
         const ResultSet sweep = makeSweep();
         ChartView view;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ckptlab/result.h"
+#include "ckptlab/scaling.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;
@@ -15,8 +16,9 @@ QT_END_NAMESPACE
 
 namespace ckptlab::ui {
 
-enum class ChartKind { Tradeoff, Timeline, Lifetimes, Breakdown };
-QString chartFileStem(ChartKind kind);  // "tradeoff", "timeline", "lifetimes", "breakdown"
+// Scaling comes last so the window's indices of the first four stay as they were.
+enum class ChartKind { Tradeoff, Timeline, Lifetimes, Breakdown, Scaling };
+QString chartFileStem(ChartKind kind);  // "tradeoff", "timeline", "lifetimes", "breakdown", "scaling"
 QString chartTitle(ChartKind kind);
 
 // The same colour for a strategy in every chart: derived from its position in the set's order,
@@ -33,7 +35,10 @@ struct TimelineData {
     std::vector<TimelineEvent> points;
 };
 
-// Builders return a new chart owned by the caller (usually handed to a QChartView).
+// Builders return a new chart owned by the caller (usually handed to a ChartView, see
+// chart_view.h, for tooltips and clicks). They need a QApplication, keep no pointers into the
+// results, skip failed runs and return a chart titled "No results yet" when nothing is left.
+// The timeline shades the phases and marks the block boundaries of runs[0].
 QChart* buildTradeoffChart(const ResultSet& results);
 QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineData>& runs);
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run);
@@ -56,6 +61,15 @@ const RunResult* representativeRun(const ResultSet& results);
 std::vector<TimelineData> makeTimelineData(const ResultSet& results, const RunResult* first,
                                            std::size_t maxPoints = 2000,
                                            std::size_t maxRuns = std::size_t(-1));
+
+// Whether the set is a scaling sweep (ckptlab-cli scaling): some strategy has runs whose configs
+// differ, and across all strategies they differ in exactly one of depth, seq, width and batch,
+// which goes to *axis (may be null).
+bool detectScaling(const ResultSet& results, ScalingAxis* axis);
+
+// Log-log chart (base 2) of `metric` against `axis`: each strategy's measured points joined by a
+// thin line, and its fitted power law (core fitRuns) dashed, named "sqrt: k=0.52" in the legend.
+QChart* buildScalingChart(const ResultSet& results, ScalingAxis axis, ScalingMetric metric);
 
 // Emphasises the series of `strategy` (bigger marker, thicker line) in any builder's chart and
 // restores the others; an empty name clears the emphasis.

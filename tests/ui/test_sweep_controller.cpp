@@ -1,0 +1,130 @@
+// SweepController and SweepWorker without the window: results come through queued signals
+// with their timeline already thinned, a superseded job's results are dropped, cancel stops a
+// sweep, and errors before running arrive as a failure, not an exception.
+
+#include <QThread>
+#include <QtTest>
+
+#include "window/app_setup.h"
+#include "window/sweep_controller.h"
+
+using namespace ckptlab;
+using namespace ckptlab::ui;
+
+namespace {
+
+ExperimentConfig tinyConfig()
+{
+    ExperimentConfig c;
+    c.depth = 4;
+    c.width = 32;
+    c.seq = 16;
+    c.batch = 1;
+    c.warmup = 0;
+    c.repeats = 1;
+    return c;
+}
+
+ExperimentConfig slowConfig()
+{
+    ExperimentConfig c = tinyConfig();
+    c.depth = 12;
+    c.width = 256;
+    c.seq = 256;
+    c.batch = 2;
+    c.warmup = 1;
+    c.repeats = 5;
+    return c;
+}
+
+}  // namespace
+
+class TestSweepController : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { initializeUi(); }
+    void deliversThinnedResultsOnGuiThread();
+    void dropsSupersededJob();
+    void cancelStopsAndReportsCancelled();
+    void refusedSweepIsAFailure();
+};
+
+void TestSweepController::deliversThinnedResultsOnGuiThread()
+{
+    SweepController controller;
+    QList<QThread*> threads;
+    QList<MeasuredRun> runs;
+    connect(&controller, &SweepController::measured, this, [&](const MeasuredRun& run) {
+        threads << QThread::currentThread();
+        runs << run;
+    });
+    QSignalSpy finished(&controller, &SweepController::finished);
+    controller.start(tinyConfig(), {"none", "full"});
+    QVERIFY(controller.isRunning());
+    QVERIFY(finished.wait(120000));
+    QVERIFY(!controller.isRunning());
+    QCOMPARE(finished.first().at(0).toBool(), false);
+    QCOMPARE(runs.size(), 2);
+    for (int i = 0; i < runs.size(); ++i) {
+        QCOMPARE(threads[i], QThread::currentThread());  // queued to the GUI thread
+        QVERIFY(!runs[i].thinned.empty());
+        QVERIFY(runs[i].thinned.size() <= kTimelinePoints);
+        QVERIFY(runs[i].thinned.size() <= runs[i].run.timeline.size());
+    }
+    QCOMPARE(runs[1].run.strategy, std::string("full"));
+}
+
+void TestSweepController::dropsSupersededJob()
+{
+    SweepController controller;
+    QList<MeasuredRun> runs;
+    connect(&controller, &SweepController::measured, this,
+            [&](const MeasuredRun& run) { runs << run; });
+    QSignalSpy finished(&controller, &SweepController::finished);
+    const quint64 first = controller.start(slowConfig(), {"none", "full", "every:2"});
+    const quint64 second = controller.start(tinyConfig(), {"every:2"});
+    QVERIFY(second > first);
+    QVERIFY(finished.wait(120000));
+    QTest::qWait(200);  // anything late from the first job would arrive now
+    QCOMPARE(finished.size(), 1);
+    QCOMPARE(runs.size(), 1);
+    QCOMPARE(runs[0].run.config.width, 32);  // the second job's
+}
+
+void TestSweepController::cancelStopsAndReportsCancelled()
+{
+    SweepController controller;
+    int measured = 0;
+    connect(&controller, &SweepController::measured, this, [&] { ++measured; });
+    QSignalSpy finished(&controller, &SweepController::finished);
+    QSignalSpy progress(&controller, &SweepController::progress);
+    controller.start(slowConfig(), {"none", "full", "every:2", "every:3", "sqrt", "segments:3"});
+    QVERIFY(progress.wait(60000));
+    controller.cancel();
+    QVERIFY(controller.isCancelling());
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(finished.first().at(0).toBool(), true);
+    QVERIFY(measured < 6);
+}
+
+void TestSweepController::refusedSweepIsAFailure()
+{
+    SweepController controller;
+    QSignalSpy failed(&controller, &SweepController::failed);
+    QSignalSpy idle(&controller, &SweepController::idle);
+    ExperimentConfig bad = tinyConfig();
+    bad.block = BlockKind::Transformer;
+    bad.heads = 3;  // does not divide 32
+    controller.start(bad, {"none"});
+    QVERIFY(failed.wait(30000));
+    QCOMPARE(failed.first().at(0).toString(), QStringLiteral("Invalid configuration"));
+    QVERIFY(failed.first().at(1).toString().contains(QStringLiteral("heads")));
+    QCOMPARE(idle.size(), 1);
+
+    controller.start(tinyConfig(), {"segments:99"});
+    QVERIFY(failed.wait(30000));
+    QCOMPARE(failed.last().at(0).toString(), QStringLiteral("Invalid strategy"));
+}
+
+QTEST_GUILESS_MAIN(TestSweepController)
+#include "test_sweep_controller.moc"

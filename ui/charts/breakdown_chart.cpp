@@ -1,0 +1,130 @@
+// Chart 4: what the memory holds at each run's peak, stacked per strategy. It shows why a small
+// model saves little: checkpointing only shrinks the activations part of the bar. Bars run
+// horizontally so long sweeps keep every strategy's name readable.
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QHorizontalStackedBarSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <array>
+
+#include "charts/chart_builders.h"
+#include "charts/chart_interaction.h"
+#include "charts/chart_style.h"
+#include "charts/point_labels.h"
+#include "ckptlab/summary.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+struct Part {
+    const char* label;
+    std::int64_t Breakdown::*field;
+    QColor color;
+};
+
+// Muted colours for what checkpointing cannot change, a strong one for activations.
+const std::array<Part, 6> kParts = {{
+    {"parameters", &Breakdown::parameters, QColor(0x7b, 0x8e, 0xa8)},
+    {"input", &Breakdown::input, QColor(0xa9, 0xbc, 0xcf)},
+    {"optimizer state", &Breakdown::optimizer_state, QColor(0x9d, 0x8f, 0xb8)},
+    {"gradients", &Breakdown::gradients, QColor(0xd4, 0xb9, 0x6a)},
+    {"activations", &Breakdown::activations, QColor(0xe0, 0x5a, 0x3c)},
+    {"other", &Breakdown::other, QColor(0xbd, 0xbd, 0xbd)},
+}};
+
+}  // namespace
+
+QChart* buildBreakdownChart(const ResultSet& results) {
+    const auto runs = plottedRuns(results);
+    if (runs.empty()) return makeEmptyChart();
+
+    auto* chart = new QChart;
+    styleChart(chart, chartTitle(ChartKind::Breakdown));
+    // A category axis counts from the bottom (and ignores setReverse for bars), so the runs go
+    // in backwards to put the set's first strategy on top, as in the table.
+    std::vector<const RunResult*> rows(runs.rbegin(), runs.rend());
+    QStringList categories, strategies;  // display names (unique) and the runs' strategies
+    std::vector<double> totals;
+    for (const RunResult* run : runs) {
+        // The category axis drops repeated names, so a repeated strategy gets a suffix.
+        const QString strategy = QString::fromStdString(run->strategy);
+        QString name = strategy;
+        for (int n = 2; categories.contains(name); ++n)
+            name = QStringLiteral("%1 #%2").arg(strategy).arg(n);
+        categories << name;
+        strategies << strategy;
+        totals.push_back(double(run->breakdown.total()) / kMiB);
+    }
+    std::reverse(categories.begin(), categories.end());
+    std::reverse(strategies.begin(), strategies.end());
+    std::reverse(totals.begin(), totals.end());
+    auto* bars = new QHorizontalStackedBarSeries;
+    bars->setBarWidth(0.62);
+    for (const Part& part : kParts) {
+        auto* set = new QBarSet(QString::fromLatin1(part.label));
+        set->setColor(part.color);
+        set->setBorderColor(part.color.darker(115));
+        for (const RunResult* run : rows) set->append(double(run->breakdown.*part.field) / kMiB);
+        bars->append(set);
+    }
+    chart->addSeries(bars);
+
+    auto* y = new QBarCategoryAxis;
+    y->append(categories);
+    y->setLabelsFont(axisLabelFont());
+    auto* x = makeValueAxis(
+        QStringLiteral("Memory at the step's peak (MiB); checkpointing shrinks only the activations"));
+    const double maxTotal = *std::max_element(totals.begin(), totals.end());
+    setNiceRange(x, 0, maxTotal, 0.12, true, 10);  // room for the total beside the longest bar
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    bars->attachAxis(x);
+    bars->attachAxis(y);
+
+    // A dot in the strategy's colour at the end of each bar, labelled with the total, ties the
+    // bar to the other charts' colours.
+    const QStringList order = strategyOrder(results);
+    auto* labels = new PointLabels(chart);
+    for (int i = 0; i < categories.size(); ++i) {
+        auto* end = new QScatterSeries;
+        end->setName(categories[i]);
+        end->setProperty(kStrategyProperty, strategies[i]);
+        end->setProperty("ckptlabBaseMarker", 11.0);
+        end->setMarkerSize(11);
+        end->setColor(strategyColor(strategies[i], order));
+        end->setBorderColor(Qt::white);
+        end->append(totals[i], i);
+        attach(chart, end, x, y);
+        hideFromLegend(chart, end);
+        labels->add(end, 0, QStringLiteral("%1 MiB").arg(totals[i], 0, 'f', 1));
+    }
+
+    auto* interaction = new ChartInteraction(chart);
+    interaction->barTooltip = [categories, totals](QBarSet* set, int index) {
+        if (index < 0 || index >= categories.size()) return QString();
+        const double mib = set->at(index);
+        const double share = totals[size_t(index)] > 0 ? 100.0 * mib / totals[size_t(index)] : 0.0;
+        return QStringLiteral("%1: %2\n%3 (%4 % of %5)")
+            .arg(categories[index], set->label(), formatMiB(mib), QString::number(share, 'f', 1),
+                 formatMiB(totals[size_t(index)]));
+    };
+    interaction->barStrategy = [strategies](QBarSet*, int index) {
+        return index >= 0 && index < strategies.size() ? strategies[index] : QString();
+    };
+    interaction->pointTooltip = [categories, totals](QAbstractSeries* series, const QPointF&) {
+        const int index = categories.indexOf(series->name());
+        return index < 0 ? QString()
+                         : QStringLiteral("%1: %2 in total")
+                               .arg(categories[index], formatMiB(totals[size_t(index)]));
+    };
+    interaction->pointStrategy = [](QAbstractSeries* series, const QPointF&) {
+        return series->property(kStrategyProperty).toString();
+    };
+    return chart;
+}
+
+}  // namespace ckptlab::ui

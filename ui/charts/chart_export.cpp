@@ -1,0 +1,111 @@
+// PNG and SVG files of one chart, and the one-line config text SVGs carry.
+#include "charts/chart_export.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QFile>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
+#include <QScreen>
+#include <QSvgGenerator>
+
+#include "charts/chart_render.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+bool fail(QString* error, const QString& message) {
+    if (error) *error = message;
+    return false;
+}
+
+bool checkCanRender(QChart* chart, QString* error) {
+    if (!chart) return fail(error, QStringLiteral("No chart to export."));
+    // Charts are widgets: they need fonts and styles that only a QApplication provides.
+    if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
+        return fail(error, QStringLiteral("Exporting charts needs a QApplication."));
+    return true;
+}
+
+// The DPI text was laid out for; the SVG must use the same or fonts change size in it.
+int layoutDpi() {
+    const QScreen* screen = QGuiApplication::primaryScreen();
+    return screen ? qRound(screen->logicalDotsPerInch()) : 96;
+}
+
+}  // namespace
+
+bool exportChartPng(QChart* chart, const QString& path, int scale, QString* error) {
+    if (!checkCanRender(chart, error)) return false;
+    if (scale != 1 && scale != 2) return fail(error, QStringLiteral("PNG scale must be 1 or 2."));
+    const QSizeF size(kExportSize);
+    QImage image((size * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull()) return fail(error, QStringLiteral("Could not allocate the image."));
+    image.setDevicePixelRatio(scale);  // paint in logical units, get scale× the pixels
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing |
+                               QPainter::SmoothPixmapTransform);
+        renderChart(chart, &painter, size);
+    }
+    // Tell viewers the 2× image is a high-DPI copy of the same picture, not a bigger one.
+    const int dotsPerMeter = qRound(layoutDpi() / 0.0254 * scale);
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    if (!image.save(path, "PNG"))
+        return fail(error, QStringLiteral("Could not write %1.").arg(QFileInfo(path).absoluteFilePath()));
+    return true;
+}
+
+bool exportChartSvg(QChart* chart, const QString& path, const QString& title,
+                    const QString& description, QString* error) {
+    if (!checkCanRender(chart, error)) return false;
+    const QSizeF size(kExportSize);
+    {
+        // Fail early with a clear message: QSvgGenerator only warns when it cannot write.
+        QFile probe(path);
+        if (!probe.open(QIODevice::WriteOnly))
+            return fail(error, QStringLiteral("Could not write %1: %2")
+                                   .arg(QFileInfo(path).absoluteFilePath(), probe.errorString()));
+    }
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size.toSize());
+    generator.setViewBox(QRectF(QPointF(0, 0), size));
+    generator.setResolution(layoutDpi());
+    generator.setTitle(title);
+    generator.setDescription(description);
+    QPainter painter;
+    if (!painter.begin(&generator))
+        return fail(error, QStringLiteral("Could not start writing %1.").arg(path));
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    renderChart(chart, &painter, size);
+    painter.end();
+    return true;
+}
+
+QString describeConfig(const ExperimentConfig& c) {
+    auto s = [](const std::string& text) { return QString::fromStdString(text); };
+    QStringList parts;
+    parts << QStringLiteral("%1 model, %2 blocks, width %3, seq %4, batch %5")
+                 .arg(s(toString(c.block)))
+                 .arg(c.depth)
+                 .arg(c.width)
+                 .arg(c.seq)
+                 .arg(c.batch);
+    if (c.block == BlockKind::Transformer)
+        parts << QStringLiteral("%1 heads, dropout %2").arg(c.heads).arg(c.dropout);
+    parts << QStringLiteral("%1 on %2").arg(s(toString(c.dtype)), s(c.device));
+    parts << QStringLiteral("optimizer %1").arg(s(toString(c.optimizer)));
+    parts << QStringLiteral("seed %1").arg(qulonglong(c.seed));
+    parts << (c.threads > 0 ? QStringLiteral("%1 threads").arg(c.threads)
+                            : QStringLiteral("default threads"));
+    parts << QStringLiteral("%1 warm-up + %2 timed steps").arg(c.warmup).arg(c.repeats);
+    return parts.join(QStringLiteral(", "));
+}
+
+}  // namespace ckptlab::ui

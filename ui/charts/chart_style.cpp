@@ -1,0 +1,179 @@
+#include "charts/chart_style.h"
+
+#include <QAbstractSeries>
+#include <QAreaSeries>
+#include <QLineSeries>
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QValueAxis>
+#include <cmath>
+
+#include "charts/chart_builders.h"
+
+namespace ckptlab::ui {
+
+namespace {
+constexpr const char* kNoLegendProperty = "ckptlabNoLegend";
+}
+
+QString chartFileStem(ChartKind kind) {
+    switch (kind) {
+        case ChartKind::Tradeoff: return QStringLiteral("tradeoff");
+        case ChartKind::Timeline: return QStringLiteral("timeline");
+        case ChartKind::Lifetimes: return QStringLiteral("lifetimes");
+        case ChartKind::Breakdown: return QStringLiteral("breakdown");
+        case ChartKind::Scaling: return QStringLiteral("scaling");
+    }
+    return QStringLiteral("chart");
+}
+
+QString chartTitle(ChartKind kind) {
+    switch (kind) {
+        case ChartKind::Tradeoff: return QStringLiteral("Memory against time per strategy");
+        case ChartKind::Timeline: return QStringLiteral("Memory during one training step");
+        case ChartKind::Lifetimes: return QStringLiteral("Activation lifetimes");
+        case ChartKind::Breakdown: return QStringLiteral("What the memory holds at the peak");
+        case ChartKind::Scaling: return QStringLiteral("Scaling");
+    }
+    return {};
+}
+
+static QFont sized(int points, bool bold = false) {
+    QFont font;
+    font.setPointSize(points);
+    font.setBold(bold);
+    return font;
+}
+
+QFont chartTitleFont() { return sized(14, true); }
+QFont axisTitleFont() { return sized(11); }
+QFont axisLabelFont() { return sized(10); }
+QFont legendFont() { return sized(10); }
+QFont pointLabelFont() { return sized(10); }
+
+void styleChart(QChart* chart, const QString& title) {
+    chart->setTitle(title);
+    chart->setTitleFont(chartTitleFont());
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->legend()->setFont(legendFont());
+    chart->legend()->setVisible(true);
+    chart->setBackgroundRoundness(0);
+}
+
+QValueAxis* makeValueAxis(const QString& title) {
+    auto* axis = new QValueAxis;
+    axis->setTitleText(title);
+    axis->setTitleFont(axisTitleFont());
+    axis->setLabelsFont(axisLabelFont());
+    return axis;
+}
+
+void setNiceRange(QValueAxis* axis, double lo, double hi, double pad, bool floorAtZero,
+                  int targetTicks, bool snap) {
+    if (!std::isfinite(lo) || !std::isfinite(hi)) lo = hi = 0;
+    if (!(hi > lo)) {  // one value or none: give it some room
+        const double half = std::max(std::abs(lo) * 0.1, 1.0);
+        hi = lo + half;
+        lo -= half;
+    }
+    const double span = hi - lo;
+    lo -= span * pad;
+    hi += span * pad;
+    if (floorAtZero && lo < 0) lo = 0;
+    // Step of 1, 2 or 5 times a power of ten giving about `targetTicks` intervals; the range
+    // snaps to whole steps so every tick lands on a round number.
+    const double raw = (hi - lo) / std::max(1, targetTicks);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * magnitude;
+    for (double m : {1.0, 2.0, 5.0})
+        if (m * magnitude >= raw * 0.999) {
+            step = m * magnitude;
+            break;
+        }
+    if (snap) {
+        lo = std::floor(lo / step + 1e-9) * step;
+        hi = std::ceil(hi / step - 1e-9) * step;
+        axis->setTickCount(int(std::lround((hi - lo) / step)) + 1);
+    } else {  // the data's own range, ticks on round values inside it
+        axis->setTickType(QValueAxis::TicksDynamic);
+        axis->setTickAnchor(0);
+        axis->setTickInterval(step);
+    }
+    axis->setRange(lo, hi);
+    const int decimals = step >= 1 ? 0 : std::min(6, int(std::lround(-std::log10(magnitude))));
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
+void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y) {
+    chart->addSeries(series);
+    series->attachAxis(x);
+    series->attachAxis(y);
+}
+
+void attachArea(QChart* chart, QAreaSeries* area, QAbstractAxis* x, QAbstractAxis* y) {
+    attach(chart, area, x, y);  // the chart takes the area, breaking its tie to the upper line
+    if (area->upperSeries()) area->upperSeries()->setParent(area);
+    if (area->lowerSeries()) area->lowerSeries()->setParent(area);
+}
+
+void hideFromLegend(QChart* chart, QAbstractSeries* series) {
+    series->setProperty(kNoLegendProperty, true);
+    for (QLegendMarker* marker : chart->legend()->markers(series)) marker->setVisible(false);
+}
+
+void placeLegend(QChart* chart) {
+    // Counted by our own mark: a marker's isVisible() is false until the chart is shown.
+    int entries = 0;
+    for (QLegendMarker* marker : chart->legend()->markers())
+        if (!marker->series()->property(kNoLegendProperty).toBool()) ++entries;
+    chart->legend()->setAlignment(entries > 8 ? Qt::AlignRight : Qt::AlignBottom);
+}
+
+QColor phaseColor(Phase phase) {
+    switch (phase) {
+        case Phase::Forward: return QColor(70, 130, 200, 38);
+        case Phase::Loss: return QColor(150, 150, 150, 50);
+        case Phase::Recompute: return QColor(230, 120, 30, 60);
+        case Phase::Backward: return QColor(60, 170, 90, 38);
+        case Phase::Optimizer: return QColor(160, 90, 190, 45);
+        case Phase::Idle: break;
+    }
+    return QColor(0, 0, 0, 0);
+}
+
+QString phaseLabel(Phase phase) {
+    switch (phase) {
+        case Phase::Forward: return QStringLiteral("forward");
+        case Phase::Loss: return QStringLiteral("loss");
+        case Phase::Recompute: return QStringLiteral("recompute");
+        case Phase::Backward: return QStringLiteral("backward");
+        case Phase::Optimizer: return QStringLiteral("optimizer");
+        case Phase::Idle: break;
+    }
+    return QStringLiteral("idle");
+}
+
+QString formatMiB(double mib) {
+    const int decimals = std::abs(mib) >= 100 ? 1 : (std::abs(mib) >= 1 ? 2 : 3);
+    return QStringLiteral("%1 MiB").arg(mib, 0, 'f', decimals);
+}
+
+QString formatMs(double ms) {
+    const int decimals = std::abs(ms) >= 100 ? 1 : (std::abs(ms) >= 1 ? 2 : 3);
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', decimals);
+}
+
+}  // namespace ckptlab::ui
+
+namespace ckptlab::ui {
+
+QChart* makeEmptyChart(const QString& title) {
+    auto* chart = new QChart;
+    styleChart(chart, title);
+    chart->legend()->setVisible(false);
+    return chart;
+}
+
+}  // namespace ckptlab::ui

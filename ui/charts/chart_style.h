@@ -1,0 +1,78 @@
+#pragma once
+// Shared look of every chart: fonts, axis setup, phase colours. Keeping these in one place is
+// what makes the window's charts and the exported PNG/SVG files look alike.
+
+#include <QColor>
+#include <QFont>
+#include <QString>
+
+#include "ckptlab/result.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QValueAxis;
+class QAbstractAxis;
+class QAbstractSeries;
+class QAreaSeries;
+QT_END_NAMESPACE
+
+namespace ckptlab::ui {
+
+// Property on a series naming the strategy it draws; ChartView reads it for clicks and
+// setSelectedStrategy for highlighting.
+inline constexpr const char* kStrategyProperty = "ckptlabStrategy";
+
+QFont chartTitleFont();
+QFont axisTitleFont();
+QFont axisLabelFont();
+QFont legendFont();
+QFont pointLabelFont();
+
+// Title, fonts, legend at the bottom, no animation (exports must not catch a half-drawn frame).
+void styleChart(QChart* chart, const QString& title);
+
+// A value axis with a unit-bearing title and readable fonts.
+QValueAxis* makeValueAxis(const QString& title);
+
+// Sets [lo, hi] padded by `pad` of the span (never below zero when `floorAtZero`), with ticks
+// every 1, 2 or 5 × 10^k (about `targetTicks` intervals) and a label format whose decimals suit
+// the step. `snap` widens the range to whole steps; without it the range fits the data exactly
+// (time axes, where an empty stretch after the step's end would only waste width).
+void setNiceRange(QValueAxis* axis, double lo, double hi, double pad, bool floorAtZero,
+                  int targetTicks = 8, bool snap = true);
+
+// Attaches the series to both axes (which the chart must already hold).
+void attach(QChart* chart, QAbstractSeries* series, QAbstractAxis* x, QAbstractAxis* y);
+
+// attach() for an area series, which then owns its upper and lower lines (QAreaSeries alone
+// leaves them to the caller, and its QObject parent is the upper line).
+void attachArea(QChart* chart, QAreaSeries* area, QAbstractAxis* x, QAbstractAxis* y);
+
+// Hides a series' legend entry (repeated helpers such as a second baseline line).
+void hideFromLegend(QChart* chart, QAbstractSeries* series);
+
+// Call after the series are in: a long legend goes to the right, one entry per line, where
+// its names are not cut short as they are in a crowded bottom row.
+void placeLegend(QChart* chart);
+
+// Translucent band colours for the step's phases, and their display names.
+QColor phaseColor(Phase phase);
+QString phaseLabel(Phase phase);
+
+// "12.3 MiB", "456 ms": numbers for tooltips with a sensible number of digits.
+QString formatMiB(double mib);
+QString formatMs(double ms);
+
+}  // namespace ckptlab::ui
+
+namespace ckptlab::ui {
+
+// A styled chart titled "No results yet" with nothing in it: what every builder returns when
+// there is nothing to plot, so views and exports never see a null chart.
+inline const QString& noResultsTitle() {
+    static const QString title = QStringLiteral("No results yet");
+    return title;
+}
+QChart* makeEmptyChart(const QString& title = noResultsTitle());
+
+}  // namespace ckptlab::ui

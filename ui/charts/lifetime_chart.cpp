@@ -1,0 +1,159 @@
+// Chart 3: for one run, a bar per block from when its activations are saved to when they are
+// freed. Each phase (forward, recompute) is one QAreaSeries holding all its bars, so even
+// hundreds of blocks cost two series.
+#include <QAreaSeries>
+#include <QChart>
+#include <QLineSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+#include "charts/chart_builders.h"
+#include "charts/chart_interaction.h"
+#include "charts/chart_style.h"
+#include "ckptlab/summary.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+struct Bar {
+    int block;
+    Phase phase;
+    double begin;
+    double end;
+    std::int64_t bytes;
+};
+
+// Bars of one phase sorted by block then time, overlapping ones of a block merged: an area
+// path is filled odd-even, so overlaps would punch holes.
+std::vector<Bar> barsOf(const RunResult& run, Phase phase) {
+    std::vector<Bar> bars;
+    for (const BlockLifetime& b : run.blocks)
+        if (b.phase == phase && b.freed_ms >= b.saved_ms)
+            bars.push_back({b.block, b.phase, b.saved_ms, b.freed_ms, b.bytes});
+    std::sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) {
+        return a.block != b.block ? a.block < b.block : a.begin < b.begin;
+    });
+    std::vector<Bar> merged;
+    for (const Bar& bar : bars) {
+        if (!merged.empty() && merged.back().block == bar.block && bar.begin <= merged.back().end) {
+            merged.back().end = std::max(merged.back().end, bar.end);
+            merged.back().bytes = std::max(merged.back().bytes, bar.bytes);
+        } else {
+            merged.push_back(bar);
+        }
+    }
+    return merged;
+}
+
+double halfHeight(std::int64_t bytes, std::int64_t maxBytes) {
+    // Thickness shows size: the biggest bar fills 80 % of its row, none is thinner than 24 %.
+    if (maxBytes <= 0) return 0.3;
+    return 0.12 + 0.28 * double(bytes) / double(maxBytes);
+}
+
+// Rectangles joined along their rows' centre lines; upper and lower lines retrace the same
+// joins, which therefore enclose no area.
+QAreaSeries* barArea(const std::vector<Bar>& bars, std::int64_t maxBytes) {
+    auto* upper = new QLineSeries;
+    auto* lower = new QLineSeries;
+    QList<QPointF> up, down;
+    for (const Bar& bar : bars) {
+        const double y = bar.block;
+        const double h = halfHeight(bar.bytes, maxBytes);
+        const double end = std::max(bar.end, bar.begin + 1e-9);  // keep zero-length bars drawable
+        up << QPointF(bar.begin, y) << QPointF(bar.begin, y + h) << QPointF(end, y + h)
+           << QPointF(end, y);
+        down << QPointF(bar.begin, y) << QPointF(bar.begin, y - h) << QPointF(end, y - h)
+             << QPointF(end, y);
+    }
+    upper->replace(up);
+    lower->replace(down);
+    return new QAreaSeries(upper, lower);
+}
+
+QString barText(const QString& strategy, const Bar& bar) {
+    return QStringLiteral("%1, block %2: %3 activations\nsaved at %4, freed at %5 (%6 alive)\n%7")
+        .arg(strategy, QString::number(bar.block),
+             bar.phase == Phase::Recompute ? QStringLiteral("recomputed") : QStringLiteral("forward"),
+             formatMs(bar.begin), formatMs(bar.end), formatMs(bar.end - bar.begin),
+             formatMiB(double(bar.bytes) / kMiB));
+}
+
+}  // namespace
+
+QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
+    const QString name = QString::fromStdString(run.strategy);
+    if (run.error) return makeEmptyChart(QStringLiteral("No results for %1: the run failed").arg(name));
+    const std::vector<Bar> forward = barsOf(run, Phase::Forward);
+    const std::vector<Bar> recompute = barsOf(run, Phase::Recompute);
+    if (forward.empty() && recompute.empty())
+        return makeEmptyChart(QStringLiteral("No activation lifetimes recorded for %1").arg(name));
+
+    int depth = std::max(1, run.config.depth);
+    double maxT = 0;
+    std::int64_t maxBytes = 0;
+    for (const auto* bars : {&forward, &recompute})
+        for (const Bar& bar : *bars) {
+            depth = std::max(depth, bar.block + 1);
+            maxT = std::max(maxT, bar.end);
+            maxBytes = std::max(maxBytes, bar.bytes);
+        }
+
+    auto* chart = new QChart;
+    styleChart(chart, QStringLiteral("%1: %2 (%3 recomputed bars)")
+                          .arg(chartTitle(ChartKind::Lifetimes), name)
+                          .arg(qulonglong(recompute.size())));
+    auto* x = makeValueAxis(QStringLiteral("Time since the step began (ms)"));
+    auto* y = makeValueAxis(QStringLiteral("Block (bar thickness = bytes kept)"));
+    setNiceRange(x, 0, maxT, 0.01, true, 12, false);
+    // Block 0 on top, as in a Gantt chart; ticks thinned so labels never collide.
+    y->setReverse(true);
+    y->setRange(-0.6, depth - 0.4);
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(0);
+    const int steps[] = {1, 2, 5, 10, 20, 25, 50, 100};
+    int interval = 100;
+    for (int step : steps)
+        if (depth / step <= 20) {
+            interval = step;
+            break;
+        }
+    y->setTickInterval(interval);
+    y->setLabelFormat(QStringLiteral("%d"));
+    y->setGridLineVisible(false);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    const QColor color = strategyColor(name, strategyOrder(results));
+    QColor light = color.lighter(135);
+    light.setAlpha(170);
+    const QColor dark = color.darker(180);
+    struct Layer { const std::vector<Bar>* bars; QString label; QColor color; };
+    for (const Layer& layer : {Layer{&forward, QStringLiteral("forward activations"), light},
+                               Layer{&recompute, QStringLiteral("recomputed activations"), dark}}) {
+        if (layer.bars->empty()) continue;
+        QAreaSeries* area = barArea(*layer.bars, maxBytes);
+        area->setName(layer.label);
+        area->setProperty(kStrategyProperty, name);
+        area->setBrush(layer.color);
+        area->setPen(Qt::NoPen);
+        attachArea(chart, area, x, y);
+    }
+
+    auto* interaction = new ChartInteraction(chart);
+    interaction->pointTooltip = [name, forward, recompute](QAbstractSeries* series,
+                                                            const QPointF& value) {
+        const bool isRecompute = series->name().startsWith(QLatin1String("recomputed"));
+        const int block = int(std::lround(value.y()));
+        for (const Bar& bar : isRecompute ? recompute : forward)
+            if (bar.block == block && bar.begin <= value.x() && value.x() <= bar.end)
+                return barText(name, bar);
+        return QString();
+    };
+    interaction->pointStrategy = [name](QAbstractSeries*, const QPointF&) { return name; };
+    return chart;
+}
+
+}  // namespace ckptlab::ui

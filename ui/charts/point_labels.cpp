@@ -1,0 +1,92 @@
+#include "charts/point_labels.h"
+
+#include <QAbstractAxis>
+#include <QChart>
+#include <QGraphicsSimpleTextItem>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include "charts/chart_style.h"
+
+namespace ckptlab::ui {
+
+namespace {
+constexpr qreal kGap = 4;  // between a marker's edge and its label
+qreal area(const QRectF& r) { return r.isEmpty() ? 0 : r.width() * r.height(); }
+}  // namespace
+
+PointLabels::PointLabels(QChart* chart) : QObject(chart), m_chart(chart) {
+    connect(chart, &QChart::plotAreaChanged, this, &PointLabels::relayout);
+}
+
+void PointLabels::add(QXYSeries* series, int index, const QString& text) {
+    auto* item = new QGraphicsSimpleTextItem(text, m_chart);
+    item->setFont(pointLabelFont());
+    item->setBrush(QColor(40, 40, 40));
+    item->setZValue(1000);  // above every series
+    m_labels.push_back({series, index, item});
+    if (!m_axesConnected) {  // zooming changes ranges without moving the plot area
+        for (QAbstractAxis* axis : m_chart->axes())
+            if (auto* values = qobject_cast<QValueAxis*>(axis))
+                connect(values, &QValueAxis::rangeChanged, this, &PointLabels::relayout);
+        m_axesConnected = true;
+    }
+    relayout();
+}
+
+QString PointLabels::text(int i) const { return m_labels.at(size_t(i)).item->text(); }
+
+void PointLabels::relayout() {
+    const QRectF plot = m_chart->plotArea();
+    // Markers are obstacles too, so a label never covers another run's point.
+    std::vector<QRectF> taken;
+    std::vector<QPointF> centres(m_labels.size());
+    for (size_t i = 0; i < m_labels.size(); ++i) {
+        const Label& label = m_labels[i];
+        if (!label.series || label.index >= label.series->count()) continue;
+        centres[i] = m_chart->mapToPosition(label.series->at(label.index), label.series);
+        const auto* scatter = qobject_cast<const QScatterSeries*>(label.series.data());
+        const qreal r = scatter ? scatter->markerSize() / 2 : 3;
+        taken.push_back(QRectF(centres[i] - QPointF(r, r), QSizeF(2 * r, 2 * r)));
+    }
+    for (size_t i = 0; i < m_labels.size(); ++i) {
+        Label& label = m_labels[i];
+        const bool visible = label.series && label.index < label.series->count() &&
+                             plot.contains(centres[i]);
+        label.item->setVisible(visible);
+        if (!visible) continue;
+        const auto* scatter = qobject_cast<const QScatterSeries*>(label.series.data());
+        const qreal r = (scatter ? scatter->markerSize() / 2 : 3) + kGap;
+        const QSizeF size = label.item->boundingRect().size();
+        const QPointF c = centres[i];
+        const QPointF candidates[] = {
+            {c.x() + r, c.y() - size.height() / 2},                   // right
+            {c.x() - r - size.width(), c.y() - size.height() / 2},    // left
+            {c.x() - size.width() / 2, c.y() - r - size.height()},    // above
+            {c.x() - size.width() / 2, c.y() + r},                    // below
+            {c.x() + r, c.y() - r - size.height()},                   // above right
+            {c.x() + r, c.y() + r},                                   // below right
+            {c.x() - r - size.width(), c.y() - r - size.height()},    // above left
+            {c.x() - r - size.width(), c.y() + r},                    // below left
+        };
+        // The first spot that is clear wins; if none is, the one covering the least.
+        QRectF chosen;
+        qreal best = -1;
+        for (const QPointF& at : candidates) {
+            const QRectF rect(at, size);
+            // Outside the plot counts double; under a pixel of overlap is rounding, not overlap.
+            qreal cost = plot.contains(rect) ? 0 : 2 * (area(rect) - area(rect & plot));
+            for (const QRectF& other : taken) cost += area(rect & other);
+            if (cost < 1) cost = 0;
+            if (best < 0 || cost < best) {
+                best = cost;
+                chosen = rect;
+            }
+            if (cost == 0) break;
+        }
+        label.item->setPos(chosen.topLeft());
+        taken.push_back(chosen);
+    }
+}
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,34 @@
+#pragma once
+// The cost model's layer on the tradeoff chart: each predicted point (hollow, in its strategy's
+// colour) tied to its measured point, the planner's predicted frontier (dashed) and the measured
+// curve through the optimal:* runs (solid). Putting prediction beside measurement is the point.
+
+#include <QPointF>
+#include <QStringList>
+#include <vector>
+
+#include "ckptlab/result.h"
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace ckptlab::ui {
+
+// Property on a predicted-point series naming its strategy (not kStrategyProperty: these series
+// are neither counted as a strategy's dots nor emphasised).
+inline constexpr const char* kPredictedProperty = "ckptlabPredictedOf";
+
+// (peak MiB, step ms) of the run's prediction; false when it has none worth drawing.
+bool predictedPoint(const RunResult& run, QPointF* at);
+
+// Every value the overlays draw, so the axes can be sized to hold them.
+std::vector<QPointF> overlayValues(const ResultSet& results,
+                                   const std::vector<const RunResult*>& runs);
+
+// Adds the overlays to a chart whose axes are already in place.
+void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const ResultSet& results,
+                           const std::vector<const RunResult*>& runs, const QStringList& order);
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,30 @@
+#include "app_setup.h"
+
+#include <QtGlobal>
+
+#include "metatypes.h"
+
+// Q_INIT_RESOURCE must be used outside any namespace. The resources live in the static
+// ckptlab_ui library, whose qrc object the linker would drop unless something references it.
+static void initResources()
+{
+    Q_INIT_RESOURCE(resources);
+}
+
+namespace ckptlab::ui {
+
+void initializeUi()
+{
+    static bool done = false;
+    if (done)
+        return;
+    done = true;
+    initResources();
+    qRegisterMetaType<ExperimentConfig>();
+    qRegisterMetaType<Environment>();
+    qRegisterMetaType<RunResult>();
+    qRegisterMetaType<ResultSet>();
+    qRegisterMetaType<MeasuredRun>();
+}
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,143 @@
+#include "chart_exporter.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+
+#include "charts/chart_export.h"
+#include "charts_panel.h"
+#include "messages.h"
+#include "results_document.h"
+#include "settings.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+QString suffixFor(ChartFormat format)
+{
+    switch (format) {
+    case ChartFormat::Png1x: return QStringLiteral(".png");
+    case ChartFormat::Png2x: return QStringLiteral("@2x.png");
+    case ChartFormat::Svg: return QStringLiteral(".svg");
+    }
+    return {};
+}
+
+}  // namespace
+
+ChartExporter::ChartExporter(ChartsPanel* charts, ResultsDocument* document, Settings* settings,
+                             QWidget* window)
+    : QObject(window)
+    , m_charts(charts)
+    , m_document(document)
+    , m_settings(settings)
+    , m_window(window)
+{
+}
+
+void ChartExporter::addActions(QMenu* menu)
+{
+    const auto add = [&](const QString& text, ChartFormat format) {
+        QAction* action = menu->addAction(text);
+        connect(action, &QAction::triggered, this, [this, format] { exportCurrentDialog(format); });
+        return action;
+    };
+    add(tr("Current Chart as &PNG…"), ChartFormat::Png1x);
+    add(tr("Current Chart as PNG (&2×)…"), ChartFormat::Png2x);
+    add(tr("Current Chart as &SVG…"), ChartFormat::Svg);
+    menu->addSeparator();
+    QAction* all = menu->addAction(tr("&All Charts to Folder…"));
+    connect(all, &QAction::triggered, this, &ChartExporter::exportAllDialog);
+}
+
+QString ChartExporter::description() const
+{
+    const ResultSet& results = m_document->results();
+    if (results.runs.empty())
+        return {};
+    return describeConfig(results.runs.front().config) + QStringLiteral("; strategies: ")
+        + m_document->strategyNames().join(QStringLiteral(", "));
+}
+
+bool ChartExporter::hasResults() const
+{
+    if (!m_document->isEmpty())
+        return true;
+    showMessage(m_window, MessageKind::Information, tr("Nothing to export"),
+                tr("Run a sweep or open a results file first."));
+    return false;
+}
+
+bool ChartExporter::exportChart(ChartKind kind, ChartFormat format, const QString& path)
+{
+    QChart* chart = m_charts->chart(kind);
+    QString error;
+    const bool ok = format == ChartFormat::Svg
+        ? exportChartSvg(chart, path, chartTitle(kind), description(), &error)
+        : exportChartPng(chart, path, format == ChartFormat::Png2x ? 2 : 1, &error);
+    if (!ok)
+        showMessage(m_window, MessageKind::Error, tr("Cannot export chart"), error);
+    return ok;
+}
+
+QStringList ChartExporter::exportAll(const QString& folder)
+{
+    QStringList written;
+    if (!QDir().mkpath(folder)) {
+        showMessage(m_window, MessageKind::Error, tr("Cannot export charts"),
+                    tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(folder)));
+        return written;
+    }
+    for (ChartKind kind : ChartsPanel::kKinds) {
+        const QString base = QDir(folder).filePath(chartFileStem(kind));
+        for (ChartFormat format : {ChartFormat::Png2x, ChartFormat::Svg}) {
+            const QString path = base + (format == ChartFormat::Svg ? QStringLiteral(".svg")
+                                                                    : QStringLiteral(".png"));
+            if (!exportChart(kind, format, path))
+                return written;
+            written << path;
+        }
+    }
+    return written;
+}
+
+void ChartExporter::exportCurrentDialog(ChartFormat format)
+{
+    if (!hasResults())
+        return;
+    const ChartKind kind = m_charts->currentKind();
+    const QString suggested = m_settings->lastFolder(FolderKind::Charts) + QLatin1Char('/')
+        + chartFileStem(kind) + suffixFor(format);
+    const QString filter = format == ChartFormat::Svg ? tr("SVG (*.svg)") : tr("PNG (*.png)");
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Export %1").arg(chartTitle(kind)),
+                                                suggested, filter);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += format == ChartFormat::Svg ? QStringLiteral(".svg") : QStringLiteral(".png");
+    m_settings->setLastFolder(FolderKind::Charts, path);
+    exportChart(kind, format, path);
+}
+
+void ChartExporter::exportAllDialog()
+{
+    if (!hasResults())
+        return;
+    const QString folder = QFileDialog::getExistingDirectory(
+        m_window, tr("Export all charts (PNG 2× and SVG) into"),
+        m_settings->lastFolder(FolderKind::Charts));
+    if (folder.isEmpty())
+        return;
+    m_settings->setLastFolder(FolderKind::Charts, folder);
+    const QStringList written = exportAll(folder);
+    if (written.size() == int(ChartsPanel::kKinds.size()) * 2)
+        showMessage(m_window, MessageKind::Information, tr("Charts exported"),
+                    tr("Wrote %1 files to %2.")
+                        .arg(written.size())
+                        .arg(QDir::toNativeSeparators(folder)));
+}
+
+}  // namespace ckptlab::ui

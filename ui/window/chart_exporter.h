@@ -1,0 +1,51 @@
+#pragma once
+// The window's chart export actions: the current chart as PNG (1x, 2x) or SVG, and all four
+// charts into a folder for slides. Exports what the panel shows (the selected run's lifetimes,
+// timelines thinned by the worker) through the chart engineer's exportChartPng/Svg.
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include "charts/chart_builders.h"
+
+class QMenu;
+class QWidget;
+
+namespace ckptlab::ui {
+
+class ChartsPanel;
+class ResultsDocument;
+class Settings;
+
+enum class ChartFormat { Png1x, Png2x, Svg };
+
+class ChartExporter : public QObject {
+    Q_OBJECT
+public:
+    ChartExporter(ChartsPanel* charts, ResultsDocument* document, Settings* settings,
+                  QWidget* window);
+
+    // Adds the export actions to `menu` (File > Export chart).
+    void addActions(QMenu* menu);
+
+    // Dialog-free variants; false (with a message shown) on failure.
+    bool exportChart(ChartKind kind, ChartFormat format, const QString& path);
+    // Writes <stem>.png (2x, for slides) and <stem>.svg of every chart; returns the paths.
+    QStringList exportAll(const QString& folder);
+
+public Q_SLOTS:
+    void exportCurrentDialog(ckptlab::ui::ChartFormat format);
+    void exportAllDialog();
+
+private:
+    QString description() const;
+    bool hasResults() const;
+
+    ChartsPanel* m_charts;
+    ResultsDocument* m_document;
+    Settings* m_settings;
+    QWidget* m_window;
+};
+
+}  // namespace ckptlab::ui

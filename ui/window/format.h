@@ -1,0 +1,14 @@
+#pragma once
+// Human-readable numbers with units, shared by labels, status bar and dialogs.
+
+#include <QString>
+#include <cstdint>
+
+namespace ckptlab::ui {
+
+// "512.0 MiB", "12.35 GiB": binary units, as the core reports.
+QString formatBytes(std::int64_t bytes);
+// "45 s", "3 min 20 s", "1 h 05 min".
+QString formatDuration(double seconds);
+
+}  // namespace ckptlab::ui

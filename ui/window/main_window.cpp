@@ -1,0 +1,197 @@
+#include "main_window.h"
+
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include "app_setup.h"
+#include "chart_exporter.h"
+#include "charts_panel.h"
+#include "file_controller.h"
+#include "memory_estimate_label.h"
+#include "parameter_panel.h"
+#include "progress_status.h"
+#include "results_document.h"
+#include "results_table_model.h"
+#include "results_view.h"
+#include "strategy_list.h"
+#include "sweep_controller.h"
+
+namespace ckptlab::ui {
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
+{
+    initializeUi();
+    setObjectName(QStringLiteral("mainWindow"));
+    m_document = new ResultsDocument(this);
+    m_sweep = new SweepController(this);
+    createPanels();
+    m_files = new FileController(m_document, &m_settings, this);
+    m_exporter = new ChartExporter(m_charts, m_document, &m_settings, this);
+    createActions();
+    createMenus();
+    connectSignals();
+    restoreSettings();
+    updateActions();
+    updateTitle();
+}
+
+MainWindow::~MainWindow()
+{
+    m_sweep->shutdown();  // before the document and views it reports into go away
+}
+
+void MainWindow::createPanels()
+{
+    m_charts = new ChartsPanel(m_document, this);
+    setCentralWidget(m_charts);
+
+    // Left: what to run.
+    m_parameters = new ParameterPanel;
+    m_memory = new MemoryEstimateLabel;
+    m_strategies = new StrategyList;
+    m_runButton = new QPushButton(tr("Run sweep"));
+    m_runButton->setObjectName(QStringLiteral("runButton"));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
+
+    auto* modelBox = new QGroupBox(tr("Model and measurement"));
+    auto* modelLayout = new QVBoxLayout(modelBox);
+    modelLayout->addWidget(m_parameters);
+    modelLayout->addWidget(m_memory);
+    auto* strategyBox = new QGroupBox(tr("Strategies to compare"));
+    auto* strategyLayout = new QVBoxLayout(strategyBox);
+    strategyLayout->addWidget(m_strategies);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_runButton, 1);
+    buttons->addWidget(m_cancelButton);
+
+    auto* experiment = new QWidget;
+    auto* layout = new QVBoxLayout(experiment);
+    layout->addWidget(modelBox);
+    layout->addWidget(strategyBox, 1);
+    layout->addLayout(buttons);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(experiment);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(experiment->sizeHint().width() + 20);
+
+    auto* left = new QDockWidget(tr("Experiment"), this);
+    left->setObjectName(QStringLiteral("experimentDock"));
+    left->setWidget(scroll);
+    left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, left);
+
+    // Bottom: the numbers.
+    m_model = new ResultsTableModel(this);
+    m_table = new ResultsView(m_model);
+    auto* bottom = new QDockWidget(tr("Results"), this);
+    bottom->setObjectName(QStringLiteral("resultsDock"));
+    bottom->setWidget(m_table);
+    bottom->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::BottomDockWidgetArea, bottom);
+    // Room for a preset's six runs without scrolling (a saved layout overrides this).
+    resizeDocks({bottom}, {230}, Qt::Vertical);
+
+    // The experiment dock runs the full height; the table sits under the charts only.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+
+    m_progress = new ProgressStatus;
+    statusBar()->addPermanentWidget(m_progress);
+    resize(1500, 950);
+}
+
+void MainWindow::connectSignals()
+{
+    connect(m_parameters, &ParameterPanel::configChanged, this, &MainWindow::onParametersChanged);
+    connect(m_strategies, &StrategyList::strategiesChanged, this, &MainWindow::onParametersChanged);
+    connect(m_runButton, &QPushButton::clicked, this, &MainWindow::startSweep);
+    connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelSweep);
+
+    connect(m_sweep, &SweepController::progress, m_progress, &ProgressStatus::report);
+    connect(m_sweep, &SweepController::measured, this, &MainWindow::onMeasured);
+    connect(m_sweep, &SweepController::finished, this, &MainWindow::onSweepFinished);
+    connect(m_sweep, &SweepController::failed, this, &MainWindow::onSweepFailed);
+
+    // One selection everywhere: table row, chart click and document agree.
+    const auto refreshTable = [this] { m_model->setResults(m_document->results()); };
+    connect(m_document, &ResultsDocument::resetDone, this, refreshTable);
+    connect(m_document, &ResultsDocument::runAdded, this, refreshTable);
+    connect(m_document, &ResultsDocument::selectionChanged, m_table, &ResultsView::selectRun);
+    connect(m_document, &ResultsDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ResultsDocument::resetDone, this, &MainWindow::updateActions);
+    connect(m_document, &ResultsDocument::runAdded, this, &MainWindow::updateActions);
+    connect(m_table, &ResultsView::runSelected, m_document, &ResultsDocument::select);
+    connect(m_charts, &ChartsPanel::strategyClicked, this, [this](const QString& strategy) {
+        m_document->select(int(m_document->strategyNames().indexOf(strategy)));
+    });
+    connect(m_files, &FileController::opened, this, [this](const QString& path) {
+        // The file's experiment goes back into the panels, so Run measures it again.
+        const ResultSet& results = m_document->results();
+        if (!results.runs.empty()) {
+            m_parameters->setConfig(results.runs.front().config);
+            m_strategies->setCheckedStrategies(m_document->strategyNames());
+        }
+        statusBar()->showMessage(tr("Opened %1 (%n run(s))", nullptr, m_document->runCount())
+                                     .arg(QDir::toNativeSeparators(path)),
+                                 8000);
+    });
+}
+
+void MainWindow::onParametersChanged()
+{
+    const ExperimentConfig config = m_parameters->config();
+    m_strategies->setModel(config.depth, config.block);
+    m_memory->refresh(config, m_strategies->checkedStrategies());
+}
+
+void MainWindow::restoreSettings()
+{
+    m_parameters->setConfig(m_settings.lastConfig());
+    QStringList checked = m_settings.checkedStrategies();
+    if (checked.isEmpty())
+        checked = {QStringLiteral("none"), QStringLiteral("full"), QStringLiteral("every:2"),
+                   QStringLiteral("sqrt")};
+    m_strategies->setCheckedStrategies(checked);
+    m_settings.restoreWindow(*this);
+    onParametersChanged();
+}
+
+void MainWindow::saveSettings()
+{
+    m_settings.setLastConfig(m_parameters->config());
+    m_settings.setCheckedStrategies(m_strategies->checkedStrategies());
+    m_settings.saveWindow(*this);
+}
+
+void MainWindow::openResultsFile(const QString& path)
+{
+    m_files->open(path);
+}
+
+void MainWindow::updateTitle()
+{
+    const QString file = m_document->filePath();
+    setWindowTitle(file.isEmpty() ? tr("Checkpoint Lab")
+                                  : tr("%1 — Checkpoint Lab").arg(QFileInfo(file).fileName()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveSettings();
+    // Stops a running sweep (the runner honours cancel within about a second) and joins it.
+    m_sweep->shutdown();
+    event->accept();
+}
+
+}  // namespace ckptlab::ui

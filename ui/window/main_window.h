@@ -1,0 +1,113 @@
+#pragma once
+// The Checkpoint Lab window. It only assembles the pieces and routes signals between them:
+// parameters and strategies (left dock), charts (centre), results table (bottom dock), sweep
+// controller, files. Accessors exist for the UI tests.
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+
+#include "metatypes.h"
+#include "settings.h"
+
+class QAction;
+class QLabel;
+class QMenu;
+class QPushButton;
+
+namespace ckptlab::ui {
+
+class ChartExporter;
+class ChartsPanel;
+class FileController;
+class MemoryEstimateLabel;
+class ParameterPanel;
+class ProgressStatus;
+class ResultsDocument;
+class ResultsTableModel;
+class ResultsView;
+class StrategyList;
+class SweepController;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ParameterPanel* parameterPanel() const { return m_parameters; }
+    StrategyList* strategyList() const { return m_strategies; }
+    MemoryEstimateLabel* memoryEstimate() const { return m_memory; }
+    ResultsDocument* document() const { return m_document; }
+    ResultsTableModel* resultsModel() const { return m_model; }
+    ResultsView* resultsView() const { return m_table; }
+    ChartsPanel* chartsPanel() const { return m_charts; }
+    SweepController* sweepController() const { return m_sweep; }
+    FileController* files() const { return m_files; }
+    ChartExporter* chartExporter() const { return m_exporter; }
+    ProgressStatus* progressStatus() const { return m_progress; }
+    QAction* runAction() const { return m_runAction; }
+    QAction* cancelAction() const { return m_cancelAction; }
+    bool isRunning() const;
+
+public Q_SLOTS:
+    // What Run does: checks the inputs (asking before a sweep that cannot fit) and starts.
+    // Returns false when it did not start.
+    bool startSweep();
+    void cancelSweep();
+    void openResultsFile(const QString& path);
+    void showAbout();
+
+Q_SIGNALS:
+    // A sweep ended: finished, cancelled or failed. Finished results are in document().
+    void sweepEnded(bool cancelled, bool failed);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createPanels();
+    void createActions();
+    void createMenus();
+    void connectSignals();
+    void restoreSettings();
+    void saveSettings();
+
+    void onParametersChanged();
+    void onMeasured(const MeasuredRun& run);
+    void onSweepFinished(bool cancelled, const Environment& environment);
+    void onSweepFailed(const QString& title, const QString& message,
+                       const Environment& environment);
+    void endSweep(bool cancelled, bool failed);
+    void updateActions();
+    void updateTitle();
+
+    Settings m_settings;
+    ResultsDocument* m_document;
+    SweepController* m_sweep;
+    ParameterPanel* m_parameters = nullptr;
+    StrategyList* m_strategies = nullptr;
+    MemoryEstimateLabel* m_memory = nullptr;
+    ResultsTableModel* m_model = nullptr;
+    ResultsView* m_table = nullptr;
+    ChartsPanel* m_charts = nullptr;
+    ProgressStatus* m_progress = nullptr;
+    FileController* m_files = nullptr;
+    ChartExporter* m_exporter = nullptr;
+    QPushButton* m_runButton = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+
+    QAction* m_openAction = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_saveAsAction = nullptr;
+    QAction* m_csvAction = nullptr;
+    QAction* m_traceAction = nullptr;
+    QAction* m_runAction = nullptr;
+    QAction* m_cancelAction = nullptr;
+    QMenu* m_viewMenu = nullptr;
+
+    QElapsedTimer m_sweepClock;
+    bool m_replaceOnFirstResult = false;  // old results stay until the new sweep delivers
+    int m_runsThisSweep = 0;
+};
+
+}  // namespace ckptlab::ui

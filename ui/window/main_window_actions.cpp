@@ -1,0 +1,136 @@
+// MainWindow: actions, menus, toolbar and the About dialog.
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+
+#include "about_dialog.h"
+#include "chart_exporter.h"
+#include "charts_panel.h"
+#include "ckptlab/runner.h"
+#include "ckptlab/strategy.h"
+#include "file_controller.h"
+#include "main_window.h"
+#include "messages.h"
+#include "parameter_panel.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+QIcon themed(const char* name, QStyle::StandardPixmap fallback)
+{
+    return QIcon::fromTheme(QString::fromLatin1(name),
+                            QApplication::style()->standardIcon(fallback));
+}
+
+}  // namespace
+
+void MainWindow::createActions()
+{
+    m_openAction = new QAction(themed("document-open", QStyle::SP_DialogOpenButton),
+                               tr("&Open Results…"), this);
+    m_openAction->setShortcut(QKeySequence::Open);
+    connect(m_openAction, &QAction::triggered, m_files, &FileController::openDialog);
+
+    m_saveAction = new QAction(themed("document-save", QStyle::SP_DialogSaveButton),
+                               tr("&Save Results"), this);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    connect(m_saveAction, &QAction::triggered, m_files, &FileController::save);
+
+    m_saveAsAction = new QAction(tr("Save Results &As…"), this);
+    m_saveAsAction->setShortcut(QKeySequence::SaveAs);
+    connect(m_saveAsAction, &QAction::triggered, m_files, &FileController::saveAsDialog);
+
+    m_csvAction = new QAction(tr("Export Summary as &CSV…"), this);
+    connect(m_csvAction, &QAction::triggered, m_files, &FileController::exportCsvDialog);
+    m_traceAction = new QAction(tr("Export Timeline as Chrome &Trace…"), this);
+    m_traceAction->setToolTip(tr("Chrome trace JSON: open it in Perfetto or chrome://tracing"));
+    connect(m_traceAction, &QAction::triggered, m_files, &FileController::exportTraceDialog);
+
+    m_runAction = new QAction(themed("media-playback-start", QStyle::SP_MediaPlay),
+                              tr("&Run Sweep"), this);
+    m_runAction->setObjectName(QStringLiteral("runAction"));
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_runAction->setToolTip(tr("Measure every checked strategy (Ctrl+R)"));
+    connect(m_runAction, &QAction::triggered, this, &MainWindow::startSweep);
+
+    m_cancelAction = new QAction(themed("process-stop", QStyle::SP_MediaStop), tr("&Cancel"), this);
+    m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelAction->setToolTip(tr("Stop the sweep; finished runs are kept (Esc)"));
+    connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelSweep);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    file->addAction(m_saveAction);
+    file->addAction(m_saveAsAction);
+    file->addSeparator();
+    file->addAction(m_csvAction);
+    file->addAction(m_traceAction);
+    QMenu* chartMenu = file->addMenu(tr("Export C&hart"));
+    m_exporter->addActions(chartMenu);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_runAction);
+    run->addAction(m_cancelAction);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    for (ChartKind kind : ChartsPanel::kKinds) {
+        QAction* show = m_viewMenu->addAction(chartTitle(kind), this,
+                                              [this, kind] { m_charts->setCurrentKind(kind); });
+        show->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + int(kind))));
+    }
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Strategy Syntax"), this, [this] {
+        showMessage(this, MessageKind::Information, tr("Strategy syntax"),
+                    QString::fromStdString(strategySyntaxHelp()));
+    });
+    help->addAction(tr("&About Checkpoint Lab"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+    QToolBar* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolbar"));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->addAction(m_runAction);
+    toolbar->addAction(m_cancelAction);
+    toolbar->addSeparator();
+    toolbar->addAction(m_openAction);
+    toolbar->addAction(m_saveAction);
+
+    connect(m_charts, &ChartsPanel::hoverTextChanged, this, [this](const QString& text) {
+        if (text.isEmpty())
+            statusBar()->clearMessage();
+        else
+            statusBar()->showMessage(QString(text).replace(QLatin1Char('\n'), QStringLiteral("  ·  ")));
+    });
+}
+
+void MainWindow::showAbout()
+{
+    // Describes the machine the parameters point at (device, threads, BLAS).
+    Environment environment;
+    try {
+        environment = describeEnvironment(m_parameters->config());
+    } catch (const std::exception& e) {
+        environment.libtorch_version = e.what();
+    }
+    AboutDialog dialog(environment, this);
+    dialog.exec();
+}
+
+}  // namespace ckptlab::ui

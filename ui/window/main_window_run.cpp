@@ -1,0 +1,156 @@
+// MainWindow: starting, following and ending a sweep.
+
+#include <QAction>
+#include <QPushButton>
+#include <QStatusBar>
+
+#include "charts_panel.h"
+#include "format.h"
+#include "main_window.h"
+#include "memory_estimate_label.h"
+#include "messages.h"
+#include "parameter_panel.h"
+#include "progress_status.h"
+#include "results_document.h"
+#include "strategy_list.h"
+#include "sweep_controller.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+QString bulletList(const QStringList& items)
+{
+    return QStringLiteral("• ") + items.join(QStringLiteral("\n• "));
+}
+
+}  // namespace
+
+bool MainWindow::isRunning() const
+{
+    return m_sweep->isRunning();
+}
+
+bool MainWindow::startSweep()
+{
+    if (m_sweep->isRunning())
+        return false;
+    const QStringList problems = m_parameters->problems();
+    if (!problems.isEmpty()) {
+        showMessage(this, MessageKind::Warning, tr("Invalid configuration"),
+                    tr("Fix these parameters first:\n%1").arg(bulletList(problems)));
+        return false;
+    }
+    const QStringList strategies = m_strategies->checkedStrategies();
+    if (strategies.isEmpty()) {
+        showMessage(this, MessageKind::Warning, tr("No strategy"),
+                    tr("Check at least one strategy to run (include \"none\" as the baseline)."));
+        return false;
+    }
+    const QStringList invalid = m_strategies->invalidChecked();
+    if (!invalid.isEmpty()) {
+        showMessage(this, MessageKind::Warning, tr("Invalid strategy"),
+                    tr("These strategies do not fit this model:\n%1").arg(bulletList(invalid)));
+        return false;
+    }
+
+    // Refused here, before anything runs, with the predicted number: the runner would refuse
+    // it the same way, only later.
+    const ExperimentConfig config = m_parameters->config();
+    const MemoryForecast forecast = forecastMemory(config, strategies);
+    if (forecast.refused) {
+        showMessage(this, MessageKind::Warning, tr("Sweep cannot fit"),
+                    tr("%1\n\nPredicted %2, available %3. Make the model smaller (width, "
+                       "sequence, batch, depth) or uncheck the hungriest strategies.")
+                        .arg(forecast.refusal, formatBytes(forecast.runnerPredicted),
+                             formatBytes(forecast.available)));
+        return false;
+    }
+    if (forecast.nearLimit()
+        && !confirm(this, tr("Sweep close to the memory limit"),
+                    tr("The largest checked strategy (%1) is predicted to need %2 of the %3 "
+                       "available on %4. The system may start swapping.\n\nRun anyway?")
+                        .arg(forecast.largestStrategy, formatBytes(forecast.largest),
+                             formatBytes(forecast.available), QString::fromStdString(config.device))))
+        return false;
+
+    m_settings.setLastConfig(config);
+    m_settings.setCheckedStrategies(strategies);
+    m_replaceOnFirstResult = true;
+    m_runsThisSweep = 0;
+    m_sweepClock.start();
+    m_progress->begin(tr("Preparing %n strategie(s)…", nullptr, int(strategies.size())));
+    statusBar()->clearMessage();
+    m_sweep->start(config, strategies);
+    updateActions();
+    return true;
+}
+
+void MainWindow::cancelSweep()
+{
+    if (!m_sweep->isRunning())
+        return;
+    m_sweep->cancel();
+    m_progress->cancelling();
+    updateActions();
+}
+
+void MainWindow::onMeasured(const MeasuredRun& run)
+{
+    // Replace the previous results only once this sweep has something to show, so a sweep
+    // refused before it runs leaves them on screen.
+    if (m_replaceOnFirstResult) {
+        m_replaceOnFirstResult = false;
+        m_document->clear();
+    }
+    ++m_runsThisSweep;
+    m_document->addRun(run);
+}
+
+void MainWindow::onSweepFinished(bool cancelled, const Environment& environment)
+{
+    if (m_runsThisSweep > 0)
+        m_document->setEnvironment(environment, cancelled);
+    const QString elapsed = formatDuration(m_sweepClock.elapsed() / 1000.0);
+    statusBar()->showMessage(
+        cancelled ? tr("Cancelled after %n run(s), %1", nullptr, m_runsThisSweep).arg(elapsed)
+                  : tr("Sweep finished: %n run(s) in %1", nullptr, m_runsThisSweep).arg(elapsed));
+    endSweep(cancelled, false);
+}
+
+void MainWindow::onSweepFailed(const QString& title, const QString& message,
+                               const Environment& environment)
+{
+    if (m_runsThisSweep > 0)
+        m_document->setEnvironment(environment, true);
+    statusBar()->showMessage(tr("Sweep stopped: %1").arg(title));
+    endSweep(false, true);
+    // After the state is consistent: the message box may run a nested event loop.
+    QString text = message;
+    if (m_runsThisSweep > 0)
+        text += tr("\n\nThe %n run(s) finished before this are kept.", nullptr, m_runsThisSweep);
+    showMessage(this, MessageKind::Error, title, text);
+}
+
+void MainWindow::endSweep(bool cancelled, bool failed)
+{
+    m_replaceOnFirstResult = false;
+    m_progress->end();
+    updateActions();
+    Q_EMIT sweepEnded(cancelled, failed);
+}
+
+void MainWindow::updateActions()
+{
+    const bool running = m_sweep->isRunning();
+    const bool hasResults = !m_document->isEmpty();
+    m_runAction->setEnabled(!running);
+    m_runButton->setEnabled(!running);
+    m_cancelAction->setEnabled(running && !m_sweep->isCancelling());
+    m_cancelButton->setEnabled(m_cancelAction->isEnabled());
+    m_openAction->setEnabled(!running);
+    for (QAction* action : {m_saveAction, m_saveAsAction, m_csvAction, m_traceAction})
+        action->setEnabled(hasResults);
+}
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,49 @@
+#include "messages.h"
+
+#include <QMessageBox>
+
+namespace ckptlab::ui {
+
+namespace {
+MessageSink& sink()
+{
+    static MessageSink instance;
+    return instance;
+}
+}  // namespace
+
+void setMessageSink(MessageSink newSink)
+{
+    sink() = std::move(newSink);
+}
+
+void showMessage(QWidget* parent, MessageKind kind, const QString& title, const QString& text)
+{
+    if (sink()) {
+        sink()(Message{kind, title, text});
+        return;
+    }
+    switch (kind) {
+    case MessageKind::Information:
+    case MessageKind::Question:
+        QMessageBox::information(parent, title, text);
+        break;
+    case MessageKind::Warning:
+        QMessageBox::warning(parent, title, text);
+        break;
+    case MessageKind::Error:
+        QMessageBox::critical(parent, title, text);
+        break;
+    }
+}
+
+bool confirm(QWidget* parent, const QString& title, const QString& text)
+{
+    if (sink())
+        return sink()(Message{MessageKind::Question, title, text});
+    return QMessageBox::question(parent, title, text, QMessageBox::Yes | QMessageBox::No,
+                                 QMessageBox::No)
+        == QMessageBox::Yes;
+}
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,30 @@
+#pragma once
+// Every message box of the window goes through here, so tests can intercept them instead of
+// blocking on a modal dialog.
+
+#include <QString>
+#include <functional>
+
+class QWidget;
+
+namespace ckptlab::ui {
+
+enum class MessageKind { Information, Warning, Error, Question };
+
+struct Message {
+    MessageKind kind = MessageKind::Information;
+    QString title;
+    QString text;
+};
+
+// Returns the answer to a Question (true = yes); ignored for other kinds.
+using MessageSink = std::function<bool(const Message&)>;
+
+// Installs a sink that replaces the dialogs (tests); an empty function restores the dialogs.
+void setMessageSink(MessageSink sink);
+
+void showMessage(QWidget* parent, MessageKind kind, const QString& title, const QString& text);
+// Asks a yes/no question; `false` when the user declines.
+bool confirm(QWidget* parent, const QString& title, const QString& text);
+
+}  // namespace ckptlab::ui

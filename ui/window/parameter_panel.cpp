@@ -1,0 +1,187 @@
+#include "parameter_panel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QLabel>
+#include <QSpinBox>
+#include <climits>
+
+#include "ckptlab/runner.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+template <typename Enum>
+QComboBox* enumCombo(const QString& name, std::initializer_list<Enum> values)
+{
+    auto* combo = new QComboBox;
+    combo->setObjectName(name);
+    for (Enum v : values)
+        combo->addItem(QString::fromStdString(toString(v)), int(v));
+    return combo;
+}
+
+template <typename Enum>
+Enum comboValue(const QComboBox* combo)
+{
+    return Enum(combo->currentData().toInt());
+}
+
+void setComboData(QComboBox* combo, const QVariant& data)
+{
+    const int index = combo->findData(data);
+    if (index >= 0)
+        combo->setCurrentIndex(index);
+}
+
+}  // namespace
+
+ParameterPanel::ParameterPanel(QWidget* parent)
+    : QWidget(parent)
+    , m_grid(new QGridLayout(this))
+{
+    m_grid->setContentsMargins(0, 0, 0, 0);
+    m_grid->setColumnStretch(1, 1);
+    m_grid->setColumnStretch(3, 1);
+
+    m_block = enumCombo<BlockKind>("block", {BlockKind::Ffn, BlockKind::Transformer});
+    m_block->setToolTip(tr("ffn: LayerNorm + MLP blocks (the seed's model); transformer: "
+                           "attention + MLP blocks"));
+    place(tr("&Block"), m_block);
+    m_depth = addSpin("depth", tr("&Depth"), limits::depth, tr("Number of blocks L in the chain"));
+    m_width = addSpin("width", tr("&Width"), limits::width, tr("Model dimension d"));
+    m_seq = addSpin("seq", tr("&Sequence"), limits::seq, tr("Tokens per sequence S"));
+    m_batch = addSpin("batch", tr("B&atch"), limits::batch, tr("Sequences per step B"));
+    m_heads = addSpin("heads", tr("&Heads"), limits::heads,
+                      tr("Attention heads; must divide the width (transformer only)"));
+    m_dropout = new QDoubleSpinBox;
+    m_dropout->setObjectName("dropout");
+    m_dropout->setRange(0.0, limits::dropoutMax);
+    m_dropout->setSingleStep(0.05);
+    m_dropout->setDecimals(2);
+    m_dropout->setToolTip(tr("Dropout on attention probabilities (transformer only); "
+                             "recompute must reproduce the same mask"));
+    place(tr("Dro&pout"), m_dropout);
+    m_dtype = enumCombo<DType>("dtype", {DType::Float32, DType::BFloat16});
+    place(tr("D&type"), m_dtype);
+    m_device = new QComboBox;
+    m_device->setObjectName("device");
+    for (const std::string& device : availableDevices())
+        m_device->addItem(QString::fromStdString(device), QString::fromStdString(device));
+    place(tr("De&vice"), m_device);
+    m_optimizer = enumCombo<Optimizer>("optimizer",
+                                       {Optimizer::None, Optimizer::Sgd, Optimizer::Adam});
+    m_optimizer->setToolTip(tr("Adam keeps two state tensors per parameter: more baseline memory"));
+    place(tr("&Optimizer"), m_optimizer);
+    m_seed = addSpin("seed", tr("S&eed"), IntRange{0, INT_MAX}, tr("Weights, input and dropout"));
+    m_threads = addSpin("threads", tr("&Threads"), limits::threads,
+                        tr("Intra-op threads; auto keeps LibTorch's default"));
+    m_threads->setSpecialValueText(tr("auto"));
+    m_warmup = addSpin("warmup", tr("Warm-&up"), limits::warmup,
+                       tr("Untimed steps before the timed ones"));
+    m_repeats = addSpin("repeats", tr("Repeats"), limits::repeats,
+                        tr("Timed steps; medians are reported"));
+
+    m_problems = new QLabel;
+    m_problems->setObjectName("configProblems");
+    m_problems->setWordWrap(true);
+    m_problems->setStyleSheet(QStringLiteral("color: #c01c28;"));
+    m_grid->addWidget(m_problems, (m_placed + 1) / 2, 0, 1, 4);
+
+    for (QComboBox* combo : {m_block, m_dtype, m_device, m_optimizer})
+        connect(combo, &QComboBox::currentIndexChanged, this, &ParameterPanel::onChanged);
+    connect(m_dropout, &QDoubleSpinBox::valueChanged, this, &ParameterPanel::onChanged);
+
+    setConfig(ExperimentConfig{});
+}
+
+void ParameterPanel::place(const QString& label, QWidget* field)
+{
+    auto* text = new QLabel(label);
+    text->setBuddy(field);
+    const int row = m_placed / 2;
+    const int column = (m_placed % 2) * 2;
+    m_grid->addWidget(text, row, column);
+    m_grid->addWidget(field, row, column + 1);
+    ++m_placed;
+}
+
+QSpinBox* ParameterPanel::addSpin(const QString& name, const QString& label,
+                                  const IntRange& range, const QString& tip)
+{
+    auto* spin = new QSpinBox;
+    spin->setObjectName(name);
+    spin->setRange(int(range.min), int(range.max));
+    spin->setToolTip(tip);
+    spin->setAccelerated(true);
+    // No update per keystroke of "4096": wait until the value is complete.
+    spin->setKeyboardTracking(false);
+    place(label, spin);
+    connect(spin, &QSpinBox::valueChanged, this, &ParameterPanel::onChanged);
+    return spin;
+}
+
+ExperimentConfig ParameterPanel::config() const
+{
+    ExperimentConfig c;
+    c.block = comboValue<BlockKind>(m_block);
+    c.depth = m_depth->value();
+    c.width = m_width->value();
+    c.seq = m_seq->value();
+    c.batch = m_batch->value();
+    c.heads = m_heads->value();
+    c.dropout = m_dropout->value();
+    c.dtype = comboValue<DType>(m_dtype);
+    c.device = m_device->currentData().toString().toStdString();
+    c.optimizer = comboValue<Optimizer>(m_optimizer);
+    c.seed = std::uint64_t(m_seed->value());
+    c.threads = m_threads->value();
+    c.warmup = m_warmup->value();
+    c.repeats = m_repeats->value();
+    return c;
+}
+
+void ParameterPanel::setConfig(const ExperimentConfig& c)
+{
+    m_loading = true;
+    setComboData(m_block, int(c.block));
+    m_depth->setValue(c.depth);
+    m_width->setValue(c.width);
+    m_seq->setValue(c.seq);
+    m_batch->setValue(c.batch);
+    m_heads->setValue(c.heads);
+    m_dropout->setValue(c.dropout);
+    setComboData(m_dtype, int(c.dtype));
+    setComboData(m_device, QString::fromStdString(c.device));  // unavailable: keep current
+    setComboData(m_optimizer, int(c.optimizer));
+    m_seed->setValue(int(std::min<std::uint64_t>(c.seed, INT_MAX)));
+    m_threads->setValue(c.threads);
+    m_warmup->setValue(c.warmup);
+    m_repeats->setValue(c.repeats);
+    m_loading = false;
+    onChanged();
+}
+
+QStringList ParameterPanel::problems() const
+{
+    QStringList list;
+    for (const FieldError& e : validate(config()))
+        list << QString::fromStdString(e.message);
+    return list;
+}
+
+void ParameterPanel::onChanged()
+{
+    if (m_loading)
+        return;
+    const bool transformer = comboValue<BlockKind>(m_block) == BlockKind::Transformer;
+    m_heads->setEnabled(transformer);
+    m_dropout->setEnabled(transformer);
+    m_problems->setText(problems().join(QLatin1Char('\n')));
+    m_problems->setVisible(!m_problems->text().isEmpty());
+    Q_EMIT configChanged();
+}
+
+}  // namespace ckptlab::ui

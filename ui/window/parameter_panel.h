@@ -1,0 +1,57 @@
+#pragma once
+// The experiment's parameters. Widget ranges come from ckptlab::limits, so an out-of-range
+// value cannot be typed; cross-field rules (heads divide width) are shown below the form.
+
+#include <QWidget>
+
+#include "ckptlab/config.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QGridLayout;
+class QLabel;
+class QSpinBox;
+
+namespace ckptlab::ui {
+
+class ParameterPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ParameterPanel(QWidget* parent = nullptr);
+
+    ExperimentConfig config() const;
+    void setConfig(const ExperimentConfig& config);
+    // Messages of ckptlab::validate for the current values; empty when runnable.
+    QStringList problems() const;
+
+Q_SIGNALS:
+    void configChanged();
+
+private:
+    void onChanged();
+    // Fields go two per row (label, field, label, field) to keep the panel short.
+    void place(const QString& label, QWidget* field);
+    QSpinBox* addSpin(const QString& name, const QString& label, const IntRange& range,
+                      const QString& tip);
+
+    QComboBox* m_block;
+    QSpinBox* m_depth;
+    QSpinBox* m_width;
+    QSpinBox* m_seq;
+    QSpinBox* m_batch;
+    QSpinBox* m_heads;
+    QDoubleSpinBox* m_dropout;
+    QComboBox* m_dtype;
+    QComboBox* m_device;
+    QComboBox* m_optimizer;
+    QSpinBox* m_seed;
+    QSpinBox* m_threads;
+    QSpinBox* m_warmup;
+    QSpinBox* m_repeats;
+    QLabel* m_problems;
+    QGridLayout* m_grid;
+    int m_placed = 0;
+    bool m_loading = false;  // setConfig in progress: emit once at the end
+};
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,175 @@
+#include "results_table_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include "charts/chart_builders.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+QString number(double value, int decimals)
+{
+    return QString::number(value, 'f', decimals);
+}
+
+QString optionalNumber(const std::optional<double>& value, int decimals, const char* suffix = "")
+{
+    return value ? number(*value, decimals) + QLatin1String(suffix) : QStringLiteral("—");
+}
+
+QString gradText(const SummaryRow& row)
+{
+    if (row.error)
+        return QObject::tr("error");
+    return row.grad_ok ? QObject::tr("ok (%1)").arg(row.max_abs_diff, 0, 'g', 2)
+                       : QObject::tr("FAILED (%1)").arg(row.max_abs_diff, 0, 'g', 3);
+}
+
+}  // namespace
+
+void ResultsTableModel::setResults(const ResultSet& results)
+{
+    std::vector<SummaryRow> rows = summarize(results);
+    m_strategies = strategyOrder(results);
+
+    const int before = int(m_rows.size());
+    const int after = int(rows.size());
+    if (after < before || before == 0) {
+        beginResetModel();
+        m_rows = std::move(rows);
+        endResetModel();
+        return;
+    }
+    // Growing keeps the views' selection and scroll position.
+    if (after > before)
+        beginInsertRows({}, before, after - 1);
+    m_rows = std::move(rows);
+    if (after > before)
+        endInsertRows();
+    if (before > 0)
+        Q_EMIT dataChanged(index(0, 0), index(before - 1, NumColumns - 1));
+}
+
+int ResultsTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int ResultsTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : NumColumns;
+}
+
+QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const SummaryRow& row = m_rows[size_t(index.row())];
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, column);
+    case SortRole:
+        return sortValue(row, column);
+    case RunIndexRole:
+        return index.row();
+    case Qt::TextAlignmentRole:
+        return column == StrategyColumn || column == GradCheckColumn
+            ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+            : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::DecorationRole:
+        if (column == StrategyColumn)
+            return strategyColor(QString::fromStdString(row.strategy), m_strategies);
+        return {};
+    case Qt::ForegroundRole:
+        if (column == GradCheckColumn && (!row.grad_ok || row.error))
+            return QBrush(QColor(0xc0, 0x1c, 0x28));
+        return {};
+    case Qt::ToolTipRole:
+        if (row.error)
+            return QString::fromStdString(*row.error);
+        if (column == GradCheckColumn)
+            return tr("Largest difference from the `none` gradients: %1")
+                .arg(row.max_abs_diff, 0, 'g', 3);
+        if (column == SavedPerAddedColumn)
+            return tr("Memory saved % per time added % (higher is better)");
+        return {};
+    default:
+        return {};
+    }
+}
+
+QVariant ResultsTableModel::display(const SummaryRow& row, int column) const
+{
+    switch (column) {
+    case StrategyColumn: return QString::fromStdString(row.strategy);
+    case PeakMiBColumn: return number(row.peak_mib, 2);
+    case ActivationsMiBColumn: return number(row.activations_mib, 2);
+    case StepMsColumn: return number(row.step_ms, 2);
+    case MemorySavedColumn: return optionalNumber(row.memory_saved_pct, 1, " %");
+    case TimeAddedColumn: return optionalNumber(row.time_added_pct, 1, " %");
+    case SavedPerAddedColumn: return optionalNumber(row.saved_per_added, 2);
+    case GradCheckColumn: return gradText(row);
+    }
+    return {};
+}
+
+QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const
+{
+    // Missing values sort below every number.
+    const auto opt = [](const std::optional<double>& v) { return v ? *v : -1e300; };
+    switch (column) {
+    case StrategyColumn: return QString::fromStdString(row.strategy);
+    case PeakMiBColumn: return row.peak_mib;
+    case ActivationsMiBColumn: return row.activations_mib;
+    case StepMsColumn: return row.step_ms;
+    case MemorySavedColumn: return opt(row.memory_saved_pct);
+    case TimeAddedColumn: return opt(row.time_added_pct);
+    case SavedPerAddedColumn: return opt(row.saved_per_added);
+    case GradCheckColumn: return row.error ? 1e300 : row.max_abs_diff;
+    }
+    return {};
+}
+
+QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= NumColumns)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case StrategyColumn: return tr("Strategy");
+        case PeakMiBColumn: return tr("Peak (MiB)");
+        case ActivationsMiBColumn: return tr("Activations (MiB)");
+        case StepMsColumn: return tr("Step (ms)");
+        case MemorySavedColumn: return tr("Memory saved");
+        case TimeAddedColumn: return tr("Time added");
+        case SavedPerAddedColumn: return tr("Saved / added");
+        case GradCheckColumn: return tr("Gradient check");
+        }
+    }
+    if (role == Qt::ToolTipRole && section == PeakMiBColumn)
+        return tr("Highest allocation above the step's start");
+    return {};
+}
+
+QString ResultsTableModel::toTsv(const std::vector<int>& rows) const
+{
+    QStringList lines;
+    QStringList header;
+    for (int c = 0; c < NumColumns; ++c)
+        header << headerData(c, Qt::Horizontal).toString();
+    lines << header.join(QLatin1Char('\t'));
+    for (int r : rows) {
+        if (r < 0 || r >= rowCount())
+            continue;
+        QStringList cells;
+        for (int c = 0; c < NumColumns; ++c)
+            cells << display(m_rows[size_t(r)], c).toString();
+        lines << cells.join(QLatin1Char('\t'));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,54 @@
+#pragma once
+// The summary table: one row per run, compared with the `none` baseline of the same set.
+
+#include <QAbstractTableModel>
+#include <QStringList>
+#include <vector>
+
+#include "ckptlab/summary.h"
+
+namespace ckptlab::ui {
+
+class ResultsTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Columns {
+        StrategyColumn,
+        PeakMiBColumn,
+        ActivationsMiBColumn,
+        StepMsColumn,
+        MemorySavedColumn,
+        TimeAddedColumn,
+        SavedPerAddedColumn,
+        GradCheckColumn,
+        NumColumns
+    };
+    enum Roles {
+        SortRole = Qt::UserRole + 1,  // raw number (or text) to sort by
+        RunIndexRole,                 // index into ResultSet::runs
+    };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    // Recomputes every row: a later `none` run changes the relative columns of earlier rows.
+    void setResults(const ResultSet& results);
+    const SummaryRow& row(int index) const { return m_rows.at(size_t(index)); }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    // Tab-separated text of the given source rows with a header line, for the clipboard.
+    QString toTsv(const std::vector<int>& rows) const;
+
+private:
+    QVariant display(const SummaryRow& row, int column) const;
+    QVariant sortValue(const SummaryRow& row, int column) const;
+
+    std::vector<SummaryRow> m_rows;
+    QStringList m_strategies;  // the set's order, for colours
+};
+
+}  // namespace ckptlab::ui

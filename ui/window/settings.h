@@ -1,0 +1,38 @@
+#pragma once
+// The one place that reads and writes QSettings: last config, checked strategies, window
+// geometry and state, and the folders last used for each kind of file.
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include "ckptlab/config.h"
+
+class QMainWindow;
+
+namespace ckptlab::ui {
+
+enum class FolderKind { Results, Export, Charts };
+
+class Settings {
+public:
+    // Bump when docks or toolbars change, so an old saved layout is not restored onto them.
+    static constexpr int kWindowStateVersion = 1;
+
+    ExperimentConfig lastConfig() const;
+    void setLastConfig(const ExperimentConfig& config);
+
+    // Strategies checked in the list; custom ones among them are added back on restore.
+    QStringList checkedStrategies() const;
+    void setCheckedStrategies(const QStringList& strategies);
+
+    void saveWindow(const QMainWindow& window);
+    // False when nothing or an older layout version was saved.
+    bool restoreWindow(QMainWindow& window) const;
+
+    // Falls back to the user's home folder.
+    QString lastFolder(FolderKind kind) const;
+    void setLastFolder(FolderKind kind, const QString& folderOrFile);
+};
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,48 @@
+#pragma once
+// The checkable table of strategies: one row per kind (its parameter editable) plus the custom
+// ones, each validated by parseStrategy for the current model. One kind's rows stay together,
+// ordered by parameter.
+
+#include <QStringList>
+#include <QTableWidget>
+
+#include "ckptlab/config.h"
+
+namespace ckptlab::ui {
+
+class StrategyTable : public QTableWidget {
+    Q_OBJECT
+public:
+    explicit StrategyTable(QWidget* parent = nullptr);
+
+    // Texts such as "every:2", in row order.
+    QStringList checkedStrategies() const;
+    // Checks exactly these, adding rows for any not listed yet.
+    void setCheckedStrategies(const QStringList& strategies);
+    // Checked strategies parseStrategy rejects for the current model, as "text: why".
+    QStringList invalidChecked() const;
+    // The row showing this canonical text, added (unchecked) if missing.
+    int ensureRow(const QString& canonical);
+    QString rowText(int row) const;
+
+    int depth() const { return m_depth; }
+    BlockKind block() const { return m_block; }
+    void setModel(int depth, BlockKind block);
+
+Q_SIGNALS:
+    void strategiesChanged();
+
+private:
+    int findRow(const QString& text) const;
+    int insertionRow(const QString& label, int value) const;
+    int appendRow(const QString& canonical, bool custom);
+    void validateRow(int row);
+    void onItemChanged(QTableWidgetItem* item);
+    void removeCurrentCustomRow();
+
+    int m_depth = 20;
+    BlockKind m_block = BlockKind::Ffn;
+    bool m_updating = false;  // many rows changing at once: one signal at the end
+};
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,91 @@
+#include "sweep_controller.h"
+
+namespace ckptlab::ui {
+
+SweepController::SweepController(QObject* parent)
+    : QObject(parent)
+    , m_worker(new SweepWorker)
+{
+    m_thread.setObjectName(QStringLiteral("ckptlab-sweep"));
+    m_worker->moveToThread(&m_thread);
+    // Worker and controller live on different threads, so these connections are queued.
+    connect(m_worker, &SweepWorker::progress, this, &SweepController::onProgress);
+    connect(m_worker, &SweepWorker::measured, this, &SweepController::onMeasured);
+    connect(m_worker, &SweepWorker::finished, this, &SweepController::onFinished);
+    connect(m_worker, &SweepWorker::failed, this, &SweepController::onFailed);
+    m_thread.start();
+}
+
+SweepController::~SweepController()
+{
+    shutdown();
+}
+
+quint64 SweepController::start(const ExperimentConfig& config, const QStringList& strategies)
+{
+    if (!m_worker)
+        return 0;  // shut down: the window is closing
+    if (m_cancel)
+        m_cancel->store(true);  // a superseded job stops early; its signals are dropped below
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const quint64 job = ++m_job;
+    m_running = true;
+    SweepWorker* worker = m_worker;
+    CancelFlag flag = m_cancel;
+    QMetaObject::invokeMethod(
+        worker, [worker, job, config, strategies, flag] { worker->run(job, config, strategies, flag); },
+        Qt::QueuedConnection);
+    Q_EMIT started(job);
+    return job;
+}
+
+void SweepController::cancel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+}
+
+void SweepController::shutdown()
+{
+    if (!m_worker)
+        return;
+    cancel();
+    m_thread.quit();  // processed once the running sweep has returned
+    m_thread.wait();
+    delete m_worker;  // safe: its thread has stopped
+    m_worker = nullptr;
+    m_running = false;
+}
+
+void SweepController::onProgress(quint64 jobId, double fraction, const QString& message)
+{
+    if (jobId == m_job && m_running)
+        Q_EMIT progress(fraction, message);
+}
+
+void SweepController::onMeasured(quint64 jobId, const MeasuredRun& run)
+{
+    if (jobId == m_job && m_running)
+        Q_EMIT measured(run);
+}
+
+void SweepController::onFinished(quint64 jobId, bool cancelled, const Environment& environment)
+{
+    if (jobId != m_job || !m_running)
+        return;
+    m_running = false;
+    Q_EMIT finished(cancelled, environment);
+    Q_EMIT idle();
+}
+
+void SweepController::onFailed(quint64 jobId, const QString& title, const QString& message,
+                               const Environment& environment)
+{
+    if (jobId != m_job || !m_running)
+        return;
+    m_running = false;
+    Q_EMIT failed(title, message, environment);
+    Q_EMIT idle();
+}
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,53 @@
+#pragma once
+// Owns the sweep thread and its worker, hands out job ids and forwards only the current job's
+// signals. Lives on the GUI thread.
+
+#include <QObject>
+#include <QThread>
+
+#include "sweep_worker.h"
+
+namespace ckptlab::ui {
+
+class SweepController : public QObject {
+    Q_OBJECT
+public:
+    explicit SweepController(QObject* parent = nullptr);
+    ~SweepController() override;
+
+    // Starts a sweep, cancelling any sweep still running (its later results are dropped).
+    quint64 start(const ExperimentConfig& config, const QStringList& strategies);
+    // Asks the current sweep to stop; the runner honours it within about a second.
+    void cancel();
+    bool isRunning() const { return m_running; }
+    bool isCancelling() const { return m_running && m_cancel && m_cancel->load(); }
+    quint64 currentJob() const { return m_job; }
+
+    // Cancels and joins the thread; called on window close. Idempotent.
+    void shutdown();
+
+Q_SIGNALS:
+    void started(quint64 jobId);
+    void progress(double fraction, const QString& message);
+    void measured(const ckptlab::ui::MeasuredRun& run);
+    void finished(bool cancelled, const ckptlab::Environment& environment);
+    void failed(const QString& title, const QString& message,
+                const ckptlab::Environment& environment);
+    // After finished or failed: the controller is idle again.
+    void idle();
+
+private:
+    void onProgress(quint64 jobId, double fraction, const QString& message);
+    void onMeasured(quint64 jobId, const MeasuredRun& run);
+    void onFinished(quint64 jobId, bool cancelled, const Environment& environment);
+    void onFailed(quint64 jobId, const QString& title, const QString& message,
+                  const Environment& environment);
+
+    QThread m_thread;
+    SweepWorker* m_worker = nullptr;
+    CancelFlag m_cancel;
+    quint64 m_job = 0;
+    bool m_running = false;
+};
+
+}  // namespace ckptlab::ui

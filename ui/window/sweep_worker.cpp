@@ -1,0 +1,74 @@
+#include "sweep_worker.h"
+
+#include <QElapsedTimer>
+
+#include "ckptlab/runner.h"
+#include "ckptlab/strategy.h"
+#include "ckptlab/summary.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+// Progress comes from the runner far more often than a progress bar can show it; more than
+// ~30 signals a second only floods the GUI thread's queue.
+constexpr qint64 kProgressIntervalMs = 33;
+
+QString errorTitle(const std::exception& e)
+{
+    if (dynamic_cast<const ConfigError*>(&e))
+        return QObject::tr("Invalid configuration");
+    if (dynamic_cast<const StrategyError*>(&e))
+        return QObject::tr("Invalid strategy");
+    if (dynamic_cast<const MemoryError*>(&e))
+        return QObject::tr("Not enough memory");
+    return QObject::tr("Sweep failed");
+}
+
+Environment environmentOrEmpty(const ExperimentConfig& config)
+{
+    try {
+        return describeEnvironment(config);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+}  // namespace
+
+void SweepWorker::run(quint64 jobId, const ExperimentConfig& config,
+                      const QStringList& strategies, CancelFlag cancel)
+{
+    std::vector<std::string> names;
+    names.reserve(strategies.size());
+    for (const QString& s : strategies)
+        names.push_back(s.toStdString());
+
+    QElapsedTimer sinceProgress;
+    RunnerHooks hooks;
+    hooks.cancel = cancel.get();
+    hooks.progress = [&](double fraction, const std::string& message) {
+        if (sinceProgress.isValid() && sinceProgress.elapsed() < kProgressIntervalMs
+            && fraction < 1.0)
+            return;
+        sinceProgress.start();
+        Q_EMIT progress(jobId, fraction, QString::fromStdString(message));
+    };
+    hooks.result = [&](const RunResult& run) {
+        MeasuredRun m{run, downsampleTimeline(run.timeline, kTimelinePoints)};
+        Q_EMIT measured(jobId, m);
+    };
+
+    try {
+        Runner runner;
+        const ResultSet set = runner.sweep(config, names, hooks);
+        Q_EMIT finished(jobId, set.cancelled, set.environment);
+    } catch (const std::exception& e) {
+        Q_EMIT failed(jobId, errorTitle(e), QString::fromStdString(e.what()),
+                      environmentOrEmpty(config));
+    } catch (...) {
+        Q_EMIT failed(jobId, tr("Sweep failed"), tr("Unknown error"), environmentOrEmpty(config));
+    }
+}
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,39 @@
+#pragma once
+// Runs ckptlab::Runner::sweep on a worker thread. Lives in that thread (moveToThread); every
+// signal reaches the GUI queued. Each job carries an id so the controller can drop results of a
+// superseded job, and its own cancel flag so cancelling one job never touches the next.
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <atomic>
+#include <memory>
+
+#include "metatypes.h"
+
+namespace ckptlab::ui {
+
+using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+
+class SweepWorker : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+public Q_SLOTS:
+    void run(quint64 jobId, const ckptlab::ExperimentConfig& config,
+             const QStringList& strategies, ckptlab::ui::CancelFlag cancel);
+
+Q_SIGNALS:
+    void progress(quint64 jobId, double fraction, const QString& message);
+    void measured(quint64 jobId, const ckptlab::ui::MeasuredRun& run);
+    // The sweep ended normally or by cancel; `environment` describes where it ran.
+    void finished(quint64 jobId, bool cancelled, const ckptlab::Environment& environment);
+    // The sweep refused to start (bad config, strategy, memory) or failed part way.
+    void failed(quint64 jobId, const QString& title, const QString& message,
+                const ckptlab::Environment& environment);
+};
+
+}  // namespace ckptlab::ui
+
+Q_DECLARE_METATYPE(ckptlab::ui::CancelFlag)
