@@ -17,7 +17,7 @@ struct ExperimentConfig {
     BlockKind block = BlockKind::Ffn;
     int depth = 20;      // L blocks
     int width = 256;     // d, the model dimension
-    int seq = 512;       // S tokens per sequence
+    int seq = 256;       // S tokens per sequence
     int batch = 2;       // B sequences
     int heads = 4;       // transformer only; must divide width
     double dropout = 0.1;  // transformer only (attention probabilities)
