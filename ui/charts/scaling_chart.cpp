@@ -1,6 +1,7 @@
 // Chart 5: a scaling sweep on log-log axes, where a power law is a straight line whose slope
 // is its exponent: `sqrt` activation memory should rise about as √L, `none` as L.
 #include <QChart>
+#include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
@@ -62,9 +63,10 @@ QLogValueAxis* makeLogAxis(const QString& title, double lo, double hi) {
     axis->setTitleText(title);
     axis->setTitleFont(axisTitleFont());
     axis->setLabelsFont(axisLabelFont());
-    // Whole powers of two around the data, so every tick is one.
-    double a = std::exp2(std::floor(std::log2(lo)));
-    double b = std::exp2(std::ceil(std::log2(hi)));
+    // A quarter octave of room so end points are not cut in half by the plot's edge; the
+    // ticks still fall on whole powers of two.
+    double a = lo / std::exp2(0.25);
+    double b = hi * std::exp2(0.25);
     if (!(b > a)) b = a * 2;
     axis->setRange(a, b);
     axis->setLabelFormat(a < 1 ? QStringLiteral("%.3g") : QStringLiteral("%g"));
@@ -179,6 +181,7 @@ QChart* buildScalingChart(const ResultSet& results, ScalingAxis axis, ScalingMet
         return fitOf.isEmpty() ? series->property(kStrategyProperty).toString() : fitOf;
     };
     placeLegend(chart);
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // dashed fit in the legend
     return chart;
 }
 

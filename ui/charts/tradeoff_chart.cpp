@@ -1,6 +1,7 @@
 // Chart 1: peak memory against step time, one scatter series per strategy, the Pareto frontier
 // and the `none` baseline's crosshair; predictions and optimal curves from prediction_overlay.
 #include <QChart>
+#include <QLegend>
 #include <QLineSeries>
 #include <QPen>
 #include <QScatterSeries>
@@ -172,6 +173,8 @@ QChart* buildTradeoffChart(const ResultSet& results) {
             .toString();
     };
     placeLegend(chart);
+    // Hollow "predicted" and dashed frontiers only read right with their own marker shapes.
+    chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);
     return chart;
 }
 

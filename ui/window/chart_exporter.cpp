@@ -92,6 +92,8 @@ QStringList ChartExporter::exportAll(const QString& folder)
         return written;
     }
     for (ChartKind kind : ChartsPanel::kKinds) {
+        if (!m_charts->isAvailable(kind))
+            continue;  // e.g. scaling, for results that are not a scaling sweep
         const QString base = QDir(folder).filePath(chartFileStem(kind));
         for (ChartFormat format : {ChartFormat::Png2x, ChartFormat::Svg}) {
             const QString path = base + (format == ChartFormat::Svg ? QStringLiteral(".svg")
@@ -133,7 +135,7 @@ void ChartExporter::exportAllDialog()
         return;
     m_settings->setLastFolder(FolderKind::Charts, folder);
     const QStringList written = exportAll(folder);
-    if (written.size() == int(ChartsPanel::kKinds.size()) * 2)
+    if (!written.isEmpty())
         showMessage(m_window, MessageKind::Information, tr("Charts exported"),
                     tr("Wrote %1 files to %2.")
                         .arg(written.size())

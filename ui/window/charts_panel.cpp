@@ -1,6 +1,10 @@
 #include "charts_panel.h"
 
 #include <QChart>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
 
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
@@ -17,12 +21,13 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
     for (ChartKind kind : kKinds) {
         auto* view = new ChartView;
         view->setObjectName(chartFileStem(kind) + QStringLiteral("View"));
-        view->showChart(build(kind));
         connect(view, &ChartView::strategyClicked, this, &ChartsPanel::strategyClicked);
         connect(view, &ChartView::hoverTextChanged, this, &ChartsPanel::hoverTextChanged);
         m_views[index(kind)] = view;
-        addTab(view, chartTitle(kind));
+        addTab(kind == ChartKind::Scaling ? makeScalingPage(view) : view, chartTitle(kind));
+        view->showChart(build(kind));
     }
+    setTabVisible(index(ChartKind::Scaling), false);
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(0);
     connect(&m_refreshTimer, &QTimer::timeout, this, &ChartsPanel::refreshCurrent);
@@ -32,6 +37,28 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
     connect(document, &ResultsDocument::selectionChanged, this, &ChartsPanel::onSelectionChanged);
 }
 
+QWidget* ChartsPanel::makeScalingPage(ChartView* view)
+{
+    m_scalingMetric = new QComboBox;
+    m_scalingMetric->setObjectName(QStringLiteral("scalingMetric"));
+    m_scalingMetric->addItem(tr("Activation memory"), int(ScalingMetric::ActivationBytes));
+    m_scalingMetric->addItem(tr("Peak memory"), int(ScalingMetric::PeakBytes));
+    m_scalingMetric->addItem(tr("Step time"), int(ScalingMetric::StepMs));
+    connect(m_scalingMetric, &QComboBox::currentIndexChanged, this, [this] {
+        rebuild(ChartKind::Scaling);
+    });
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Plot:")));
+    bar->addWidget(m_scalingMetric);
+    bar->addStretch(1);
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(view, 1);
+    return page;
+}
+
 ChartKind ChartsPanel::currentKind() const
 {
     return kKinds[size_t(std::max(0, currentIndex()))];
@@ -39,7 +66,13 @@ ChartKind ChartsPanel::currentKind() const
 
 void ChartsPanel::setCurrentKind(ChartKind kind)
 {
-    setCurrentIndex(index(kind));
+    if (isAvailable(kind))
+        setCurrentIndex(index(kind));
+}
+
+bool ChartsPanel::isAvailable(ChartKind kind) const
+{
+    return isTabVisible(index(kind));
 }
 
 ChartView* ChartsPanel::view(ChartKind kind) const
@@ -57,6 +90,12 @@ QChart* ChartsPanel::chart(ChartKind kind)
 void ChartsPanel::markAllStale()
 {
     m_stale.fill(true);
+    const bool scaling = detectScaling(m_document->results(), nullptr);
+    if (scaling != isTabVisible(index(ChartKind::Scaling))) {
+        setTabVisible(index(ChartKind::Scaling), scaling);
+        if (scaling)
+            setCurrentKind(ChartKind::Scaling);  // an opened scaling sweep: show what it is for
+    }
     scheduleRefresh();
 }
 
@@ -68,7 +107,7 @@ void ChartsPanel::onSelectionChanged()
     m_stale[index(ChartKind::Timeline)] = true;
     const RunResult* run = m_document->selected();
     const QString strategy = run ? QString::fromStdString(run->strategy) : QString();
-    for (ChartKind kind : {ChartKind::Tradeoff, ChartKind::Breakdown})
+    for (ChartKind kind : {ChartKind::Tradeoff, ChartKind::Breakdown, ChartKind::Scaling})
         if (!m_stale[index(kind)])
             setSelectedStrategy(view(kind)->chart(), strategy);
     scheduleRefresh();
@@ -127,6 +166,14 @@ QChart* ChartsPanel::build(ChartKind kind) const
     case ChartKind::Breakdown:
         chart = buildBreakdownChart(results);
         break;
+    case ChartKind::Scaling: {
+        ScalingAxis axis = ScalingAxis::Depth;
+        const auto metric = ScalingMetric(m_scalingMetric ? m_scalingMetric->currentData().toInt()
+                                                          : int(ScalingMetric::ActivationBytes));
+        chart = detectScaling(results, &axis) ? buildScalingChart(results, axis, metric)
+                                              : makeEmptyChart(tr("Not a scaling sweep"));
+        break;
+    }
     }
     if (selected)
         setSelectedStrategy(chart, QString::fromStdString(selected->strategy));

@@ -1,12 +1,16 @@
 #pragma once
-// The four charts in tabs, rebuilt from the document as results arrive. Hidden tabs are only
-// marked stale and rebuilt when shown (or when asked for), so a sweep pays for one chart per run.
+// The charts in tabs, rebuilt from the document as results arrive: tradeoff, timeline,
+// lifetimes, breakdown, and scaling (shown only for a scaling sweep's results). Hidden tabs are
+// only marked stale and rebuilt when shown (or when asked for), so a sweep pays for one chart
+// per run.
 
 #include <QTabWidget>
 #include <QTimer>
 #include <array>
 
 #include "charts/chart_builders.h"
+
+class QComboBox;
 
 namespace ckptlab::ui {
 
@@ -16,13 +20,16 @@ class ResultsDocument;
 class ChartsPanel : public QTabWidget {
     Q_OBJECT
 public:
-    static constexpr std::array<ChartKind, 4> kKinds{ChartKind::Tradeoff, ChartKind::Timeline,
-                                                     ChartKind::Lifetimes, ChartKind::Breakdown};
+    static constexpr std::array<ChartKind, 5> kKinds{ChartKind::Tradeoff, ChartKind::Timeline,
+                                                     ChartKind::Lifetimes, ChartKind::Breakdown,
+                                                     ChartKind::Scaling};
 
     explicit ChartsPanel(ResultsDocument* document, QWidget* parent = nullptr);
 
     ChartKind currentKind() const;
     void setCurrentKind(ChartKind kind);
+    // Kinds that apply to the current results (Scaling only for a scaling sweep).
+    bool isAvailable(ChartKind kind) const;
     // The chart of that kind, rebuilt first if stale. Owned by its view.
     QChart* chart(ChartKind kind);
     ChartView* view(ChartKind kind) const;
@@ -37,6 +44,7 @@ Q_SIGNALS:
 
 private:
     static int index(ChartKind kind) { return int(kind); }
+    QWidget* makeScalingPage(ChartView* view);
     void markAllStale();
     void onSelectionChanged();
     void rebuild(ChartKind kind);
@@ -45,9 +53,10 @@ private:
     void scheduleRefresh();
 
     ResultsDocument* m_document;
-    std::array<ChartView*, 4> m_views{};
-    std::array<bool, 4> m_stale{};
-    std::array<int, 4> m_builds{};
+    QComboBox* m_scalingMetric = nullptr;
+    std::array<ChartView*, kKinds.size()> m_views{};
+    std::array<bool, kKinds.size()> m_stale{};
+    std::array<int, kKinds.size()> m_builds{};
     // Rebuilds wait for the next turn of the event loop: a result arriving and the selection
     // following it then cost one rebuild, and the table updates in a turn of its own.
     QTimer m_refreshTimer;

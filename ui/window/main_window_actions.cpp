@@ -92,6 +92,10 @@ void MainWindow::createMenus()
     for (ChartKind kind : ChartsPanel::kKinds) {
         QAction* show = m_viewMenu->addAction(chartTitle(kind), this,
                                               [this, kind] { m_charts->setCurrentKind(kind); });
+        // Scaling only applies to a scaling sweep's results.
+        if (kind == ChartKind::Scaling)
+            connect(m_viewMenu, &QMenu::aboutToShow, show,
+                    [this, show] { show->setEnabled(m_charts->isAvailable(ChartKind::Scaling)); });
         show->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + int(kind))));
     }
 
