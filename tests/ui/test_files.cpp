@@ -10,7 +10,10 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "ckptlab/results_io.h"
+#include "ckptlab/summary.h"
 #include "window/chart_exporter.h"
+#include "window/charts_panel.h"
 #include "window/file_controller.h"
 #include "window/main_window.h"
 #include "window/messages.h"
@@ -78,6 +81,7 @@ private Q_SLOTS:
     void roundTripsThroughSaveAndOpen();
     void badFilesGiveMessages_data();
     void badFilesGiveMessages();
+    void opensScalingSweep();
     void exportsCsvAndTrace();
     void exportsCharts();
 
@@ -191,6 +195,48 @@ void TestFiles::badFilesGiveMessages()
     QVERIFY(m_messages[0].text.contains(path));
     QVERIFY(!failed.first().at(1).toString().isEmpty());  // ResultsFileError's message
     QVERIFY(window.document()->isEmpty());
+}
+
+void TestFiles::opensScalingSweep()
+{
+    // A hand-made scaling sweep: two depths, each with its own `none` baseline.
+    ResultSet set;
+    for (int depth : {4, 8})
+        for (const char* strategy : {"none", "full"}) {
+            RunResult run;
+            run.config.depth = depth;
+            run.strategy = strategy;
+            const bool full = run.strategy == "full";
+            run.metrics.peak_bytes = std::int64_t(depth * (full ? 5.0 : 10.0) * kMiB);
+            run.metrics.activation_bytes = run.metrics.peak_bytes / 2;
+            run.metrics.step_ms = depth * (full ? 1.5 : 1.0);
+            run.grad_check.checked = true;
+            run.grad_check.tolerance = 1e-4;
+            set.runs.push_back(run);
+        }
+    const QString path = m_dir.filePath(QStringLiteral("scaling.json"));
+    saveResults(set, QFile::encodeName(path).toStdString());
+
+    MainWindow window;
+    QSignalSpy opened(window.files(), &FileController::opened);
+    window.openResultsFile(path);
+    QVERIFY(opened.wait(30000));
+    QVERIFY(window.chartsPanel()->isAvailable(ChartKind::Scaling));
+    QCOMPARE(window.chartsPanel()->currentKind(), ChartKind::Scaling);
+    QVERIFY(window.chartsPanel()->chart(ChartKind::Scaling));
+
+    // Each run against the `none` of its own depth: full saves 50 % at both sizes.
+    ResultsTableModel* model = window.resultsModel();
+    QCOMPARE(model->rowCount(), 4);
+    QCOMPARE(model->index(3, ResultsTableModel::StrategyColumn).data().toString(),
+             QStringLiteral("full (depth 8)"));
+    for (int row : {1, 3})
+        QCOMPARE(model->index(row, ResultsTableModel::MemorySavedColumn).data().toString(),
+                 QStringLiteral("50.0 %"));
+
+    // A plain sweep hides the scaling tab again.
+    QVERIFY(!m_swept->chartsPanel()->isAvailable(ChartKind::Scaling));
+    QVERIFY(m_messages.isEmpty());
 }
 
 void TestFiles::exportsCsvAndTrace()

@@ -1,5 +1,6 @@
-// Drives the whole window: parameters, strategies, a real tiny sweep, charts, selection,
-// cancel, closing mid-sweep, and bad inputs that must give messages instead of crashes.
+// Drives the whole window: parameters, strategies, a real tiny sweep into the table and every
+// chart, and one selection shared by the table and the charts. Cancel and closing are in
+// test_cancel.cpp, bad inputs in test_bad_inputs.cpp.
 
 #include <QAreaSeries>
 #include <QBarSet>
@@ -7,10 +8,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHorizontalStackedBarSeries>
-#include <QLabel>
-#include <QLineEdit>
 #include <QLineSeries>
-#include <QProgressBar>
 #include <QScatterSeries>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -20,7 +18,6 @@
 #include "charts/chart_view.h"
 #include "window/charts_panel.h"
 #include "window/main_window.h"
-#include "window/memory_estimate_label.h"
 #include "window/messages.h"
 #include "window/parameter_panel.h"
 #include "window/progress_status.h"
@@ -61,22 +58,6 @@ ExperimentConfig tinyConfig()
     return c;
 }
 
-// Long enough (seconds per strategy) that a cancel lands in the middle of the sweep.
-ExperimentConfig slowConfig()
-{
-    ExperimentConfig c = tinyConfig();
-    c.depth = 12;
-    c.width = 256;
-    c.seq = 256;
-    c.batch = 2;
-    c.warmup = 1;
-    c.repeats = 5;
-    return c;
-}
-
-const QStringList kSlowStrategies{"none",       "full",       "every:2", "every:3",
-                                  "segments:2", "segments:3", "sqrt",    "from:4"};
-
 template <typename Series>
 QList<Series*> strategySeries(QChart* chart)
 {
@@ -97,14 +78,10 @@ private Q_SLOTS:
     void init();
     void cleanupTestCase();
 
+    void iconIsCompiledIn();
     void transformerOnlyFields();
     void runsTinySweepIntoTableAndCharts();
     void selectionIsSharedEverywhere();
-    void cancelKeepsFinishedResults();
-    void closingMidSweepStopsCleanly();
-    void impossibleConfigGivesMessage();
-    void refusedInWorkerGivesMessage();
-    void badInputsGiveMessages();
 
 private:
     void runTiny(MainWindow& window, const QStringList& strategies);
@@ -143,6 +120,15 @@ void TestMainWindow::runTiny(MainWindow& window, const QStringList& strategies)
     QVERIFY(ended.wait(180000));
     QCOMPARE(ended.first().at(0).toBool(), false);  // not cancelled
     QCOMPARE(ended.first().at(1).toBool(), false);  // not failed
+}
+
+void TestMainWindow::iconIsCompiledIn()
+{
+    MainWindow window;  // registers the resources of the static library
+    const QIcon icon(QStringLiteral(":/icons/ckptlab.svg"));
+    const QImage image = icon.pixmap(64, 64).toImage();
+    QVERIFY(!image.isNull());
+    QVERIFY(qAlpha(image.pixel(32, 32)) > 0);
 }
 
 void TestMainWindow::transformerOnlyFields()
@@ -273,148 +259,6 @@ void TestMainWindow::selectionIsSharedEverywhere()
     QTRY_COMPARE(window.document()->selectedRun(), 0);
     const QModelIndex current = window.resultsView()->currentIndex();
     QCOMPARE(current.data(ResultsTableModel::RunIndexRole).toInt(), 0);
-}
-
-void TestMainWindow::cancelKeepsFinishedResults()
-{
-    MainWindow window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.parameterPanel()->setConfig(slowConfig());
-    window.strategyList()->setCheckedStrategies(kSlowStrategies);
-    QSignalSpy ended(&window, &MainWindow::sweepEnded);
-    QVERIFY(window.startSweep());
-    QTRY_VERIFY_WITH_TIMEOUT(window.document()->runCount() >= 1, 180000);
-    QVERIFY(window.isRunning());
-
-    QElapsedTimer sinceCancel;
-    sinceCancel.start();
-    QTest::keyClick(&window, Qt::Key_Escape);  // the Cancel action's shortcut
-    QVERIFY(ended.wait(30000));
-    // The runner honours cancel within about a second; allow for a loaded machine.
-    QVERIFY2(sinceCancel.elapsed() < 5000, qPrintable(QString::number(sinceCancel.elapsed())));
-    QCOMPARE(ended.first().at(0).toBool(), true);  // cancelled
-
-    const int runs = window.document()->runCount();
-    QVERIFY(runs >= 1);
-    QVERIFY(runs < kSlowStrategies.size());
-    QCOMPARE(window.resultsModel()->rowCount(), runs);
-    QVERIFY(window.document()->results().cancelled);
-    QVERIFY(window.runAction()->isEnabled());
-    QVERIFY(m_messages.isEmpty());
-}
-
-void TestMainWindow::closingMidSweepStopsCleanly()
-{
-    auto* window = new MainWindow;
-    window->show();
-    QVERIFY(QTest::qWaitForWindowExposed(window));
-    window->parameterPanel()->setConfig(slowConfig());
-    window->strategyList()->setCheckedStrategies(kSlowStrategies);
-    QSignalSpy progress(window->sweepController(), &SweepController::progress);
-    QVERIFY(window->startSweep());
-    QVERIFY(progress.wait(60000));
-    QElapsedTimer closing;
-    closing.start();
-    QVERIFY(window->close());  // sets cancel and joins the sweep thread
-    QVERIFY(!window->sweepController()->isRunning());
-    QVERIFY2(closing.elapsed() < 5000, qPrintable(QString::number(closing.elapsed())));
-    delete window;
-}
-
-void TestMainWindow::impossibleConfigGivesMessage()
-{
-    MainWindow window;
-    ExperimentConfig huge = tinyConfig();
-    huge.width = 16384;
-    huge.seq = 65536;
-    huge.batch = 4096;
-    window.parameterPanel()->setConfig(huge);
-    window.strategyList()->setCheckedStrategies({"none", "full"});
-    QVERIFY(!window.memoryEstimate()->forecast().fits());
-    QVERIFY(window.memoryEstimate()->text().contains(QStringLiteral("Cannot fit")));
-    QVERIFY(!window.memoryEstimate()->styleSheet().isEmpty());  // warning colour
-
-    QVERIFY(!window.startSweep());
-    QVERIFY(!window.isRunning());
-    QCOMPARE(m_messages.size(), 1);
-    QCOMPARE(m_messages[0].kind, MessageKind::Warning);
-    QVERIFY(m_messages[0].text.contains(QStringLiteral("MiB")));  // the predicted number
-}
-
-void TestMainWindow::refusedInWorkerGivesMessage()
-{
-    // The worker's own error path: a sweep the runner refuses before running.
-    MainWindow window;
-    runTiny(window, {"none"});
-    QCOMPARE(window.document()->runCount(), 1);
-    ExperimentConfig huge = tinyConfig();
-    huge.width = 16384;
-    huge.seq = 65536;
-    huge.batch = 4096;
-    QSignalSpy ended(&window, &MainWindow::sweepEnded);
-    window.sweepController()->start(huge, {"none"});
-    QVERIFY(ended.wait(60000));
-    QCOMPARE(ended.first().at(1).toBool(), true);  // failed
-    QCOMPARE(m_messages.size(), 1);
-    QCOMPARE(m_messages[0].kind, MessageKind::Error);
-    QCOMPARE(m_messages[0].title, QStringLiteral("Not enough memory"));
-    // The earlier results stay on screen.
-    QCOMPARE(window.document()->runCount(), 1);
-    QVERIFY(window.runAction()->isEnabled());
-}
-
-void TestMainWindow::badInputsGiveMessages()
-{
-    MainWindow window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-
-    // Heads must divide the width: shown under the form and refused on Run.
-    ExperimentConfig bad = tinyConfig();
-    bad.block = BlockKind::Transformer;
-    bad.heads = 3;
-    window.parameterPanel()->setConfig(bad);
-    QVERIFY(!window.parameterPanel()->problems().isEmpty());
-    QVERIFY(!window.startSweep());
-    QCOMPARE(m_messages.size(), 1);
-    QCOMPARE(m_messages.last().title, QStringLiteral("Invalid configuration"));
-
-    // A custom strategy is checked by parseStrategy and its message shown.
-    window.parameterPanel()->setConfig(tinyConfig());
-    auto* custom = window.findChild<QLineEdit*>(QStringLiteral("customStrategy"));
-    auto* error = window.findChild<QLabel*>(QStringLiteral("customError"));
-    QVERIFY(custom && error);
-    custom->setFocus();
-    QTest::keyClicks(custom, QStringLiteral("segments:99"));
-    QTest::keyClick(custom, Qt::Key_Return);
-    QVERIFY(error->text().contains(QStringLiteral("segments")));
-    QCOMPARE(custom->text(), QStringLiteral("segments:99"));  // kept for correcting
-    custom->clear();
-    QTest::keyClicks(custom, QStringLiteral("segments:3"));
-    QTest::keyClick(custom, Qt::Key_Return);
-    QVERIFY(error->text().isEmpty());
-    QVERIFY(window.strategyList()->checkedStrategies().contains(QStringLiteral("segments:3")));
-    QVERIFY(!window.strategyList()->addStrategy(QStringLiteral("bogus")).isEmpty());
-
-    // A strategy that does not apply to this model is refused on Run.
-    window.strategyList()->setCheckedStrategies({"none", "attn"});  // attn needs transformer
-    QCOMPARE(window.strategyList()->invalidChecked().size(), 1);
-    m_messages.clear();
-    QVERIFY(!window.startSweep());
-    QCOMPARE(m_messages.size(), 1);
-    QCOMPARE(m_messages.last().title, QStringLiteral("Invalid strategy"));
-
-    // Nothing checked.
-    window.strategyList()->setCheckedStrategies({});
-    QVERIFY(!window.startSweep());
-    QCOMPARE(m_messages.last().title, QStringLiteral("No strategy"));
-
-    // Presets check the seed's sets.
-    window.parameterPanel()->setConfig(ExperimentConfig{});
-    window.strategyList()->applyPreset(QStringLiteral("experiment-1"));
-    QCOMPARE(window.strategyList()->checkedStrategies(),
-             QStringList({"none", "every:1", "every:2", "every:4", "every:8"}));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -19,6 +19,27 @@ QString optionalNumber(const std::optional<double>& value, int decimals, const c
     return value ? number(*value, decimals) + QLatin1String(suffix) : QStringLiteral("—");
 }
 
+std::vector<SummaryRow> summaryRows(const ResultSet& results)
+{
+    ScalingAxis axis = ScalingAxis::Depth;
+    if (!detectScaling(results, &axis))
+        return summarize(results);
+    std::vector<SummaryRow> rows;
+    for (const RunResult& run : results.runs) {
+        const int size = axisValue(run.config, axis);
+        const RunResult* baseline = nullptr;
+        for (const RunResult& other : results.runs)
+            if (other.strategy == "none" && !other.error && axisValue(other.config, axis) == size) {
+                baseline = &other;
+                break;
+            }
+        SummaryRow row = summarizeRun(run, baseline);
+        row.strategy += " (" + toString(axis) + " " + std::to_string(size) + ")";
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 QString gradText(const SummaryRow& row)
 {
     if (row.error)
@@ -31,8 +52,11 @@ QString gradText(const SummaryRow& row)
 
 void ResultsTableModel::setResults(const ResultSet& results)
 {
-    std::vector<SummaryRow> rows = summarize(results);
+    std::vector<SummaryRow> rows = summaryRows(results);
     m_strategies = strategyOrder(results);
+    m_runStrategy.clear();
+    for (const RunResult& run : results.runs)
+        m_runStrategy << QString::fromStdString(run.strategy);
 
     const int before = int(m_rows.size());
     const int after = int(rows.size());
@@ -81,7 +105,7 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
             : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::DecorationRole:
         if (column == StrategyColumn)
-            return strategyColor(QString::fromStdString(row.strategy), m_strategies);
+            return strategyColor(m_runStrategy.value(index.row()), m_strategies);
         return {};
     case Qt::ForegroundRole:
         if (column == GradCheckColumn && (!row.grad_ok || row.error))

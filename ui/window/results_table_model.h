@@ -31,6 +31,8 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
 
     // Recomputes every row: a later `none` run changes the relative columns of earlier rows.
+    // In a scaling sweep each run is compared with the `none` run of its own size, and the
+    // strategy column names the size ("sqrt (depth 8)").
     void setResults(const ResultSet& results);
     const SummaryRow& row(int index) const { return m_rows.at(size_t(index)); }
 
@@ -48,7 +50,8 @@ private:
     QVariant sortValue(const SummaryRow& row, int column) const;
 
     std::vector<SummaryRow> m_rows;
-    QStringList m_strategies;  // the set's order, for colours
+    QStringList m_runStrategy;  // each row's plain strategy name, for its colour
+    QStringList m_strategies;   // the set's order, for colours
 };
 
 }  // namespace ckptlab::ui

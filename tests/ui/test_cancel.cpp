@@ -1,0 +1,149 @@
+// Cancel (Esc) stops a running sweep within seconds and keeps every finished result; closing
+// the window mid-sweep cancels and joins the sweep thread.
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "window/main_window.h"
+#include "window/messages.h"
+#include "window/parameter_panel.h"
+#include "window/results_document.h"
+#include "window/results_table_model.h"
+#include "window/strategy_list.h"
+#include "window/sweep_controller.h"
+
+using namespace ckptlab;
+using namespace ckptlab::ui;
+
+namespace {
+
+// Before QApplication exists: offscreen by default, and settings in a throw-away folder.
+QTemporaryDir& configHome()
+{
+    static QTemporaryDir dir;
+    return dir;
+}
+const bool kEnvironment = [] {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("XDG_CONFIG_HOME", QFile::encodeName(configHome().path()));
+    return true;
+}();
+
+ExperimentConfig tinyConfig()
+{
+    ExperimentConfig c;
+    c.block = BlockKind::Ffn;
+    c.depth = 4;
+    c.width = 32;
+    c.seq = 16;
+    c.batch = 1;
+    c.warmup = 0;
+    c.repeats = 1;
+    return c;
+}
+
+// Long enough (seconds per strategy) that a cancel lands in the middle of the sweep.
+ExperimentConfig slowConfig()
+{
+    ExperimentConfig c = tinyConfig();
+    c.depth = 12;
+    c.width = 256;
+    c.seq = 256;
+    c.batch = 2;
+    c.warmup = 1;
+    c.repeats = 5;
+    return c;
+}
+
+const QStringList kSlowStrategies{"none",       "full",       "every:2", "every:3",
+                                  "segments:2", "segments:3", "sqrt",    "from:4"};
+
+}  // namespace
+
+class TestCancel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanupTestCase();
+
+    void cancelKeepsFinishedResults();
+    void closingMidSweepStopsCleanly();
+
+private:
+    QList<Message> m_messages;
+    bool m_answer = false;
+};
+
+void TestCancel::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("test_cancel"));
+    setMessageSink([this](const Message& m) {
+        m_messages << m;
+        return m_answer;
+    });
+}
+
+void TestCancel::init()
+{
+    m_messages.clear();
+    m_answer = false;
+}
+
+void TestCancel::cleanupTestCase()
+{
+    setMessageSink({});
+}
+
+void TestCancel::cancelKeepsFinishedResults()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.parameterPanel()->setConfig(slowConfig());
+    window.strategyList()->setCheckedStrategies(kSlowStrategies);
+    QSignalSpy ended(&window, &MainWindow::sweepEnded);
+    QVERIFY(window.startSweep());
+    QTRY_VERIFY_WITH_TIMEOUT(window.document()->runCount() >= 1, 180000);
+    QVERIFY(window.isRunning());
+
+    QElapsedTimer sinceCancel;
+    sinceCancel.start();
+    QTest::keyClick(&window, Qt::Key_Escape);  // the Cancel action's shortcut
+    QVERIFY(ended.wait(30000));
+    // The runner honours cancel within about a second; allow for a loaded machine.
+    QVERIFY2(sinceCancel.elapsed() < 5000, qPrintable(QString::number(sinceCancel.elapsed())));
+    QCOMPARE(ended.first().at(0).toBool(), true);  // cancelled
+
+    const int runs = window.document()->runCount();
+    QVERIFY(runs >= 1);
+    QVERIFY(runs < kSlowStrategies.size());
+    QCOMPARE(window.resultsModel()->rowCount(), runs);
+    QVERIFY(window.document()->results().cancelled);
+    QVERIFY(window.runAction()->isEnabled());
+    QVERIFY(m_messages.isEmpty());
+}
+
+void TestCancel::closingMidSweepStopsCleanly()
+{
+    auto* window = new MainWindow;
+    window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(window));
+    window->parameterPanel()->setConfig(slowConfig());
+    window->strategyList()->setCheckedStrategies(kSlowStrategies);
+    QSignalSpy progress(window->sweepController(), &SweepController::progress);
+    QVERIFY(window->startSweep());
+    QVERIFY(progress.wait(60000));
+    QElapsedTimer closing;
+    closing.start();
+    QVERIFY(window->close());  // sets cancel and joins the sweep thread
+    QVERIFY(!window->sweepController()->isRunning());
+    QVERIFY2(closing.elapsed() < 5000, qPrintable(QString::number(closing.elapsed())));
+    delete window;
+}
+
+QTEST_MAIN(TestCancel)
+#include "test_cancel.moc"
