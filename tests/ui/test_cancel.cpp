@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "ui_test_support.h"
+
 #include "window/main_window.h"
 #include "window/messages.h"
 #include "window/parameter_panel.h"
@@ -15,34 +17,9 @@
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
+using namespace ckptlab::ui::test;
 
 namespace {
-
-// Before QApplication exists: offscreen by default, and settings in a throw-away folder.
-QTemporaryDir& configHome()
-{
-    static QTemporaryDir dir;
-    return dir;
-}
-const bool kEnvironment = [] {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    qputenv("XDG_CONFIG_HOME", QFile::encodeName(configHome().path()));
-    return true;
-}();
-
-ExperimentConfig tinyConfig()
-{
-    ExperimentConfig c;
-    c.block = BlockKind::Ffn;
-    c.depth = 4;
-    c.width = 32;
-    c.seq = 16;
-    c.batch = 1;
-    c.warmup = 0;
-    c.repeats = 1;
-    return c;
-}
 
 // Long enough (seconds per strategy) that a cancel lands in the middle of the sweep.
 ExperimentConfig slowConfig()

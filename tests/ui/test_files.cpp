@@ -10,6 +10,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "ui_test_support.h"
+
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
 #include "window/chart_exporter.h"
@@ -24,32 +26,9 @@
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
+using namespace ckptlab::ui::test;
 
 namespace {
-
-QTemporaryDir& configHome()
-{
-    static QTemporaryDir dir;
-    return dir;
-}
-const bool kEnvironment = [] {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    qputenv("XDG_CONFIG_HOME", QFile::encodeName(configHome().path()));
-    return true;
-}();
-
-ExperimentConfig tinyConfig()
-{
-    ExperimentConfig c;
-    c.depth = 4;
-    c.width = 32;
-    c.seq = 16;
-    c.batch = 1;
-    c.warmup = 0;
-    c.repeats = 1;
-    return c;
-}
 
 void writeFile(const QString& path, const QByteArray& bytes)
 {

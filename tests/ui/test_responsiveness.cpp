@@ -13,6 +13,8 @@
 #include <QThread>
 #include <QTimer>
 #include <QtTest>
+
+#include "ui_test_support.h"
 #include <ctime>
 
 #include "window/charts_panel.h"
@@ -24,20 +26,9 @@
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
+using namespace ckptlab::ui::test;
 
 namespace {
-
-QTemporaryDir& configHome()
-{
-    static QTemporaryDir dir;
-    return dir;
-}
-const bool kEnvironment = [] {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    qputenv("XDG_CONFIG_HOME", QFile::encodeName(configHome().path()));
-    return true;
-}();
 
 qint64 threadCpuMs()
 {

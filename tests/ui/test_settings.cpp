@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "ui_test_support.h"
+
 #include "window/main_window.h"
 #include "window/parameter_panel.h"
 #include "window/settings.h"
@@ -13,20 +15,9 @@
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
+using namespace ckptlab::ui::test;
 
 namespace {
-
-QTemporaryDir& configHome()
-{
-    static QTemporaryDir dir;
-    return dir;
-}
-const bool kEnvironment = [] {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    qputenv("XDG_CONFIG_HOME", QFile::encodeName(configHome().path()));
-    return true;
-}();
 
 }  // namespace
 
