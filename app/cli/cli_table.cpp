@@ -24,11 +24,12 @@ std::string pad(const std::string& text, std::size_t width, bool left = false) {
     return left ? text + fill : fill + text;
 }
 
-constexpr int kColumns = 10;
-const char* kHeader[kColumns] = {"strategy",    "peak MiB",     "pred. MiB",   "activ. MiB",
-                                 "step ms",     "pred. ms",     "mem saved %", "time added %",
-                                 "saved/added", "grad check"};
-const std::size_t kWidths[kColumns] = {16, 9, 9, 10, 9, 9, 11, 12, 11, 20};
+// "err %" is each prediction's error in % of the measurement (positive: predicted too high).
+constexpr int kColumns = 12;
+const char* kHeader[kColumns] = {"strategy", "peak MiB",    "pred. MiB",    "err %",
+                                 "activ. MiB", "step ms",   "pred. ms",     "err %",
+                                 "mem saved %", "time added %", "saved/added", "grad check"};
+const std::size_t kWidths[kColumns] = {16, 9, 9, 6, 10, 9, 9, 6, 11, 12, 11, 20};
 
 }  // namespace
 
@@ -42,9 +43,7 @@ std::string formatSummaryTable(const ResultSet& results) {
     std::string header[kColumns];
     for (int c = 0; c < kColumns; ++c) header[c] = kHeader[c];
     row(header);
-    std::size_t index = 0;
     for (const SummaryRow& s : summarize(results)) {
-        const RunResult& run = results.runs[index++];
         if (s.error) {
             out << pad(s.strategy, kWidths[0], true) << " error: " << *s.error << "\n";
             continue;
@@ -52,14 +51,15 @@ std::string formatSummaryTable(const ResultSet& results) {
         const std::string check = (s.grad_ok ? "ok " : "FAIL ") + std::string("|diff| ") +
                                   (s.max_abs_diff == 0 ? std::string("0")
                                                        : fixed(s.max_abs_diff, 6));
-        const auto& p = run.prediction;
         const std::string cells[kColumns] = {
             s.strategy,
             fixed(s.peak_mib, 2),
-            p ? fixed(p->peak_bytes / kMiB, 2) : "-",
+            optionalNumber(s.predicted_peak_mib, 2),
+            optionalNumber(s.peak_error_pct),
             fixed(s.activations_mib, 2),
             fixed(s.step_ms, 1),
-            p ? fixed(p->step_ms, 1) : "-",
+            optionalNumber(s.predicted_step_ms),
+            optionalNumber(s.step_error_pct),
             optionalNumber(s.memory_saved_pct),
             optionalNumber(s.time_added_pct),
             optionalNumber(s.saved_per_added, 2),

@@ -1,6 +1,7 @@
 // The optimal planner against brute force, and Revolve against Griewank's formula.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <random>
@@ -32,27 +33,28 @@ CostModel randomChain(int units, std::mt19937& rng) {
     return model;
 }
 
-// Every schedule of the planner's class over [begin, end): sequences of plain units and
+// Visits every schedule of the planner's class over [begin, end): sequences of plain units and
 // checkpoints whose bodies are schedules again (a body is never one checkpoint of itself).
-std::vector<std::vector<Segment>> allSchedules(int begin, int end, bool isBody) {
-    if (begin == end) return {{}};
-    std::vector<std::vector<Segment>> out;
-    for (auto& rest : allSchedules(begin + 1, end, false)) {
-        std::vector<Segment> s{{begin, begin + 1, false, {}}};
-        s.insert(s.end(), rest.begin(), rest.end());
-        out.push_back(s);
+// Continuation-passing, so 2 million schedules of 8 units never sit in memory at once.
+using Visit = std::function<void(std::vector<Segment>&)>;
+void forEachSchedule(int begin, int end, bool isBody, std::vector<Segment>& acc,
+                     const Visit& done) {
+    if (begin == end) {
+        done(acc);
+        return;
     }
+    acc.push_back({begin, begin + 1, false, {}});
+    forEachSchedule(begin + 1, end, false, acc, done);
+    acc.pop_back();
     for (int k = begin + 1; k <= end; ++k) {
         if (isBody && k == end) continue;
-        for (auto& body : allSchedules(begin, k, true)) {
-            for (auto& rest : allSchedules(k, end, false)) {
-                std::vector<Segment> s{{begin, k, true, body}};
-                s.insert(s.end(), rest.begin(), rest.end());
-                out.push_back(s);
-            }
-        }
+        std::vector<Segment> body;
+        forEachSchedule(begin, k, true, body, [&](std::vector<Segment>& b) {
+            acc.push_back({begin, k, true, b});
+            forEachSchedule(k, end, false, acc, done);
+            acc.pop_back();
+        });
     }
-    return out;
 }
 
 long long binomial(int n, int k) {
@@ -66,23 +68,32 @@ long long binomial(int n, int k) {
 
 TEST(OptimalPlanner, MatchesBruteForceOnSmallChains) {
     std::mt19937 rng(42);
-    for (int units = 1; units <= 6; ++units) {
-        for (int trial = 0; trial < 3; ++trial) {
+    long long schedulesOf8 = 0;
+    for (int units = 1; units <= 8; ++units) {
+        for (int trial = 0; trial < (units <= 6 ? 3 : 1); ++trial) {
             const CostModel model = randomChain(units, rng);
-            const auto schedules = allSchedules(0, units, false);
-            std::vector<Prediction> predicted;
-            for (const auto& s : schedules) {
+            // (peak, time) of every schedule, then the fastest within each peak by prefix.
+            std::vector<std::pair<std::int64_t, double>> predicted;
+            std::vector<Segment> acc;
+            forEachSchedule(0, units, false, acc, [&](std::vector<Segment>& s) {
                 Plan p;
                 p.unitLevel = true;
                 p.segments = s;
-                predicted.push_back(predict(model, p));
-            }
-            std::int64_t maxPeak = 0;
-            for (const auto& p : predicted) maxPeak = std::max(maxPeak, p.peak_bytes);
+                const Prediction r = predict(model, p);
+                predicted.emplace_back(r.peak_bytes, r.step_ms);
+            });
+            if (units == 8) schedulesOf8 = static_cast<long long>(predicted.size());
+            std::sort(predicted.begin(), predicted.end());
+            for (std::size_t i = 1; i < predicted.size(); ++i)
+                predicted[i].second = std::min(predicted[i].second, predicted[i - 1].second);
+            const std::int64_t maxPeak = predicted.back().first;
             for (std::int64_t budget = 1; budget <= maxPeak + 2; ++budget) {
-                double bruteForce = std::numeric_limits<double>::infinity();
-                for (const auto& p : predicted)
-                    if (p.peak_bytes <= budget) bruteForce = std::min(bruteForce, p.step_ms);
+                const auto within = std::upper_bound(
+                    predicted.begin(), predicted.end(),
+                    std::make_pair(budget, std::numeric_limits<double>::infinity()));
+                const double bruteForce = within == predicted.begin()
+                                              ? std::numeric_limits<double>::infinity()
+                                              : std::prev(within)->second;
                 OptimalPlanner planner(model, /*quanta=*/static_cast<int>(budget));
                 try {
                     const PlannedSchedule planned = planner.plan(budget);
@@ -97,6 +108,7 @@ TEST(OptimalPlanner, MatchesBruteForceOnSmallChains) {
             }
         }
     }
+    EXPECT_EQ(schedulesOf8, 2190848);  // the class's size for 8 units: the enumeration is whole
 }
 
 TEST(OptimalPlanner, BudgetErrorNamesTheMinimum) {
@@ -134,4 +146,46 @@ TEST(Schedule, DescribesAndCountsForwards) {
     EXPECT_EQ(describeSchedule(plan), "ckpt[0,3){ckpt[0,1){0} 1 2} 3 4");
     EXPECT_EQ(forwardCounts(plan, 5), (std::vector<int>{3, 2, 2, 1, 1}));
     EXPECT_EQ(noGradForwardCount(plan), 4);
+}
+
+TEST(Schedule, TextReadsBackToTheSamePlan) {
+    std::mt19937 rng(3);
+    const CostModel model = randomChain(7, rng);
+    const OptimalPlanner sizing(model, 500);
+    int planned = 0;
+    for (double f : {1.0, 1.3, 1.8, 3.0}) {
+        const auto budget = static_cast<std::int64_t>(sizing.minimumPeak() * f);
+        try {
+            const Plan plan = OptimalPlanner(model, 500).plan(budget).plan;
+            const std::string text = describeSchedule(plan);
+            const Plan back = parseSchedule(text);
+            EXPECT_EQ(describeSchedule(back), text);
+            EXPECT_EQ(forwardCounts(back, 7), forwardCounts(plan, 7)) << text;
+            EXPECT_EQ(predict(model, back).peak_bytes, predict(model, plan).peak_bytes) << text;
+            ++planned;
+        } catch (const BudgetError&) {
+        }
+    }
+    EXPECT_GE(planned, 3);
+    const Plan nested = parseSchedule("ckpt[0,3){ckpt[0,1){0} 1 2} 3 4");
+    const auto spans = checkpointSpans(nested);
+    ASSERT_EQ(spans.size(), 2u);
+    EXPECT_EQ(spans[0].begin, 0);
+    EXPECT_EQ(spans[0].end, 3);
+    EXPECT_EQ(spans[0].level, 0);
+    EXPECT_EQ(spans[1].end, 1);
+    EXPECT_EQ(spans[1].level, 1);
+    EXPECT_EQ(forwardCounts(nested, 5), (std::vector<int>{3, 2, 2, 1, 1}));
+}
+
+TEST(Schedule, MalformedTextNamesWhere) {
+    for (const char* bad : {"0 2", "ckpt[0,2){0}", "ckpt[0,2{0 1}", "0 x", "ckpt[2,1){}"}) {
+        try {
+            parseSchedule(bad);
+            ADD_FAILURE() << bad << " was accepted";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(std::string(e.what()).rfind("schedule: ", 0), 0u) << e.what();
+        }
+    }
+    EXPECT_NO_THROW(parseSchedule("ckpt[0,2){0 1} 2"));
 }

@@ -5,9 +5,11 @@
 #include <cstdio>
 
 #include "ckptlab/cost_model.h"
+#include "ckptlab/pareto.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
+#include "ckptlab/summary.h"
 
 using namespace ckptlab;
 
@@ -120,4 +122,40 @@ TEST(Prediction, MeasuredOptimalScheduleRespectsItsBudget) {
         EXPECT_NE(std::string(e.what()).find("smallest feasible schedule, which needs"),
                   std::string::npos);
     }
+}
+
+TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
+    const ExperimentConfig c = testConfig(BlockKind::Ffn);
+    const std::vector<std::string> handWritten = defaultParetoStrategies(c.depth, c.block);
+    // from:10 does not exist at depth 8; the others do.
+    EXPECT_EQ(handWritten, (std::vector<std::string>{"none", "full", "every:2", "every:4",
+                                                     "segments:4", "sqrt"}));
+    const ResultSet set = Runner().pareto(c, handWritten, 4);
+    ASSERT_FALSE(set.cancelled);
+
+    ASSERT_GE(set.predicted_frontier.size(), 2u);
+    for (std::size_t i = 1; i < set.predicted_frontier.size(); ++i) {
+        EXPECT_GT(set.predicted_frontier[i].peak_bytes, set.predicted_frontier[i - 1].peak_bytes);
+        EXPECT_LT(set.predicted_frontier[i].step_ms, set.predicted_frontier[i - 1].step_ms);
+    }
+    int optimalRuns = 0;
+    const std::vector<SummaryRow> rows = summarize(set);
+    for (std::size_t i = 0; i < set.runs.size(); ++i) {
+        const RunResult& run = set.runs[i];
+        ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
+        EXPECT_TRUE(run.ok()) << run.strategy;
+        ASSERT_TRUE(rows[i].slower_than_optimal_pct) << run.strategy;
+        EXPECT_GE(*rows[i].slower_than_optimal_pct, -1e-6)
+            << run.strategy << " is below the optimal curve: planner or cost model is wrong";
+        if (run.strategy.rfind("optimal:", 0) == 0) {
+            ++optimalRuns;
+            const Strategy s = parseStrategy(run.strategy, c.depth, c.block);
+            EXPECT_LE(run.metrics.peak_bytes, std::int64_t(s.budget_mib * 1024 * 1024 * 1.05))
+                << run.strategy;
+        }
+    }
+    EXPECT_GE(optimalRuns, 3);
+    // The top budget is the no-checkpoint peak: the planner keeps everything there.
+    const RunResult& top = set.runs.back();
+    EXPECT_EQ(top.schedule, set.find("none")->schedule) << top.strategy;
 }

@@ -63,7 +63,7 @@ ResultSet sampleResults() {
                     {2.0, -11264, 0, Phase::Optimizer, -1}};
     run.phases = {{Phase::Forward, 0, 0.0, 0.4}, {Phase::Loss, -1, 0.4, 0.6},
                   {Phase::Backward, 5, 0.6, 1.0}, {Phase::Idle, -1, 1.0, 1.1}};
-    run.prediction = PredictedMetrics{123000000, 2345000, 11.75};
+    run.prediction = PredictedMetrics{123000000, 2345000, 11.75, 10.5};
     run.schedule = "ckpt[0,2){0 1} 2 3";
     run.forward_counts = {2, 2, 1, 1};
     set.runs.push_back(run);
@@ -157,6 +157,7 @@ void expectSameRun(const RunResult& a, const RunResult& b) {
         EXPECT_EQ(a.prediction->peak_bytes, b.prediction->peak_bytes);
         EXPECT_EQ(a.prediction->activation_bytes, b.prediction->activation_bytes);
         EXPECT_EQ(a.prediction->step_ms, b.prediction->step_ms);
+        EXPECT_EQ(a.prediction->optimal_step_ms, b.prediction->optimal_step_ms);
     }
     EXPECT_EQ(a.schedule, b.schedule);
     EXPECT_EQ(a.forward_counts, b.forward_counts);
@@ -445,7 +446,7 @@ TEST(ResultsJson, EveryFieldIsCheckedWithItsPath) {
         Json parent = good[ptr.parent_pointer()];
         // Keys added after schema 1 shipped may be absent, so older files still open.
         const bool optional = ptr.back() == "prediction" || ptr.back() == "schedule" ||
-                              ptr.back() == "forward_counts" ||
+                              ptr.back() == "forward_counts" || ptr.back() == "optimal_step_ms" ||
                               ptr.back() == "predicted_frontier";
         if (parent.is_object() && !optional) {
             doc = good;
@@ -559,6 +560,7 @@ TEST(SummaryCsv, HeaderRowsAndQuoting) {
     every.metrics.activation_bytes = static_cast<std::int64_t>(10.5 * kMiB);
     every.metrics.step_ms = 250;
     every.grad_check.max_abs_diff = 3.5e-3;
+    every.prediction = PredictedMetrics{static_cast<std::int64_t>(42 * kMiB), 0, 200.0, 180.0};
     RunResult failed = none;
     failed.strategy = "from:10, odd";
     failed.config.block = BlockKind::Transformer;
@@ -570,11 +572,13 @@ TEST(SummaryCsv, HeaderRowsAndQuoting) {
     const std::string csv = summaryCsv(set);
     const std::string expected =
         "strategy,peak_mib,activations_mib,step_ms,memory_saved_pct,time_added_pct,"
-        "saved_per_added,grad_check,max_abs_diff,error,block,depth,width,seq,batch,dtype,device\n"
-        "none,100.000,80.000,200.000,0.00,0.00,,pass,0,,ffn,20,256,512,2,float32,cpu\n"
-        "every:2,40.000,10.500,250.000,60.00,25.00,2.400,fail,0.0035,,ffn,20,256,512,2,float32,"
-        "cpu\n"
-        "\"from:10, odd\",100.000,80.000,200.000,,,,not checked,,"
+        "saved_per_added,predicted_peak_mib,peak_error_pct,predicted_step_ms,step_error_pct,"
+        "optimal_step_ms,slower_than_optimal_pct,grad_check,max_abs_diff,error,block,depth,width,"
+        "seq,batch,dtype,device\n"
+        "none,100.000,80.000,200.000,0.00,0.00,,,,,,,,pass,0,,ffn,20,256,512,2,float32,cpu\n"
+        "every:2,40.000,10.500,250.000,60.00,25.00,2.400,42.000,5.00,200.000,-20.00,180.000,"
+        "11.11,fail,0.0035,,ffn,20,256,512,2,float32,cpu\n"
+        "\"from:10, odd\",100.000,80.000,200.000,,,,,,,,,,not checked,,"
         "\"out of memory: \"\"big\"\"\nsecond line\",transformer,20,256,512,2,bfloat16,cpu\n";
     EXPECT_EQ(csv, expected);
 

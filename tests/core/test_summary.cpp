@@ -40,6 +40,23 @@ bool contains(const std::vector<TimelineEvent>& events, const TimelineEvent& wan
 
 }  // namespace
 
+TEST(Summary, PredictionErrorsArePercentOfTheMeasurement) {
+    RunResult run = makeRun("full", 50, 20, 400);
+    EXPECT_FALSE(summarizeRun(run, nullptr).predicted_peak_mib);
+    run.prediction = PredictedMetrics{static_cast<std::int64_t>(45 * kMiB), 0, 500.0, 320.0};
+    const SummaryRow row = summarizeRun(run, nullptr);
+    ASSERT_TRUE(row.predicted_peak_mib && row.peak_error_pct);
+    EXPECT_DOUBLE_EQ(*row.predicted_peak_mib, 45.0);
+    EXPECT_NEAR(*row.peak_error_pct, -10.0, 1e-9);  // predicted 10 % too low
+    ASSERT_TRUE(row.predicted_step_ms && row.step_error_pct);
+    EXPECT_NEAR(*row.step_error_pct, 25.0, 1e-9);
+    ASSERT_TRUE(row.optimal_step_ms && row.slower_than_optimal_pct);
+    EXPECT_NEAR(*row.slower_than_optimal_pct, 56.25, 1e-9);  // 500 / 320 - 1
+
+    run.error = "failed";  // partial metrics: nothing to compare
+    EXPECT_FALSE(summarizeRun(run, nullptr).peak_error_pct);
+}
+
 TEST(Summary, PercentagesAgainstBaseline) {
     const RunResult none = makeRun("none", 100, 80, 200);
     const RunResult every2 = makeRun("every:2", 40, 10, 250);

@@ -62,4 +62,17 @@ std::string describeSchedule(const Plan& plan);
 // How many times each unit's forward runs in one step (1 = never recomputed).
 std::vector<int> forwardCounts(const Plan& plan, int units);
 
+// Reads describeSchedule's text back into a unit-level plan, so a results file's schedule can
+// be drawn. Throws std::invalid_argument naming the character where the text goes wrong.
+Plan parseSchedule(const std::string& text);
+
+// Every checkpointed segment with its nesting level (0 = outermost), in the order they start:
+// each keeps its input `begin` stored until its backward.
+struct CheckpointSpan {
+    int begin = 0;
+    int end = 0;
+    int level = 0;
+};
+std::vector<CheckpointSpan> checkpointSpans(const Plan& plan);
+
 }  // namespace ckptlab

@@ -72,6 +72,10 @@ struct PredictedMetrics {
     std::int64_t peak_bytes = 0;
     std::int64_t activation_bytes = 0;
     double step_ms = 0;
+    // The optimal schedule's predicted step time within this run's predicted peak (plus the
+    // planner's rounding): a hand-written strategy predicted faster than this would mean the
+    // planner or the cost model is wrong. Empty when not planned.
+    std::optional<double> optimal_step_ms;
 };
 
 struct GradCheck {

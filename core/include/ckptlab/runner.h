@@ -48,6 +48,12 @@ public:
     ResultSet sweep(const ExperimentConfig& config, const std::vector<std::string>& strategies,
                     const RunnerHooks& hooks = {});
 
+    // The whole curve: measures the cost model, runs `handWritten` and `points` optimal
+    // budgets from the smallest feasible peak to the no-checkpoint peak (planPareto), and
+    // returns them with the planner's predicted frontier. Throws like sweep().
+    ResultSet pareto(const ExperimentConfig& config, const std::vector<std::string>& handWritten,
+                     int points, const RunnerHooks& hooks = {});
+
     // Use these costs for plans and predictions instead of measuring them at the start of
     // each sweep (so a caller that planned with them sees the same numbers).
     void useCostModel(const CostModel& costs);

@@ -17,6 +17,16 @@ struct SummaryRow {
     std::optional<double> memory_saved_pct;  // empty without a `none` run to compare with
     std::optional<double> time_added_pct;
     std::optional<double> saved_per_added;   // the seed's "cost-effectiveness"
+    // The cost model's forecast and how far the measurement landed from it, in % of the
+    // measurement (positive: predicted too high). Empty when the run carries no prediction.
+    std::optional<double> predicted_peak_mib;
+    std::optional<double> peak_error_pct;
+    std::optional<double> predicted_step_ms;
+    std::optional<double> step_error_pct;
+    // Predicted step time of the planner's optimal schedule within this run's predicted peak,
+    // and how much slower this run is predicted to be than it (0 = on the optimal curve).
+    std::optional<double> optimal_step_ms;
+    std::optional<double> slower_than_optimal_pct;
     bool grad_ok = false;
     double max_abs_diff = 0;
     std::optional<std::string> error;

@@ -147,6 +147,16 @@ OptimalPlanner::OptimalPlanner(const CostModel& model, int quanta)
 }
 
 bool OptimalPlanner::tryPlan(std::int64_t budget, PlannedSchedule* out) const {
+    // Keeping everything is the fastest plan there is (checkpointing only adds forwards). Its
+    // exact peak decides, so the DP's rounding cannot make it miss a budget it fits.
+    Plan none;
+    none.unitLevel = true;
+    none.segments.push_back({0, static_cast<int>(model_.units.size()), false, {}});
+    const Prediction keepAll = predict(model_, none);
+    if (keepAll.peak_bytes <= budget) {
+        if (out) *out = {none, keepAll};
+        return true;
+    }
     const std::int64_t quantum = std::max<std::int64_t>(1, budget / quanta_);
     Dp dp(model_, quantum);
     const int n = static_cast<int>(model_.units.size());

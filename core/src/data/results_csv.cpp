@@ -53,8 +53,9 @@ std::string optionalCell(const std::optional<double>& value, int decimals) {
 std::string summaryCsv(const ResultSet& results) {
     std::string csv =
         "strategy,peak_mib,activations_mib,step_ms,memory_saved_pct,time_added_pct,"
-        "saved_per_added,grad_check,max_abs_diff,error,block,depth,width,seq,batch,dtype,"
-        "device\n";
+        "saved_per_added,predicted_peak_mib,peak_error_pct,predicted_step_ms,step_error_pct,"
+        "optimal_step_ms,slower_than_optimal_pct,grad_check,max_abs_diff,error,block,depth,width,"
+        "seq,batch,dtype,device\n";
     const std::vector<SummaryRow> rows = summarize(results);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SummaryRow& row = rows[i];
@@ -69,6 +70,12 @@ std::string summaryCsv(const ResultSet& results) {
             optionalCell(row.memory_saved_pct, 2),
             optionalCell(row.time_added_pct, 2),
             optionalCell(row.saved_per_added, 3),
+            optionalCell(row.predicted_peak_mib, 3),
+            optionalCell(row.peak_error_pct, 2),
+            optionalCell(row.predicted_step_ms, 3),
+            optionalCell(row.step_error_pct, 2),
+            optionalCell(row.optimal_step_ms, 3),
+            optionalCell(row.slower_than_optimal_pct, 2),
             checked ? (row.grad_ok ? "pass" : "fail") : "not checked",
             checked ? significant(row.max_abs_diff) : std::string(),
             row.error.value_or(std::string()),

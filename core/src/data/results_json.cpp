@@ -149,7 +149,11 @@ OrderedJson runJson(const RunResult& run) {
         {"prediction", run.prediction
                            ? OrderedJson{{"peak_bytes", run.prediction->peak_bytes},
                                          {"activation_bytes", run.prediction->activation_bytes},
-                                         {"step_ms", number(run.prediction->step_ms)}}
+                                         {"step_ms", number(run.prediction->step_ms)},
+                                         {"optimal_step_ms",
+                                          run.prediction->optimal_step_ms
+                                              ? number(*run.prediction->optimal_step_ms)
+                                              : OrderedJson(nullptr)}}
                            : OrderedJson(nullptr)},
         {"schedule", run.schedule},
         {"forward_counts", run.forward_counts},
@@ -536,7 +540,8 @@ RunResult readRun(const Json& j, const Path& at) {
     if (const Json* p = f.find("prediction")) {
         const Fields pf(*p, at.member("prediction"));
         run.prediction = PredictedMetrics{pf.bytes("peak_bytes"), pf.bytes("activation_bytes"),
-                                          pf.duration("step_ms")};
+                                          pf.duration("step_ms"), std::nullopt};
+        if (pf.find("optimal_step_ms")) run.prediction->optimal_step_ms = pf.duration("optimal_step_ms");
     }
     if (f.find("schedule")) run.schedule = f.string("schedule");
     if (const Json* counts = f.find("forward_counts")) {

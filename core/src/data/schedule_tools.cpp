@@ -95,7 +95,122 @@ int countNoGrad(const std::vector<Segment>& segments) {
     return count;
 }
 
+// Recursive descent over describeSchedule's grammar:
+//   items := item (' ' item)*      item := unit | "ckpt[" unit ',' unit "){" items '}'
+class ScheduleParser {
+public:
+    explicit ScheduleParser(const std::string& text) : text_(text) {}
+
+    std::vector<Segment> parseAll() {
+        std::vector<Segment> items = parseItems();
+        if (pos_ != text_.size()) fail("unexpected '" + std::string(1, text_[pos_]) + "'");
+        return items;
+    }
+
+private:
+    std::vector<Segment> parseItems() {
+        std::vector<Segment> items;
+        while (pos_ < text_.size() && text_[pos_] != '}') {
+            if (!items.empty() || pos_ > 0) skip(' ');
+            if (text_.compare(pos_, 5, "ckpt[") == 0) {
+                pos_ += 5;
+                Segment s;
+                s.checkpointed = true;
+                s.begin = number();
+                expect(',');
+                s.end = number();
+                expect(')');
+                expect('{');
+                const std::size_t innerAt = pos_;
+                s.inner = parseItems();
+                expect('}');
+                if (s.end <= s.begin) fail("empty checkpoint [" + std::to_string(s.begin) + "," +
+                                           std::to_string(s.end) + ")");
+                checkCovers(s.inner, s.begin, s.end, innerAt);
+                // A body of plain units is how describe() prints a flat checkpoint.
+                if (s.inner.size() == 1 && !s.inner.front().checkpointed) s.inner.clear();
+                items.push_back(std::move(s));
+            } else {
+                const int unit = number();
+                if (!items.empty() && !items.back().checkpointed && items.back().end == unit)
+                    items.back().end = unit + 1;
+                else
+                    items.push_back({unit, unit + 1, false, {}});
+            }
+        }
+        return items;
+    }
+
+    void checkCovers(const std::vector<Segment>& inner, int begin, int end, std::size_t at) {
+        int next = begin;
+        for (const Segment& s : inner) {
+            if (s.begin != next) {
+                pos_ = at;
+                fail("checkpoint body must cover units " + std::to_string(begin) + ".." +
+                     std::to_string(end - 1) + " in order");
+            }
+            next = s.end;
+        }
+        if (next != end) {
+            pos_ = at;
+            fail("checkpoint body must cover units " + std::to_string(begin) + ".." +
+                 std::to_string(end - 1) + " in order");
+        }
+    }
+
+    int number() {
+        const std::size_t start = pos_;
+        long value = 0;
+        while (pos_ < text_.size() && text_[pos_] >= '0' && text_[pos_] <= '9' && value < 1000000)
+            value = value * 10 + (text_[pos_++] - '0');
+        if (pos_ == start) fail("expected a unit number");
+        return static_cast<int>(value);
+    }
+    void expect(char c) {
+        if (pos_ >= text_.size() || text_[pos_] != c) fail(std::string("expected '") + c + "'");
+        ++pos_;
+    }
+    void skip(char c) {
+        if (pos_ < text_.size() && text_[pos_] == c) ++pos_;
+    }
+    [[noreturn]] void fail(const std::string& why) const {
+        throw std::invalid_argument("schedule: " + why + " at character " +
+                                    std::to_string(pos_ + 1));
+    }
+
+    const std::string& text_;
+    std::size_t pos_ = 0;
+};
+
+void collectSpans(const std::vector<Segment>& segments, int level,
+                  std::vector<CheckpointSpan>& out) {
+    for (const auto& s : segments) {
+        if (s.checkpointed) out.push_back({s.begin, s.end, level});
+        collectSpans(s.inner, s.checkpointed ? level + 1 : level, out);
+    }
+}
+
 }  // namespace
+
+Plan parseSchedule(const std::string& text) {
+    Plan plan;
+    plan.unitLevel = true;
+    plan.segments = ScheduleParser(text).parseAll();
+    int next = 0;
+    for (const Segment& s : plan.segments) {
+        if (s.begin != next)
+            throw std::invalid_argument("schedule: units must run 0, 1, 2, ... in order (unit " +
+                                        std::to_string(next) + " missing)");
+        next = s.end;
+    }
+    return plan;
+}
+
+std::vector<CheckpointSpan> checkpointSpans(const Plan& plan) {
+    std::vector<CheckpointSpan> spans;
+    collectSpans(plan.segments, 0, spans);
+    return spans;
+}
 
 Plan revolvePlan(int steps, int slots) {
     if (slots < 1) throw std::invalid_argument("revolve needs at least one slot");

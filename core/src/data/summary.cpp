@@ -5,6 +5,29 @@
 
 namespace ckptlab {
 
+namespace {
+
+std::optional<double> errorPercent(double predicted, double measured) {
+    if (!(measured > 0) || !std::isfinite(predicted)) return std::nullopt;
+    return (predicted - measured) / measured * 100.0;
+}
+
+void addPrediction(const PredictedMetrics& p, const Metrics& m, SummaryRow& row) {
+    row.predicted_peak_mib = static_cast<double>(p.peak_bytes) / kMiB;
+    row.peak_error_pct = errorPercent(static_cast<double>(p.peak_bytes),
+                                      static_cast<double>(m.peak_bytes));
+    row.predicted_step_ms = p.step_ms;
+    row.step_error_pct = errorPercent(p.step_ms, m.step_ms);
+    if (p.optimal_step_ms && *p.optimal_step_ms > 0) {
+        row.optimal_step_ms = *p.optimal_step_ms;
+        // Rounded to the planner's own precision, so "on the curve" reads as 0, not -0.0001.
+        const double slower = (p.step_ms / *p.optimal_step_ms - 1.0) * 100.0;
+        row.slower_than_optimal_pct = std::abs(slower) < 1e-6 ? 0.0 : slower;
+    }
+}
+
+}  // namespace
+
 SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
     SummaryRow row;
     row.strategy = run.strategy;
@@ -14,6 +37,7 @@ SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
     row.grad_ok = run.grad_check.passed();
     row.max_abs_diff = run.grad_check.max_abs_diff;
     row.error = run.error;
+    if (run.prediction && !run.error) addPrediction(*run.prediction, run.metrics, row);
 
     // A failed run's metrics are partial, so comparing them would mislead.
     if (!baseline || baseline->error || run.error) return row;

@@ -7,6 +7,7 @@
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/estimate.h"
+#include "ckptlab/pareto.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
 #include "engine/grad_check.h"
@@ -228,6 +229,8 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
         }
     }
 
+    // Finer than the planner's default so comparisons near the curve are not rounding.
+    const OptimalPlanner comparisonPlanner(costs, 1000);
     for (std::size_t i = 0; i < strategies.size(); ++i) {
         const Strategy strategy = parseStrategy(strategies[i], config.depth, config.block);
         const Plan& plan = plans[i];
@@ -235,7 +238,9 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
         try {
             run = measure(*bench, strategy.name(), plan, reference, hooks, progress);
             const Prediction p = predict(costs, plan);
-            run.prediction = PredictedMetrics{p.peak_bytes, p.activation_bytes, p.step_ms};
+            run.prediction = PredictedMetrics{p.peak_bytes, p.activation_bytes, p.step_ms, {}};
+            if (const double best = optimalStepAt(comparisonPlanner, p.peak_bytes); best > 0)
+                run.prediction->optimal_step_ms = best;
             run.schedule = describeSchedule(plan);
             run.forward_counts = forwardCounts(plan, static_cast<int>(costs.units.size()));
         } catch (const engine::Cancelled&) {
@@ -253,6 +258,28 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
         results.runs.push_back(run);
         if (hooks.result) hooks.result(results.runs.back());
     }
+    return results;
+}
+
+ResultSet Runner::pareto(const ExperimentConfig& config,
+                         const std::vector<std::string>& handWritten, int points,
+                         const RunnerHooks& hooks) {
+    check(config, handWritten.empty() ? std::vector<std::string>{"none"} : handWritten);
+    if (points < 2 || points > 50)
+        throw ConfigError("points must be between 2 and 50 (got " + std::to_string(points) + ")");
+    if (hooks.progress) hooks.progress(0.0, "measuring the cost model");
+    CostModel costs;
+    try {
+        costs = measureCostModel(config, hooks.cancel);
+    } catch (const engine::Cancelled&) {
+        ResultSet cancelled;
+        cancelled.cancelled = true;
+        return cancelled;
+    }
+    const ParetoPlan plan = planPareto(costs, handWritten, points);
+    useCostModel(costs);
+    ResultSet results = sweep(config, plan.strategies, hooks);
+    results.predicted_frontier = plan.frontier;
     return results;
 }
 

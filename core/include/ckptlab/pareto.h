@@ -1,0 +1,36 @@
+#pragma once
+// The whole memory-time curve: which optimal budgets to run between the smallest feasible peak
+// and the no-checkpoint peak, the planner's predicted frontier, and how the hand-written
+// strategies compare with it. Shared by `ckptlab-cli pareto` and the app's Pareto sweep.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ckptlab/cost_model.h"
+#include "ckptlab/planner.h"
+#include "ckptlab/result.h"
+
+namespace ckptlab {
+
+struct ParetoPlan {
+    std::vector<std::string> strategies;     // hand-written first, then optimal:<MiB> budgets
+    std::vector<FrontierPoint> frontier;     // predicted, fastest plan per budget, by peak
+    std::int64_t minimum_peak = 0;           // smallest peak any schedule reaches (predicted)
+    std::int64_t no_checkpoint_peak = 0;     // the `none` plan's predicted peak
+};
+
+// The hand-written strategies a Pareto sweep compares by default: the seed tradeoff preset
+// and sqrt, those that exist for this depth and block.
+std::vector<std::string> defaultParetoStrategies(int depth, BlockKind block);
+
+// `points` budgets (2..50) spread evenly from the smallest feasible peak to the no-checkpoint
+// peak, named in readable MiB steps; the ends round up so the smallest stays feasible.
+ParetoPlan planPareto(const CostModel& costs, const std::vector<std::string>& handWritten,
+                      int points);
+
+// The predicted step time of the optimal schedule within `peakBytes` (plus the planner's
+// rounding), for comparing a strategy that reached that peak. Negative when none fits.
+double optimalStepAt(const OptimalPlanner& planner, std::int64_t peakBytes);
+
+}  // namespace ckptlab

@@ -1,0 +1,84 @@
+#include "ckptlab/pareto.h"
+
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+#include "ckptlab/planner.h"
+#include "ckptlab/summary.h"
+
+namespace ckptlab {
+
+namespace {
+
+// A budget as a readable strategy name: 0.01, 0.1 or 1 MiB steps by size, rounded up at the
+// ends of the range (the smallest must stay feasible) and to the nearest in between.
+std::string optimalName(std::int64_t bytes, std::int64_t high, bool up) {
+    const double step = high < 10 * kMiB ? 0.01 : high < 100 * kMiB ? 0.1 : 1.0;
+    const double steps = static_cast<double>(bytes) / kMiB / step;
+    Strategy s{StrategyKind::Optimal, 0};
+    s.budget_mib = (up ? std::ceil(steps - 1e-9) : std::round(steps)) * step;
+    return s.name();
+}
+
+constexpr int kFrontierSamples = 40;
+
+}  // namespace
+
+std::vector<std::string> defaultParetoStrategies(int depth, BlockKind block) {
+    std::vector<std::string> wanted = presetStrategies("seed-tradeoff");
+    wanted.push_back("sqrt");
+    std::vector<std::string> valid;
+    for (const auto& text : wanted) {
+        try {
+            valid.push_back(parseStrategy(text, depth, block).name());
+        } catch (const StrategyError&) {
+            // e.g. from:10 on a depth-4 model: not this model's strategy
+        }
+    }
+    return valid;
+}
+
+ParetoPlan planPareto(const CostModel& costs, const std::vector<std::string>& handWritten,
+                      int points) {
+    if (points < 2 || points > 50)
+        throw std::invalid_argument("points must be between 2 and 50 (got " +
+                                    std::to_string(points) + ")");
+    ParetoPlan result;
+    const OptimalPlanner planner(costs);
+    result.minimum_peak = planner.minimumPeak();
+    Plan none;
+    none.segments.push_back({0, static_cast<int>(costs.units.size()), false, {}});
+    none.unitLevel = true;
+    result.no_checkpoint_peak = predict(costs, none).peak_bytes;
+    const std::int64_t low = result.minimum_peak;
+    const std::int64_t high = std::max(result.no_checkpoint_peak, low);
+
+    result.strategies = handWritten;
+    std::set<std::string> seen(handWritten.begin(), handWritten.end());
+    for (int i = 0; i < points; ++i) {
+        const std::int64_t budget = low + (high - low) * i / (points - 1);
+        const std::string name = optimalName(budget, high, i == 0 || i == points - 1);
+        if (seen.insert(name).second) result.strategies.push_back(name);
+    }
+    for (int i = 0; i <= kFrontierSamples; ++i) {
+        try {
+            const auto p = planner.plan(low + (high - low) * i / kFrontierSamples).prediction;
+            if (result.frontier.empty() || p.step_ms < result.frontier.back().step_ms - 1e-9)
+                result.frontier.push_back({p.peak_bytes, p.step_ms});
+        } catch (const BudgetError&) {
+            // the rounding made the lowest budget infeasible: the next sample covers it
+        }
+    }
+    return result;
+}
+
+double optimalStepAt(const OptimalPlanner& planner, std::int64_t peakBytes) {
+    try {
+        return planner.plan(peakBytes + planner.roundingSlack(peakBytes)).prediction.step_ms;
+    } catch (const BudgetError&) {
+        return -1;
+    }
+}
+
+}  // namespace ckptlab
