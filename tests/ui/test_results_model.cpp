@@ -41,7 +41,11 @@ ResultSet makeSet()
     ResultSet set;
     set.runs.push_back(makeRun("none", 100.0, 10.0, 0.0));
     set.runs.push_back(makeRun("full", 40.0, 15.0, 1e-7));
+    // Predicted 2 % high on memory, 10 % low on time, 25 % slower than optimal.
+    set.runs.back().prediction = PredictedMetrics{std::int64_t(40.8 * kMiB), 0, 13.5, 10.8};
     set.runs.push_back(makeRun("every:2", 70.0, 12.0, 2e-7));
+    // A prediction faster than the optimum: the table must flag it.
+    set.runs.back().prediction = PredictedMetrics{std::int64_t(70 * kMiB), 0, 12.0, 12.5};
     set.runs.push_back(makeRun("seed-bug:2", 50.0, 13.0, 12.5));  // fails the gradient check
     return set;
 }
@@ -107,6 +111,19 @@ void TestResultsModel::showsRowsAndValues()
     QVERIFY(cell(model, 3, ResultsTableModel::GradCheckColumn).startsWith(QStringLiteral("FAILED")));
     QVERIFY(model.index(3, ResultsTableModel::GradCheckColumn).data(Qt::ForegroundRole).isValid());
     QCOMPARE(model.index(2, 0).data(ResultsTableModel::RunIndexRole).toInt(), 2);
+
+    // Predictions beside the measurement, with signed errors in % of the measurement.
+    QCOMPARE(cell(model, 1, ResultsTableModel::PredictedPeakColumn), QStringLiteral("40.80"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::PeakErrorColumn), QStringLiteral("+2.0 %"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::PredictedStepColumn), QStringLiteral("13.5"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::StepErrorColumn), QStringLiteral("−10.0 %"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::SlowerThanOptimalColumn), QStringLiteral("+25.0 %"));
+    QCOMPARE(cell(model, 0, ResultsTableModel::PredictedPeakColumn), QStringLiteral("—"));
+    QCOMPARE(cell(model, 2, ResultsTableModel::SlowerThanOptimalColumn), QStringLiteral("−4.0 %"));
+    QVERIFY(model.index(2, ResultsTableModel::SlowerThanOptimalColumn)
+                .data(Qt::ForegroundRole).isValid());
+    QVERIFY(!model.index(1, ResultsTableModel::SlowerThanOptimalColumn)
+                 .data(Qt::ForegroundRole).isValid());
     // Each strategy gets its colour swatch.
     QVERIFY(model.index(0, ResultsTableModel::StrategyColumn).data(Qt::DecorationRole).isValid());
 }

@@ -6,6 +6,7 @@
 
 #include "charts/chart_builders.h"
 #include "charts/chart_export.h"
+#include "charts/schedule_diagram.h"
 #include "charts/chart_style.h"
 
 namespace ckptlab::ui {
@@ -86,6 +87,18 @@ QStringList exportAllCharts(const ResultSet& results, const QString& dir, bool p
         std::unique_ptr<QChart> time(buildScalingChart(results, axis, ScalingMetric::StepMs));
         if (!write(time.get(), chartFileStem(ChartKind::Scaling) + QStringLiteral("_time")))
             return written;
+    }
+    // The schedules each run executed (not a QChart: painted by ScheduleDiagram).
+    const QString stem = folder.filePath(QStringLiteral("schedules"));
+    if (png) {
+        if (!exportSchedulePng(results, stem + QStringLiteral(".png"), scale, error))
+            return written;
+        written << stem + QStringLiteral(".png");
+    }
+    if (svg) {
+        if (!exportScheduleSvg(results, stem + QStringLiteral(".svg"), description, error))
+            return written;
+        written << stem + QStringLiteral(".svg");
     }
     return written;
 }

@@ -25,6 +25,7 @@ void initializeUi()
     qRegisterMetaType<RunResult>();
     qRegisterMetaType<ResultSet>();
     qRegisterMetaType<MeasuredRun>();
+    qRegisterMetaType<Frontier>();
 }
 
 }  // namespace ckptlab::ui

@@ -7,6 +7,7 @@
 #include <QMenu>
 
 #include "charts/chart_export.h"
+#include "charts/schedule_diagram.h"
 #include "charts_panel.h"
 #include "messages.h"
 #include "results_document.h"
@@ -15,6 +16,9 @@
 namespace ckptlab::ui {
 
 namespace {
+
+// File name of the schedule diagram, beside the charts' stems.
+const QString kScheduleStem = QStringLiteral("schedules");
 
 QString suffixFor(ChartFormat format)
 {
@@ -103,17 +107,50 @@ QStringList ChartExporter::exportAll(const QString& folder)
             written << path;
         }
     }
+    const QString base = QDir(folder).filePath(kScheduleStem);
+    for (ChartFormat format : {ChartFormat::Png2x, ChartFormat::Svg}) {
+        const QString path = base + suffixFor(format);
+        if (!exportSchedule(format, path))
+            return written;
+        written << path;
+    }
     return written;
+}
+
+bool ChartExporter::exportSchedule(ChartFormat format, const QString& path)
+{
+    QString error;
+    const ResultSet& results = m_document->results();
+    const bool ok = format == ChartFormat::Svg
+        ? exportScheduleSvg(results, path, description(), &error)
+        : exportSchedulePng(results, path, format == ChartFormat::Png2x ? 2 : 1, &error);
+    if (!ok)
+        showMessage(m_window, MessageKind::Error, tr("Cannot export the schedules"), error);
+    return ok;
 }
 
 void ChartExporter::exportCurrentDialog(ChartFormat format)
 {
     if (!hasResults())
         return;
+    const QString filter = format == ChartFormat::Svg ? tr("SVG (*.svg)") : tr("PNG (*.png)");
+    if (m_charts->isScheduleCurrent()) {
+        QString path = QFileDialog::getSaveFileName(
+            m_window, tr("Export the checkpoint schedules"),
+            m_settings->lastFolder(FolderKind::Charts) + QLatin1Char('/') + kScheduleStem
+                + suffixFor(format),
+            filter);
+        if (path.isEmpty())
+            return;
+        if (QFileInfo(path).suffix().isEmpty())
+            path += suffixFor(format);
+        m_settings->setLastFolder(FolderKind::Charts, path);
+        exportSchedule(format, path);
+        return;
+    }
     const ChartKind kind = m_charts->currentKind();
     const QString suggested = m_settings->lastFolder(FolderKind::Charts) + QLatin1Char('/')
         + chartFileStem(kind) + suffixFor(format);
-    const QString filter = format == ChartFormat::Svg ? tr("SVG (*.svg)") : tr("PNG (*.png)");
     QString path = QFileDialog::getSaveFileName(m_window, tr("Export %1").arg(chartTitle(kind)),
                                                 suggested, filter);
     if (path.isEmpty())

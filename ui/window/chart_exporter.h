@@ -31,6 +31,8 @@ public:
 
     // Dialog-free variants; false (with a message shown) on failure.
     bool exportChart(ChartKind kind, ChartFormat format, const QString& path);
+    // The schedule diagram (Checkpoint schedules tab).
+    bool exportSchedule(ChartFormat format, const QString& path);
     // Writes <stem>.png (2x, for slides) and <stem>.svg of every chart; returns the paths.
     QStringList exportAll(const QString& folder);
 

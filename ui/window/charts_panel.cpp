@@ -4,10 +4,12 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
+#include "charts/schedule_view.h"
 #include "results_document.h"
 
 namespace ckptlab::ui {
@@ -28,12 +30,20 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
         view->showChart(build(kind));
     }
     setTabVisible(index(ChartKind::Scaling), false);
+    m_schedule = new ScheduleView;
+    connect(m_schedule, &ScheduleView::strategyClicked, this, &ChartsPanel::strategyClicked);
+    m_scheduleScroll = new QScrollArea;
+    m_scheduleScroll->setWidget(m_schedule);
+    m_scheduleScroll->setWidgetResizable(true);
+    m_scheduleScroll->setFrameShape(QFrame::NoFrame);
+    addTab(m_scheduleScroll, tr("Checkpoint schedules"));
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(0);
     connect(&m_refreshTimer, &QTimer::timeout, this, &ChartsPanel::refreshCurrent);
     connect(this, &QTabWidget::currentChanged, this, &ChartsPanel::refreshCurrent);
     connect(document, &ResultsDocument::resetDone, this, &ChartsPanel::markAllStale);
     connect(document, &ResultsDocument::runAdded, this, &ChartsPanel::markAllStale);
+    connect(document, &ResultsDocument::frontierChanged, this, &ChartsPanel::markAllStale);
     connect(document, &ResultsDocument::selectionChanged, this, &ChartsPanel::onSelectionChanged);
 }
 
@@ -61,7 +71,19 @@ QWidget* ChartsPanel::makeScalingPage(ChartView* view)
 
 ChartKind ChartsPanel::currentKind() const
 {
-    return kKinds[size_t(std::max(0, currentIndex()))];
+    const int current = currentIndex();
+    return current >= 0 && current < int(kKinds.size()) ? kKinds[size_t(current)]
+                                                        : ChartKind::Tradeoff;
+}
+
+bool ChartsPanel::isScheduleCurrent() const
+{
+    return currentWidget() == m_scheduleScroll;
+}
+
+void ChartsPanel::showSchedule()
+{
+    setCurrentWidget(m_scheduleScroll);
 }
 
 void ChartsPanel::setCurrentKind(ChartKind kind)
@@ -90,6 +112,7 @@ QChart* ChartsPanel::chart(ChartKind kind)
 void ChartsPanel::markAllStale()
 {
     m_stale.fill(true);
+    m_scheduleStale = true;
     const bool scaling = detectScaling(m_document->results(), nullptr);
     if (scaling != isTabVisible(index(ChartKind::Scaling))) {
         setTabVisible(index(ChartKind::Scaling), scaling);
@@ -110,6 +133,7 @@ void ChartsPanel::onSelectionChanged()
     for (ChartKind kind : {ChartKind::Tradeoff, ChartKind::Breakdown, ChartKind::Scaling})
         if (!m_stale[index(kind)])
             setSelectedStrategy(view(kind)->chart(), strategy);
+    m_schedule->setSelectedRun(m_document->selectedRun());
     scheduleRefresh();
 }
 
@@ -120,6 +144,13 @@ void ChartsPanel::scheduleRefresh()
 
 void ChartsPanel::refreshCurrent()
 {
+    if (isScheduleCurrent()) {
+        if (m_scheduleStale) {
+            m_schedule->setResults(m_document->results(), m_document->selectedRun());
+            m_scheduleStale = false;
+        }
+        return;
+    }
     const ChartKind kind = currentKind();
     if (m_stale[index(kind)])
         rebuild(kind);

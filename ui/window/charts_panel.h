@@ -11,10 +11,12 @@
 #include "charts/chart_builders.h"
 
 class QComboBox;
+class QScrollArea;
 
 namespace ckptlab::ui {
 
 class ChartView;
+class ScheduleView;
 class ResultsDocument;
 
 class ChartsPanel : public QTabWidget {
@@ -26,7 +28,13 @@ public:
 
     explicit ChartsPanel(ResultsDocument* document, QWidget* parent = nullptr);
 
+    // The chart tab shown; Tradeoff when the schedule tab is.
     ChartKind currentKind() const;
+    // The schedule diagram's tab (after the charts): which inputs each run stored and how
+    // often each block ran.
+    ScheduleView* scheduleView() const { return m_schedule; }
+    bool isScheduleCurrent() const;
+    void showSchedule();
     void setCurrentKind(ChartKind kind);
     // Kinds that apply to the current results (Scaling only for a scaling sweep).
     bool isAvailable(ChartKind kind) const;
@@ -54,6 +62,9 @@ private:
 
     ResultsDocument* m_document;
     QComboBox* m_scalingMetric = nullptr;
+    ScheduleView* m_schedule = nullptr;
+    QScrollArea* m_scheduleScroll = nullptr;
+    bool m_scheduleStale = true;
     std::array<ChartView*, kKinds.size()> m_views{};
     std::array<bool, kKinds.size()> m_stale{};
     std::array<int, kKinds.size()> m_builds{};

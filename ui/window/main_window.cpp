@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
@@ -18,11 +19,13 @@
 #include "file_controller.h"
 #include "memory_estimate_label.h"
 #include "parameter_panel.h"
+#include "prediction_controller.h"
 #include "progress_status.h"
 #include "results_document.h"
 #include "results_table_model.h"
 #include "results_view.h"
 #include "strategy_list.h"
+#include "strategy_table.h"
 #include "sweep_controller.h"
 
 namespace ckptlab::ui {
@@ -34,6 +37,7 @@ MainWindow::MainWindow(QWidget* parent)
     setObjectName(QStringLiteral("mainWindow"));
     m_document = new ResultsDocument(this);
     m_sweep = new SweepController(this);
+    m_predictions = new PredictionController(this);
     createPanels();
     m_files = new FileController(m_document, &m_settings, this);
     m_exporter = new ChartExporter(m_charts, m_document, &m_settings, this);
@@ -48,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow()
 {
     m_sweep->shutdown();  // before the document and views it reports into go away
+    m_predictions->shutdown();
 }
 
 void MainWindow::createPanels()
@@ -74,12 +79,28 @@ void MainWindow::createPanels()
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_runButton, 1);
     buttons->addWidget(m_cancelButton);
+    m_paretoButton = new QPushButton(tr("Pareto curve"));
+    m_paretoButton->setObjectName(QStringLiteral("paretoButton"));
+    m_paretoButton->setToolTip(
+        tr("Run optimal schedules at evenly spread memory budgets, from the smallest feasible "
+           "peak to the no-checkpoint peak, beside the checked hand-written strategies "
+           "(Ctrl+Shift+R)"));
+    m_paretoPoints = new QSpinBox;
+    m_paretoPoints->setObjectName(QStringLiteral("paretoPoints"));
+    m_paretoPoints->setRange(2, 50);
+    m_paretoPoints->setValue(6);
+    m_paretoPoints->setSuffix(tr(" budgets"));
+    m_paretoPoints->setToolTip(tr("How many optimal schedules the Pareto curve runs (2–50)"));
+    auto* paretoRow = new QHBoxLayout;
+    paretoRow->addWidget(m_paretoButton, 1);
+    paretoRow->addWidget(m_paretoPoints);
 
     auto* experiment = new QWidget;
     auto* layout = new QVBoxLayout(experiment);
     layout->addWidget(modelBox);
     layout->addWidget(strategyBox, 1);
     layout->addLayout(buttons);
+    layout->addLayout(paretoRow);
     auto* scroll = new QScrollArea;
     scroll->setWidget(experiment);
     scroll->setWidgetResizable(true);
@@ -117,6 +138,12 @@ void MainWindow::connectSignals()
     connect(m_strategies, &StrategyList::strategiesChanged, this, &MainWindow::onParametersChanged);
     connect(m_runButton, &QPushButton::clicked, this, &MainWindow::startSweep);
     connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelSweep);
+    connect(m_paretoButton, &QPushButton::clicked, this, &MainWindow::startParetoSweep);
+    connect(m_predictions, &PredictionController::measuring, m_memory,
+            &MemoryEstimateLabel::setMeasuring);
+    connect(m_predictions, &PredictionController::updated, this, &MainWindow::onPrediction);
+    connect(m_sweep, &SweepController::frontierPlanned, m_document,
+            &ResultsDocument::setPredictedFrontier);
 
     connect(m_sweep, &SweepController::progress, m_progress, &ProgressStatus::report);
     connect(m_sweep, &SweepController::measured, this, &MainWindow::onMeasured);
@@ -153,6 +180,22 @@ void MainWindow::onParametersChanged()
     const ExperimentConfig config = m_parameters->config();
     m_strategies->setModel(config.depth, config.block);
     m_memory->refresh(config, m_strategies->checkedStrategies());
+    // Measuring a block allocates it: only for configs the runner would accept.
+    const MemoryForecast& forecast = m_memory->forecast();
+    if (forecast.valid && !forecast.refused) {
+        m_predictions->request(config, m_strategies->table()->allStrategies());
+        m_strategies->table()->setForecast(m_memory->shownPrediction());
+    } else {
+        m_predictions->clear();
+        static const LivePrediction nothing;  // blank cells: nothing will be measured
+        m_strategies->table()->setForecast(&nothing);
+    }
+}
+
+void MainWindow::onPrediction(const LivePrediction& prediction)
+{
+    m_memory->setPrediction(prediction);
+    m_strategies->table()->setForecast(m_memory->shownPrediction());
 }
 
 void MainWindow::restoreSettings()
@@ -191,6 +234,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     saveSettings();
     // Stops a running sweep (the runner honours cancel within about a second) and joins it.
     m_sweep->shutdown();
+    m_predictions->shutdown();
     event->accept();
 }
 

@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 
+#include "live_prediction.h"
 #include "metatypes.h"
 #include "settings.h"
 
@@ -13,6 +14,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QPushButton;
+class QSpinBox;
 
 namespace ckptlab::ui {
 
@@ -21,6 +23,7 @@ class ChartsPanel;
 class FileController;
 class MemoryEstimateLabel;
 class ParameterPanel;
+class PredictionController;
 class ProgressStatus;
 class ResultsDocument;
 class ResultsTableModel;
@@ -42,6 +45,9 @@ public:
     ResultsView* resultsView() const { return m_table; }
     ChartsPanel* chartsPanel() const { return m_charts; }
     SweepController* sweepController() const { return m_sweep; }
+    PredictionController* predictions() const { return m_predictions; }
+    QSpinBox* paretoPointsBox() const { return m_paretoPoints; }
+    QAction* paretoAction() const { return m_paretoAction; }
     FileController* files() const { return m_files; }
     ChartExporter* chartExporter() const { return m_exporter; }
     ProgressStatus* progressStatus() const { return m_progress; }
@@ -53,6 +59,9 @@ public Q_SLOTS:
     // What Run does: checks the inputs (asking before a sweep that cannot fit) and starts.
     // Returns false when it did not start.
     bool startSweep();
+    // The whole curve: the checked hand-written strategies (or the default set) plus optimal
+    // schedules at evenly spread budgets, with the planner's predicted frontier.
+    bool startParetoSweep();
     void cancelSweep();
     void openResultsFile(const QString& path);
     void showAbout();
@@ -72,7 +81,9 @@ private:
     void restoreSettings();
     void saveSettings();
 
+    bool beginSweep(int paretoPoints);
     void onParametersChanged();
+    void onPrediction(const LivePrediction& prediction);
     void onMeasured(const MeasuredRun& run);
     void onSweepFinished(bool cancelled, const Environment& environment);
     void onSweepFailed(const QString& title, const QString& message,
@@ -84,6 +95,7 @@ private:
     Settings m_settings;
     ResultsDocument* m_document;
     SweepController* m_sweep;
+    PredictionController* m_predictions;
     ParameterPanel* m_parameters = nullptr;
     StrategyList* m_strategies = nullptr;
     MemoryEstimateLabel* m_memory = nullptr;
@@ -95,6 +107,8 @@ private:
     ChartExporter* m_exporter = nullptr;
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
+    QPushButton* m_paretoButton = nullptr;
+    QSpinBox* m_paretoPoints = nullptr;
 
     QAction* m_openAction = nullptr;
     QAction* m_saveAction = nullptr;
@@ -102,12 +116,14 @@ private:
     QAction* m_csvAction = nullptr;
     QAction* m_traceAction = nullptr;
     QAction* m_runAction = nullptr;
+    QAction* m_paretoAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QMenu* m_viewMenu = nullptr;
 
     QElapsedTimer m_sweepClock;
     bool m_replaceOnFirstResult = false;  // old results stay until the new sweep delivers
     int m_runsThisSweep = 0;
+    bool m_paretoSweep = false;
 };
 
 }  // namespace ckptlab::ui

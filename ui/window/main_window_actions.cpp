@@ -59,6 +59,13 @@ void MainWindow::createActions()
     m_runAction->setToolTip(tr("Measure every checked strategy (Ctrl+R)"));
     connect(m_runAction, &QAction::triggered, this, &MainWindow::startSweep);
 
+    m_paretoAction = new QAction(tr("Run &Pareto Curve"), this);
+    m_paretoAction->setObjectName(QStringLiteral("paretoAction"));
+    m_paretoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_paretoAction->setToolTip(tr("Optimal schedules across memory budgets beside the checked "
+                                  "hand-written strategies (Ctrl+Shift+R)"));
+    connect(m_paretoAction, &QAction::triggered, this, &MainWindow::startParetoSweep);
+
     m_cancelAction = new QAction(themed("process-stop", QStyle::SP_MediaStop), tr("&Cancel"), this);
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -83,6 +90,7 @@ void MainWindow::createMenus()
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_runAction);
+    run->addAction(m_paretoAction);
     run->addAction(m_cancelAction);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
@@ -99,6 +107,10 @@ void MainWindow::createMenus()
         show->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + int(kind))));
     }
 
+    QAction* schedules = m_viewMenu->addAction(tr("Checkpoint schedules"), this,
+                                               [this] { m_charts->showSchedule(); });
+    schedules->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + int(ChartsPanel::kKinds.size()))));
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Strategy Syntax"), this, [this] {
         showMessage(this, MessageKind::Information, tr("Strategy syntax"),
@@ -111,6 +123,7 @@ void MainWindow::createMenus()
     toolbar->setObjectName(QStringLiteral("mainToolbar"));
     toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     toolbar->addAction(m_runAction);
+    toolbar->addAction(m_paretoAction);
     toolbar->addAction(m_cancelAction);
     toolbar->addSeparator();
     toolbar->addAction(m_openAction);

@@ -1,10 +1,15 @@
 // MainWindow: starting, following and ending a sweep.
 
 #include <QAction>
+#include <QSpinBox>
+#include <algorithm>
 #include <QPushButton>
 #include <QStatusBar>
 
 #include "charts_panel.h"
+#include "ckptlab/pareto.h"
+#include "ckptlab/summary.h"
+#include "prediction_controller.h"
 #include "format.h"
 #include "main_window.h"
 #include "memory_estimate_label.h"
@@ -24,6 +29,43 @@ QString bulletList(const QStringList& items)
     return QStringLiteral("• ") + items.join(QStringLiteral("\n• "));
 }
 
+// One line on where the hand-written strategies landed against the optimal curve (predicted,
+// at each one's own peak).
+QString paretoVerdict(const ResultSet& results)
+{
+    int onCurve = 0;
+    int above = 0;
+    QStringList below;
+    double worst = 0;
+    QString worstName;
+    const std::vector<SummaryRow> rows = summarize(results);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const SummaryRow& row = rows[i];
+        if (results.runs[i].strategy.rfind("optimal:", 0) == 0 || !row.slower_than_optimal_pct)
+            continue;
+        const double slower = *row.slower_than_optimal_pct;
+        if (slower < -1e-6)
+            below << QString::fromStdString(row.strategy);
+        else if (slower < 0.05)
+            ++onCurve;
+        else
+            ++above;
+        if (slower > worst) {
+            worst = slower;
+            worstName = QString::fromStdString(row.strategy);
+        }
+    }
+    if (!below.isEmpty())
+        return QObject::tr("BELOW the optimal curve: %1 (the planner or cost model is wrong)")
+            .arg(below.join(QStringLiteral(", ")));
+    QString text = QObject::tr("Hand-written: %1 on the optimal curve, %2 above it")
+                       .arg(onCurve).arg(above);
+    if (!worstName.isEmpty())
+        text += QObject::tr(" (%1 farthest: optimal is %2 % faster at its peak)")
+                    .arg(worstName).arg(worst, 0, 'f', 0);
+    return text;
+}
+
 }  // namespace
 
 bool MainWindow::isRunning() const
@@ -33,6 +75,16 @@ bool MainWindow::isRunning() const
 
 bool MainWindow::startSweep()
 {
+    return beginSweep(0);
+}
+
+bool MainWindow::startParetoSweep()
+{
+    return beginSweep(m_paretoPoints->value());
+}
+
+bool MainWindow::beginSweep(int paretoPoints)
+{
     if (m_sweep->isRunning())
         return false;
     const QStringList problems = m_parameters->problems();
@@ -41,7 +93,20 @@ bool MainWindow::startSweep()
                     tr("Fix these parameters first:\n%1").arg(bulletList(problems)));
         return false;
     }
-    const QStringList strategies = m_strategies->checkedStrategies();
+    QStringList strategies = m_strategies->checkedStrategies();
+    if (paretoPoints > 0) {
+        // The curve brings its own optimal budgets; the checked ones would only duplicate them.
+        strategies.erase(std::remove_if(strategies.begin(), strategies.end(),
+                                        [](const QString& s) {
+                                            return s.startsWith(QStringLiteral("optimal:"));
+                                        }),
+                         strategies.end());
+        if (strategies.isEmpty()) {
+            const ExperimentConfig config = m_parameters->config();
+            for (const std::string& s : defaultParetoStrategies(config.depth, config.block))
+                strategies << QString::fromStdString(s);
+        }
+    }
     if (strategies.isEmpty()) {
         showMessage(this, MessageKind::Warning, tr("No strategy"),
                     tr("Check at least one strategy to run (include \"none\" as the baseline)."));
@@ -79,9 +144,13 @@ bool MainWindow::startSweep()
     m_replaceOnFirstResult = true;
     m_runsThisSweep = 0;
     m_sweepClock.start();
-    m_progress->begin(tr("Preparing %n strategie(s)…", nullptr, int(strategies.size())));
+    m_paretoSweep = paretoPoints > 0;
+    m_progress->begin(m_paretoSweep
+                          ? tr("Measuring the cost model for the Pareto curve…")
+                          : tr("Preparing %n strategie(s)…", nullptr, int(strategies.size())));
     statusBar()->clearMessage();
-    m_sweep->start(config, strategies);
+    m_predictions->setPaused(true);  // the sweep gets the CPU and the allocator to itself
+    m_sweep->start(config, strategies, paretoPoints);
     updateActions();
     return true;
 }
@@ -112,9 +181,12 @@ void MainWindow::onSweepFinished(bool cancelled, const Environment& environment)
     if (m_runsThisSweep > 0)
         m_document->setEnvironment(environment, cancelled);
     const QString elapsed = formatDuration(m_sweepClock.elapsed() / 1000.0);
-    statusBar()->showMessage(
+    QString message =
         cancelled ? tr("Cancelled after %n run(s), %1", nullptr, m_runsThisSweep).arg(elapsed)
-                  : tr("Sweep finished: %n run(s) in %1", nullptr, m_runsThisSweep).arg(elapsed));
+                  : tr("Sweep finished: %n run(s) in %1", nullptr, m_runsThisSweep).arg(elapsed);
+    if (m_paretoSweep && !cancelled)
+        message += QStringLiteral(". ") + paretoVerdict(m_document->results());
+    statusBar()->showMessage(message);
     endSweep(cancelled, false);
 }
 
@@ -135,6 +207,8 @@ void MainWindow::onSweepFailed(const QString& title, const QString& message,
 void MainWindow::endSweep(bool cancelled, bool failed)
 {
     m_replaceOnFirstResult = false;
+    m_paretoSweep = false;
+    m_predictions->setPaused(false);
     m_progress->end();
     updateActions();
     Q_EMIT sweepEnded(cancelled, failed);
@@ -146,6 +220,8 @@ void MainWindow::updateActions()
     const bool hasResults = !m_document->isEmpty();
     m_runAction->setEnabled(!running);
     m_runButton->setEnabled(!running);
+    m_paretoAction->setEnabled(!running);
+    m_paretoButton->setEnabled(!running);
     m_cancelAction->setEnabled(running && !m_sweep->isCancelling());
     m_cancelButton->setEnabled(m_cancelAction->isEnabled());
     m_openAction->setEnabled(!running);

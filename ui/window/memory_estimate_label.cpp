@@ -23,7 +23,9 @@ MemoryForecast forecastMemory(const ExperimentConfig& config, const QStringList&
     if (!validate(config).empty())
         return f;
     try {
-        f.none = estimateTotal(config, "none");
+        const MemoryEstimate none = estimateMemory(config, makePlan(Strategy{}, config.depth));
+        f.none = none.total();
+        f.baseline = none.parameters + none.input + none.optimizer_state;
         f.available = availableMemory(config.device);
     } catch (const std::exception&) {
         return f;
@@ -65,24 +67,94 @@ MemoryEstimateLabel::MemoryEstimateLabel(QWidget* parent)
     setObjectName(QStringLiteral("memoryEstimate"));
     setWordWrap(true);
     setTextFormat(Qt::RichText);
-    setToolTip(tr("Predicted from the model's shape before anything runs: parameters, input, "
-                  "optimizer state and the step's peak"));
 }
 
 void MemoryEstimateLabel::refresh(const ExperimentConfig& config, const QStringList& strategies)
 {
     m_forecast = forecastMemory(config, strategies);
+    m_config = config;
+    m_strategies = strategies;
+    render();
+}
+
+void MemoryEstimateLabel::setMeasuring()
+{
+    m_measuring = true;
+    render();
+}
+
+void MemoryEstimateLabel::setPrediction(const LivePrediction& prediction)
+{
+    m_measuring = false;
+    m_prediction = prediction;
+    render();
+}
+
+const LivePrediction* MemoryEstimateLabel::shownPrediction() const
+{
+    const ExperimentConfig& p = m_prediction.config;
+    const ExperimentConfig& c = m_config;
+    const bool current = m_prediction.valid && p.block == c.block && p.depth == c.depth
+        && p.width == c.width && p.seq == c.seq && p.batch == c.batch && p.heads == c.heads
+        && p.dropout == c.dropout && p.dtype == c.dtype && p.device == c.device
+        && p.optimizer == c.optimizer;
+    return current ? &m_prediction : nullptr;
+}
+
+QString MemoryEstimateLabel::measuredText(const LivePrediction& p) const
+{
+    QString text = tr("Predicted peak: <b>%1</b> without checkpointing (step ≈ %2 ms)")
+                       .arg(formatBytes(p.none_peak))
+                       .arg(p.none_ms, 0, 'f', 0);
+    const StrategyForecast* largest = nullptr;
+    for (const QString& name : m_strategies) {
+        const StrategyForecast* f = p.find(name);
+        if (f && f->ok && name != QLatin1String("none")
+            && (!largest || f->peak_bytes > largest->peak_bytes))
+            largest = f;
+    }
+    if (largest)
+        text += tr(", <b>%1</b> for the largest checked (%2)")
+                    .arg(formatBytes(largest->peak_bytes), largest->strategy.toHtmlEscaped());
+    text += tr("; no schedule goes below %1.").arg(formatBytes(p.minimum_peak));
+    text += tr("<br>Plus %1 of parameters, input and optimizer state; %2 available.")
+                .arg(formatBytes(m_forecast.baseline), formatBytes(m_forecast.available));
+    return text;
+}
+
+void MemoryEstimateLabel::render()
+{
     const MemoryForecast& f = m_forecast;
     if (!f.valid) {
         setText(tr("Memory needed: — (fix the parameters)"));
+        setToolTip({});
         setStyleSheet({});
         return;
     }
-    QString text = tr("Memory needed: <b>%1</b> without checkpointing").arg(formatBytes(f.none));
-    if (f.largestStrategy != QLatin1String("none"))
-        text += tr(", <b>%1</b> for the largest checked (%2)")
-                    .arg(formatBytes(f.largest), f.largestStrategy.toHtmlEscaped());
-    text += tr("; %1 available.").arg(formatBytes(f.available));
+    QString text;
+    if (const LivePrediction* p = shownPrediction()) {
+        text = measuredText(*p);
+        if (m_measuring)
+            text += tr(" <i>(updating…)</i>");
+        setToolTip(tr("Replayed from the measured costs of one block (%1 this model's shape), "
+                      "the same cost model the runner reports beside each measurement")
+                       .arg(p->measure_ms > 0 ? tr("measured in %1 ms for").arg(p->measure_ms, 0, 'f', 0)
+                                              : tr("cached for")));
+    } else {
+        text = tr("Rough estimate: <b>%1</b> without checkpointing").arg(formatBytes(f.none));
+        if (f.largestStrategy != QLatin1String("none"))
+            text += tr(", <b>%1</b> for the largest checked (%2)")
+                        .arg(formatBytes(f.largest), f.largestStrategy.toHtmlEscaped());
+        text += tr("; %1 available.").arg(formatBytes(f.available));
+        if (f.refused)
+            text += tr(" <i>(not measured: it cannot fit)</i>");
+        else if (m_measuring)
+            text += tr(" <i>(measuring one block…)</i>");
+        else if (!m_prediction.valid && !m_prediction.error.isEmpty())
+            text += tr("<br>Measuring one block failed: %1").arg(m_prediction.error.toHtmlEscaped());
+        setToolTip(tr("From the model's shape alone (conservative), until one block of it has "
+                      "been measured"));
+    }
     if (f.refused)
         text = QStringLiteral("⚠ ") + text
             + tr("<br><b>Cannot fit:</b> with the reference copies the runner keeps, the sweep "

@@ -1,19 +1,23 @@
 #pragma once
-// Shows, live, the memory the config needs without checkpointing and for the largest checked
-// strategy, against what the device has; amber near the limit, red when the runner would
-// refuse the sweep.
+// Shows, live, the peak the config will reach without checkpointing and for the largest checked
+// strategy, predicted from the measured costs of one block (the cost model), against what the
+// device has; amber near the limit, red when the runner would refuse the sweep. Until the block
+// is measured it shows the analytic estimate, marked as rough. The refusal itself stays
+// analytic: it is the runner's own check and must be decided before anything is allocated.
 
 #include <QLabel>
 #include <QStringList>
 #include <cstdint>
 
 #include "ckptlab/config.h"
+#include "live_prediction.h"
 
 namespace ckptlab::ui {
 
 struct MemoryForecast {
     bool valid = false;             // false when the config is invalid
     std::int64_t none = 0;          // estimate without checkpointing
+    std::int64_t baseline = 0;      // parameters, input and optimizer state (exact)
     std::int64_t largest = 0;       // estimate of the hungriest checked strategy
     QString largestStrategy;
     std::int64_t available = 0;
@@ -38,11 +42,24 @@ public:
 
     const MemoryForecast& forecast() const { return m_forecast; }
 
+    // The measured forecast shown, when it is for the current parameters; else null.
+    const LivePrediction* shownPrediction() const;
+
 public Q_SLOTS:
+    // New parameters: the analytic check now, the measured forecast when it comes.
     void refresh(const ckptlab::ExperimentConfig& config, const QStringList& strategies);
+    void setMeasuring();
+    void setPrediction(const ckptlab::ui::LivePrediction& prediction);
 
 private:
+    void render();
+    QString measuredText(const LivePrediction& p) const;
+
     MemoryForecast m_forecast;
+    ExperimentConfig m_config;
+    QStringList m_strategies;
+    LivePrediction m_prediction;
+    bool m_measuring = false;
 };
 
 }  // namespace ckptlab::ui

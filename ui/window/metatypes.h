@@ -16,6 +16,9 @@ struct MeasuredRun {
     std::vector<TimelineEvent> thinned;
 };
 
+// The planner's predicted frontier of a Pareto sweep.
+using Frontier = std::vector<FrontierPoint>;
+
 // Points kept per timeline for charts; enough for a 1600 px wide plot.
 inline constexpr std::size_t kTimelinePoints = 1500;
 
@@ -26,3 +29,4 @@ Q_DECLARE_METATYPE(ckptlab::Environment)
 Q_DECLARE_METATYPE(ckptlab::RunResult)
 Q_DECLARE_METATYPE(ckptlab::ResultSet)
 Q_DECLARE_METATYPE(ckptlab::ui::MeasuredRun)
+Q_DECLARE_METATYPE(ckptlab::ui::Frontier)

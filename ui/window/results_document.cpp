@@ -59,6 +59,13 @@ void ResultsDocument::setEnvironment(const Environment& environment, bool cancel
     m_results.cancelled = cancelled;
 }
 
+void ResultsDocument::setPredictedFrontier(const std::vector<FrontierPoint>& frontier)
+{
+    m_results.predicted_frontier = frontier;
+    m_modified = true;
+    Q_EMIT frontierChanged();
+}
+
 void ResultsDocument::select(int runIndex)
 {
     if (runIndex < -1 || runIndex >= runCount())

@@ -38,6 +38,8 @@ public:
     void reset(ResultSet results, std::vector<std::vector<TimelineEvent>> thinned);
     void addRun(const MeasuredRun& run);
     void setEnvironment(const Environment& environment, bool cancelled);
+    // A Pareto sweep's predicted frontier, drawn on the tradeoff chart and saved with the runs.
+    void setPredictedFrontier(const std::vector<FrontierPoint>& frontier);
 
 public Q_SLOTS:
     void select(int runIndex);
@@ -45,6 +47,7 @@ public Q_SLOTS:
 Q_SIGNALS:
     void resetDone();
     void runAdded(int runIndex);
+    void frontierChanged();
     void selectionChanged(int runIndex);
     void filePathChanged(const QString& path);
 

@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <cmath>
 
 #include "charts/chart_builders.h"
 
@@ -17,6 +18,17 @@ QString number(double value, int decimals)
 QString optionalNumber(const std::optional<double>& value, int decimals, const char* suffix = "")
 {
     return value ? number(*value, decimals) + QLatin1String(suffix) : QStringLiteral("—");
+}
+
+// Errors read as signed percentages: "+2.1 %" predicted too high, "−0.4 %" too low.
+QString signedPercent(const std::optional<double>& value)
+{
+    if (!value)
+        return QStringLiteral("—");
+    const QString text = number(std::abs(*value), 1) + QStringLiteral(" %");
+    if (text.startsWith(QStringLiteral("0.0 ")))
+        return text;
+    return (*value < 0 ? QStringLiteral("−") : QStringLiteral("+")) + text;
 }
 
 std::vector<SummaryRow> summaryRows(const ResultSet& results)
@@ -110,6 +122,10 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (column == GradCheckColumn && (!row.grad_ok || row.error))
             return QBrush(QColor(0xc0, 0x1c, 0x28));
+        // Below the optimal curve cannot happen unless the planner or cost model is wrong.
+        if (column == SlowerThanOptimalColumn && row.slower_than_optimal_pct
+            && *row.slower_than_optimal_pct < -1e-6)
+            return QBrush(QColor(0xc0, 0x1c, 0x28));
         return {};
     case Qt::ToolTipRole:
         if (row.error)
@@ -119,6 +135,9 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
                 .arg(row.max_abs_diff, 0, 'g', 3);
         if (column == SavedPerAddedColumn)
             return tr("Memory saved % per time added % (higher is better)");
+        if (column == SlowerThanOptimalColumn && row.optimal_step_ms)
+            return tr("The optimal schedule within this peak is predicted to take %1 ms")
+                .arg(*row.optimal_step_ms, 0, 'f', 1);
         return {};
     default:
         return {};
@@ -130,8 +149,16 @@ QVariant ResultsTableModel::display(const SummaryRow& row, int column) const
     switch (column) {
     case StrategyColumn: return QString::fromStdString(row.strategy);
     case PeakMiBColumn: return number(row.peak_mib, 2);
+    case PredictedPeakColumn: return optionalNumber(row.predicted_peak_mib, 2);
+    case PeakErrorColumn: return signedPercent(row.peak_error_pct);
     case ActivationsMiBColumn: return number(row.activations_mib, 2);
     case StepMsColumn: return number(row.step_ms, 2);
+    case PredictedStepColumn: return optionalNumber(row.predicted_step_ms, 1);
+    case StepErrorColumn: return signedPercent(row.step_error_pct);
+    case SlowerThanOptimalColumn:
+        return row.slower_than_optimal_pct && std::abs(*row.slower_than_optimal_pct) < 0.05
+            ? tr("optimal")
+            : signedPercent(row.slower_than_optimal_pct);
     case MemorySavedColumn: return optionalNumber(row.memory_saved_pct, 1, " %");
     case TimeAddedColumn: return optionalNumber(row.time_added_pct, 1, " %");
     case SavedPerAddedColumn: return optionalNumber(row.saved_per_added, 2);
@@ -147,8 +174,13 @@ QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const
     switch (column) {
     case StrategyColumn: return QString::fromStdString(row.strategy);
     case PeakMiBColumn: return row.peak_mib;
+    case PredictedPeakColumn: return opt(row.predicted_peak_mib);
+    case PeakErrorColumn: return opt(row.peak_error_pct);
     case ActivationsMiBColumn: return row.activations_mib;
     case StepMsColumn: return row.step_ms;
+    case PredictedStepColumn: return opt(row.predicted_step_ms);
+    case StepErrorColumn: return opt(row.step_error_pct);
+    case SlowerThanOptimalColumn: return opt(row.slower_than_optimal_pct);
     case MemorySavedColumn: return opt(row.memory_saved_pct);
     case TimeAddedColumn: return opt(row.time_added_pct);
     case SavedPerAddedColumn: return opt(row.saved_per_added);
@@ -165,16 +197,34 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         switch (section) {
         case StrategyColumn: return tr("Strategy");
         case PeakMiBColumn: return tr("Peak (MiB)");
+        case PredictedPeakColumn: return tr("Predicted peak");
+        case PeakErrorColumn: return tr("Peak error");
         case ActivationsMiBColumn: return tr("Activations (MiB)");
         case StepMsColumn: return tr("Step (ms)");
+        case PredictedStepColumn: return tr("Predicted step");
+        case StepErrorColumn: return tr("Step error");
+        case SlowerThanOptimalColumn: return tr("vs optimal");
         case MemorySavedColumn: return tr("Memory saved");
         case TimeAddedColumn: return tr("Time added");
         case SavedPerAddedColumn: return tr("Saved / added");
         case GradCheckColumn: return tr("Gradient check");
         }
     }
-    if (role == Qt::ToolTipRole && section == PeakMiBColumn)
-        return tr("Highest allocation above the step's start");
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case PeakMiBColumn: return tr("Highest allocation above the step's start");
+        case PredictedPeakColumn:
+            return tr("Peak predicted before the run from the costs of one measured block (MiB)");
+        case PredictedStepColumn:
+            return tr("Step time predicted from the costs of one measured block (ms)");
+        case PeakErrorColumn:
+        case StepErrorColumn:
+            return tr("Prediction error in % of the measurement (+ predicted too high)");
+        case SlowerThanOptimalColumn:
+            return tr("How much slower than the optimal schedule within the same peak this run "
+                      "is predicted to be (negative would mean the planner is wrong)");
+        }
+    }
     return {};
 }
 

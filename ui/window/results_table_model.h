@@ -15,11 +15,16 @@ public:
     enum Columns {
         StrategyColumn,
         PeakMiBColumn,
+        PredictedPeakColumn,   // the cost model's forecast, made before the run
+        PeakErrorColumn,       // (predicted - measured) / measured
         ActivationsMiBColumn,
         StepMsColumn,
+        PredictedStepColumn,
+        StepErrorColumn,
         MemorySavedColumn,
         TimeAddedColumn,
         SavedPerAddedColumn,
+        SlowerThanOptimalColumn,  // predicted, against the optimal schedule at the same peak
         GradCheckColumn,
         NumColumns
     };

@@ -1,29 +1,42 @@
 #include "strategy_table.h"
 
 #include <QAction>
+#include <QDoubleSpinBox>
 #include <QHeaderView>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStyledItemDelegate>
 
 #include "ckptlab/strategy.h"
+#include "format.h"
+#include "live_prediction.h"
 
 namespace ckptlab::ui {
 
 namespace {
 
-enum Column { NameColumn, ParamColumn };
+enum Column { NameColumn, ParamColumn, PredictedColumn, ColumnCount };
 constexpr int kHasParamRole = Qt::UserRole + 1;
 constexpr int kCustomRole = Qt::UserRole + 2;
 constexpr int kErrorRole = Qt::UserRole + 3;
 
-// Parameters are block indices or counts: keep the editor inside the model's range.
+const QString kOptimal = QStringLiteral("optimal");
+
+// Parameters are block indices or counts, kept inside the model's range; optimal's is a
+// budget in MiB.
 class ParamDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&,
-                          const QModelIndex&) const override
+                          const QModelIndex& index) const override
     {
+        if (index.siblingAtColumn(NameColumn).data().toString() == kOptimal) {
+            auto* spin = new QDoubleSpinBox(parent);
+            spin->setRange(0.01, 1e7);
+            spin->setDecimals(2);
+            spin->setSuffix(QStringLiteral(" MiB"));
+            return spin;
+        }
         auto* spin = new QSpinBox(parent);
         spin->setRange(0, int(limits::depth.max));
         return spin;
@@ -38,6 +51,7 @@ int defaultParam(StrategyKind kind)
     case StrategyKind::Segments: return 4;
     case StrategyKind::From: return 10;
     case StrategyKind::SeedBug: return 4;
+    case StrategyKind::Revolve: return 3;
     default: return 0;
     }
 }
@@ -54,13 +68,17 @@ QString helpFor(const QString& label)
 }  // namespace
 
 StrategyTable::StrategyTable(QWidget* parent)
-    : QTableWidget(0, 2, parent)
+    : QTableWidget(0, ColumnCount, parent)
 {
     setObjectName(QStringLiteral("strategyTable"));
-    setHorizontalHeaderLabels({tr("Strategy"), tr("Parameter")});
+    setHorizontalHeaderLabels({tr("Strategy"), tr("Parameter"), tr("Predicted")});
+    horizontalHeaderItem(PredictedColumn)
+        ->setToolTip(tr("Peak above the step's start and step time, predicted from the measured "
+                        "costs of one block before anything runs"));
     verticalHeader()->hide();
     horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
     horizontalHeader()->setSectionResizeMode(ParamColumn, QHeaderView::ResizeToContents);
+    horizontalHeader()->setSectionResizeMode(PredictedColumn, QHeaderView::ResizeToContents);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
     setItemDelegateForColumn(ParamColumn, new ParamDelegate(this));
@@ -72,12 +90,17 @@ StrategyTable::StrategyTable(QWidget* parent)
 
     for (StrategyKind kind : {StrategyKind::None, StrategyKind::Full, StrategyKind::Every,
                               StrategyKind::Segments, StrategyKind::From, StrategyKind::Sqrt,
-                              StrategyKind::Attn, StrategyKind::FfnOnly, StrategyKind::SeedBug})
+                              StrategyKind::Attn, StrategyKind::FfnOnly, StrategyKind::Revolve,
+                              StrategyKind::SeedBug})
         appendRow(QString::fromStdString(Strategy{kind, defaultParam(kind)}.name()), false);
+    // The planner's row: a budget in MiB; the live forecast says the smallest that fits.
+    Strategy optimal{StrategyKind::Optimal, 0};
+    optimal.budget_mib = 48;
+    appendRow(QString::fromStdString(optimal.name()), false);
     connect(this, &QTableWidget::itemChanged, this, &StrategyTable::onItemChanged);
 }
 
-int StrategyTable::insertionRow(const QString& label, int value) const
+int StrategyTable::insertionRow(const QString& label, double value) const
 {
     bool sameKindSeen = false;
     for (int r = 0; r < rowCount(); ++r) {
@@ -87,7 +110,7 @@ int StrategyTable::insertionRow(const QString& label, int value) const
             continue;
         }
         sameKindSeen = true;
-        if (item(r, ParamColumn)->data(Qt::EditRole).toInt() > value)
+        if (item(r, ParamColumn)->data(Qt::EditRole).toDouble() > value)
             return r;
     }
     return rowCount();
@@ -98,7 +121,7 @@ int StrategyTable::appendRow(const QString& canonical, bool custom)
     const QSignalBlocker blocker(this);
     const int colon = canonical.indexOf(QLatin1Char(':'));
     const QString label = colon < 0 ? canonical : canonical.left(colon);
-    const int value = colon < 0 ? 0 : canonical.mid(colon + 1).toInt();
+    const double value = colon < 0 ? 0 : canonical.mid(colon + 1).toDouble();
     const int row = insertionRow(label, value);
     insertRow(row);
 
@@ -112,10 +135,14 @@ int StrategyTable::appendRow(const QString& canonical, bool custom)
     auto* param = new QTableWidgetItem;
     param->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     if (colon >= 0) {
-        param->setData(Qt::EditRole, value);
+        param->setData(Qt::EditRole, label == kOptimal ? QVariant(value) : QVariant(int(value)));
         param->setFlags(param->flags() | Qt::ItemIsEditable);
     }
     setItem(row, ParamColumn, param);
+    auto* predicted = new QTableWidgetItem;
+    predicted->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    predicted->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    setItem(row, PredictedColumn, predicted);
     validateRow(row);
     return row;
 }
@@ -125,8 +152,11 @@ QString StrategyTable::rowText(int row) const
     const QTableWidgetItem* name = item(row, NameColumn);
     if (!name->data(kHasParamRole).toBool())
         return name->text();
+    const QVariant value = item(row, ParamColumn)->data(Qt::EditRole);
+    // Strategy::name() prints a budget with %.10g; 'g' with 10 digits is the same text.
     return name->text() + QLatin1Char(':')
-        + QString::number(item(row, ParamColumn)->data(Qt::EditRole).toInt());
+        + (name->text() == kOptimal ? QString::number(value.toDouble(), 'g', 10)
+                                    : QString::number(value.toInt()));
 }
 
 int StrategyTable::findRow(const QString& text) const
@@ -228,9 +258,46 @@ void StrategyTable::setModel(int depth, BlockKind block)
     Q_EMIT strategiesChanged();
 }
 
+QStringList StrategyTable::allStrategies() const
+{
+    QStringList list;
+    for (int row = 0; row < rowCount(); ++row)
+        list << rowText(row);
+    list.removeDuplicates();
+    return list;
+}
+
+void StrategyTable::setForecast(const LivePrediction* prediction)
+{
+    const QSignalBlocker blocker(this);
+    for (int row = 0; row < rowCount(); ++row) {
+        QTableWidgetItem* cell = item(row, PredictedColumn);
+        const StrategyForecast* f = prediction ? prediction->find(rowText(row)) : nullptr;
+        if (!f || !item(row, NameColumn)->data(kErrorRole).toString().isEmpty()) {
+            cell->setText(prediction ? QString() : QStringLiteral("…"));
+            cell->setToolTip({});
+            cell->setForeground(QBrush());
+            continue;
+        }
+        if (f->ok) {
+            cell->setText(tr("%1 · %2 ms").arg(formatBytes(f->peak_bytes))
+                              .arg(f->step_ms, 0, 'f', f->step_ms < 100 ? 1 : 0));
+            cell->setToolTip(tr("Predicted peak %1 above the step's start (activations %2), "
+                                "step %3 ms")
+                                 .arg(formatBytes(f->peak_bytes), formatBytes(f->activation_bytes))
+                                 .arg(f->step_ms, 0, 'f', 1));
+            cell->setForeground(QBrush());
+        } else {
+            cell->setText(tr("does not fit"));
+            cell->setToolTip(f->error);
+            cell->setForeground(QBrush(QColor(0xc0, 0x1c, 0x28)));
+        }
+    }
+}
+
 void StrategyTable::onItemChanged(QTableWidgetItem* changed)
 {
-    if (m_updating)
+    if (m_updating || changed->column() == PredictedColumn)
         return;
     validateRow(changed->row());
     Q_EMIT strategiesChanged();

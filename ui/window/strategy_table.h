@@ -10,6 +10,8 @@
 
 namespace ckptlab::ui {
 
+struct LivePrediction;
+
 class StrategyTable : public QTableWidget {
     Q_OBJECT
 public:
@@ -17,6 +19,10 @@ public:
 
     // Texts such as "every:2", in row order.
     QStringList checkedStrategies() const;
+    // Every row's text, checked or not (the live forecast predicts them all).
+    QStringList allStrategies() const;
+    // Fills the Predicted column; null marks it as being measured.
+    void setForecast(const LivePrediction* prediction);
     // Checks exactly these, adding rows for any not listed yet.
     void setCheckedStrategies(const QStringList& strategies);
     // Checked strategies parseStrategy rejects for the current model, as "text: why".
@@ -34,7 +40,7 @@ Q_SIGNALS:
 
 private:
     int findRow(const QString& text) const;
-    int insertionRow(const QString& label, int value) const;
+    int insertionRow(const QString& label, double value) const;
     int appendRow(const QString& canonical, bool custom);
     void validateRow(int row);
     void onItemChanged(QTableWidgetItem* item);

@@ -11,6 +11,10 @@ SweepController::SweepController(QObject* parent)
     // Worker and controller live on different threads, so these connections are queued.
     connect(m_worker, &SweepWorker::progress, this, &SweepController::onProgress);
     connect(m_worker, &SweepWorker::measured, this, &SweepController::onMeasured);
+    connect(m_worker, &SweepWorker::frontier, this, [this](quint64 jobId, const Frontier& points) {
+        if (jobId == m_job && m_running)
+            Q_EMIT frontierPlanned(points);
+    });
     connect(m_worker, &SweepWorker::finished, this, &SweepController::onFinished);
     connect(m_worker, &SweepWorker::failed, this, &SweepController::onFailed);
     m_thread.start();
@@ -21,7 +25,8 @@ SweepController::~SweepController()
     shutdown();
 }
 
-quint64 SweepController::start(const ExperimentConfig& config, const QStringList& strategies)
+quint64 SweepController::start(const ExperimentConfig& config, const QStringList& strategies,
+                               int paretoPoints)
 {
     if (!m_worker)
         return 0;  // shut down: the window is closing
@@ -33,7 +38,10 @@ quint64 SweepController::start(const ExperimentConfig& config, const QStringList
     SweepWorker* worker = m_worker;
     CancelFlag flag = m_cancel;
     QMetaObject::invokeMethod(
-        worker, [worker, job, config, strategies, flag] { worker->run(job, config, strategies, flag); },
+        worker,
+        [worker, job, config, strategies, paretoPoints, flag] {
+            worker->run(job, config, strategies, paretoPoints, flag);
+        },
         Qt::QueuedConnection);
     Q_EMIT started(job);
     return job;

@@ -16,7 +16,9 @@ public:
     ~SweepController() override;
 
     // Starts a sweep, cancelling any sweep still running (its later results are dropped).
-    quint64 start(const ExperimentConfig& config, const QStringList& strategies);
+    // `paretoPoints` > 0 makes it a Pareto sweep with that many optimal budgets.
+    quint64 start(const ExperimentConfig& config, const QStringList& strategies,
+                  int paretoPoints = 0);
     // Asks the current sweep to stop; the runner honours it within about a second.
     void cancel();
     bool isRunning() const { return m_running; }
@@ -30,6 +32,7 @@ Q_SIGNALS:
     void started(quint64 jobId);
     void progress(double fraction, const QString& message);
     void measured(const ckptlab::ui::MeasuredRun& run);
+    void frontierPlanned(const ckptlab::ui::Frontier& points);
     void finished(bool cancelled, const ckptlab::Environment& environment);
     void failed(const QString& title, const QString& message,
                 const ckptlab::Environment& environment);

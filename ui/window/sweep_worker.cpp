@@ -37,7 +37,7 @@ Environment environmentOrEmpty(const ExperimentConfig& config)
 }  // namespace
 
 void SweepWorker::run(quint64 jobId, const ExperimentConfig& config,
-                      const QStringList& strategies, CancelFlag cancel)
+                      const QStringList& strategies, int paretoPoints, CancelFlag cancel)
 {
     std::vector<std::string> names;
     names.reserve(strategies.size());
@@ -61,7 +61,11 @@ void SweepWorker::run(quint64 jobId, const ExperimentConfig& config,
 
     try {
         Runner runner;
-        const ResultSet set = runner.sweep(config, names, hooks);
+        const ResultSet set = paretoPoints > 0
+            ? runner.pareto(config, names, paretoPoints, hooks)
+            : runner.sweep(config, names, hooks);
+        if (!set.predicted_frontier.empty())
+            Q_EMIT frontier(jobId, set.predicted_frontier);
         Q_EMIT finished(jobId, set.cancelled, set.environment);
     } catch (const std::exception& e) {
         Q_EMIT failed(jobId, errorTitle(e), QString::fromStdString(e.what()),

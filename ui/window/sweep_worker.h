@@ -21,12 +21,16 @@ public:
     using QObject::QObject;
 
 public Q_SLOTS:
+    // `paretoPoints` > 0 runs a Pareto sweep (Runner::pareto): `strategies` are the
+    // hand-written ones, and that many optimal budgets are added.
     void run(quint64 jobId, const ckptlab::ExperimentConfig& config,
-             const QStringList& strategies, ckptlab::ui::CancelFlag cancel);
+             const QStringList& strategies, int paretoPoints, ckptlab::ui::CancelFlag cancel);
 
 Q_SIGNALS:
     void progress(quint64 jobId, double fraction, const QString& message);
     void measured(quint64 jobId, const ckptlab::ui::MeasuredRun& run);
+    // A Pareto sweep's predicted frontier, just before `finished`.
+    void frontier(quint64 jobId, const ckptlab::ui::Frontier& points);
     // The sweep ended normally or by cancel; `environment` describes where it ran.
     void finished(quint64 jobId, bool cancelled, const ckptlab::Environment& environment);
     // The sweep refused to start (bad config, strategy, memory) or failed part way.

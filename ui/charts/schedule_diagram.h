@@ -1,0 +1,67 @@
+#pragma once
+// The schedule diagram: one row per run, one cell per unit of the chain (a block, or a
+// sub-block of a transformer), coloured by how often its forward runs in one step; a marker
+// where a checkpoint stores its input, and brackets under the cells for each recomputed
+// segment, nested ones lower. Painted with QPainter so the window, PNG and SVG share it.
+
+#include <QPainter>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+#include "ckptlab/result.h"
+#include "ckptlab/strategy.h"
+
+namespace ckptlab::ui {
+
+struct CheckpointSpanView {
+    int begin = 0;
+    int end = 0;
+    int level = 0;  // 0 = outermost
+};
+
+struct ScheduleRow {
+    QString strategy;
+    QString note;                // why there is no schedule (failed run), else empty
+    int units = 0;
+    int unitsPerBlock = 1;
+    std::vector<int> forwardCounts;
+    std::vector<CheckpointSpanView> spans;
+    int storedInputs = 0;        // checkpoints: each keeps its input until its backward
+    int extraForwards = 0;       // unit forwards beyond one per unit
+};
+
+// The schedule each run executed: from its recorded text when present (every run made since
+// the planner exists), else rebuilt from the strategy name (files from before; not Optimal).
+std::vector<ScheduleRow> scheduleRows(const ResultSet& results);
+
+class ScheduleDiagram {
+public:
+    explicit ScheduleDiagram(std::vector<ScheduleRow> rows, QStringList colourOrder = {});
+
+    // Height the diagram needs at `width` to show every row and the legend.
+    qreal heightFor(qreal width) const;
+    // `selected`: the row drawn highlighted (-1 none); `text`: the ink for words (the
+    // palette's in the window, black on the white of files).
+    void paint(QPainter& painter, const QRectF& area, int selected, const QColor& text) const;
+    // The row under a point of `area`, or -1.
+    int rowAt(const QRectF& area, const QPointF& point) const;
+    const std::vector<ScheduleRow>& rows() const { return m_rows; }
+
+private:
+    qreal rowHeight(const ScheduleRow& row) const;
+
+    std::vector<ScheduleRow> m_rows;
+    QStringList m_colourOrder;
+};
+
+// Colour of a unit that runs `forwards` times (1 = stored, never recomputed).
+QColor forwardCountColor(int forwards);
+
+// Files, at kExportSize width and as tall as the rows need; false with *error on failure.
+bool exportSchedulePng(const ResultSet& results, const QString& path, int scale, QString* error);
+bool exportScheduleSvg(const ResultSet& results, const QString& path, const QString& description,
+                       QString* error);
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,56 @@
+#include "live_prediction.h"
+
+#include <QObject>
+
+#include "ckptlab/cost_model.h"
+#include "ckptlab/planner.h"
+#include "ckptlab/strategy.h"
+
+namespace ckptlab::ui {
+
+const StrategyForecast* LivePrediction::find(const QString& strategy) const
+{
+    for (const StrategyForecast& s : strategies)
+        if (s.strategy == strategy)
+            return &s;
+    return nullptr;
+}
+
+LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig& config,
+                                 const QStringList& strategies)
+{
+    LivePrediction result;
+    result.config = config;
+    if (costs.units.empty()) {
+        result.error = QObject::tr("no cost model");
+        return result;
+    }
+    const OptimalPlanner planner(costs);
+    const Prediction none = predict(costs, makePlan(Strategy{}, config.depth));
+    result.none_peak = none.peak_bytes;
+    result.none_ms = none.step_ms;
+    result.minimum_peak = planner.minimumPeak();
+    for (const QString& text : strategies) {
+        StrategyForecast f;
+        f.strategy = text;
+        try {
+            const Strategy s = parseStrategy(text.toStdString(), config.depth, config.block);
+            Prediction p;
+            if (s.kind == StrategyKind::Optimal)
+                p = planner.plan(std::int64_t(s.budget_mib * 1024 * 1024)).prediction;
+            else
+                p = predict(costs, makePlan(s, config.depth));
+            f.ok = true;
+            f.peak_bytes = p.peak_bytes;
+            f.activation_bytes = p.activation_bytes;
+            f.step_ms = p.step_ms;
+        } catch (const std::exception& e) {
+            f.error = QString::fromStdString(e.what());
+        }
+        result.strategies.push_back(f);
+    }
+    result.valid = true;
+    return result;
+}
+
+}  // namespace ckptlab::ui

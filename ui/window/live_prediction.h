@@ -1,0 +1,48 @@
+#pragma once
+// What each strategy will take, predicted from the measured costs of one block before anything
+// runs (the same cost model and replay the runner uses): the live forecast beside the
+// parameters.
+
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <vector>
+
+#include "ckptlab/config.h"
+
+namespace ckptlab {
+struct CostModel;
+}
+
+namespace ckptlab::ui {
+
+struct StrategyForecast {
+    QString strategy;         // as asked for
+    bool ok = false;          // false: `error` says why (bad text, budget below the minimum)
+    QString error;
+    std::int64_t peak_bytes = 0;  // above the step's start
+    std::int64_t activation_bytes = 0;
+    double step_ms = 0;
+};
+
+struct LivePrediction {
+    bool valid = false;       // false: `error` says why nothing was predicted
+    QString error;
+    ExperimentConfig config;
+    std::vector<StrategyForecast> strategies;  // in the order asked
+    std::int64_t none_peak = 0;
+    double none_ms = 0;
+    std::int64_t minimum_peak = 0;  // the smallest peak any schedule reaches
+    double measure_ms = 0;          // how long measuring the block took (0 when cached)
+
+    const StrategyForecast* find(const QString& strategy) const;
+};
+
+// Pure: plans and replays every strategy on `costs` (depth * units per block long).
+LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig& config,
+                                 const QStringList& strategies);
+
+}  // namespace ckptlab::ui
+
+Q_DECLARE_METATYPE(ckptlab::ui::LivePrediction)

@@ -1,0 +1,110 @@
+#include "prediction_controller.h"
+
+#include "prediction_worker.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+// Long enough that typing "2048" measures once, short enough to feel live.
+constexpr int kDebounceMs = 350;
+
+}  // namespace
+
+PredictionController::PredictionController(QObject* parent)
+    : QObject(parent)
+    , m_worker(new PredictionWorker)
+{
+    qRegisterMetaType<LivePrediction>();
+    m_thread.setObjectName(QStringLiteral("ckptlab-predict"));
+    m_worker->moveToThread(&m_thread);
+    connect(m_worker, &PredictionWorker::predicted, this, &PredictionController::onPredicted);
+    m_thread.start();
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(kDebounceMs);
+    connect(&m_debounce, &QTimer::timeout, this, &PredictionController::dispatch);
+}
+
+PredictionController::~PredictionController()
+{
+    shutdown();
+}
+
+void PredictionController::request(const ExperimentConfig& config, const QStringList& strategies)
+{
+    m_config = config;
+    m_strategies = strategies;
+    m_pending = true;
+    if (!m_paused)
+        m_debounce.start();
+}
+
+void PredictionController::clear()
+{
+    m_pending = false;
+    m_debounce.stop();
+    if (m_cancel)
+        m_cancel->store(true);
+    ++m_job;  // whatever is running now reports into nothing
+    m_busy = false;
+}
+
+void PredictionController::setPaused(bool paused)
+{
+    m_paused = paused;
+    if (paused) {
+        m_debounce.stop();
+        if (m_busy) {
+            // Stop the measurement and ask again later.
+            m_cancel->store(true);
+            ++m_job;
+            m_busy = false;
+            m_pending = true;
+        }
+    } else if (m_pending) {
+        m_debounce.start();
+    }
+}
+
+void PredictionController::dispatch()
+{
+    if (!m_worker || m_paused || !m_pending)
+        return;
+    m_pending = false;
+    if (m_cancel)
+        m_cancel->store(true);  // the worker finishes the old one quickly and drops it
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const quint64 job = ++m_job;
+    m_busy = true;
+    PredictionWorker* worker = m_worker;
+    const CancelFlag flag = m_cancel;
+    const ExperimentConfig config = m_config;
+    const QStringList strategies = m_strategies;
+    QMetaObject::invokeMethod(
+        worker, [=] { worker->predict(job, config, strategies, flag); }, Qt::QueuedConnection);
+    Q_EMIT measuring();
+}
+
+void PredictionController::onPredicted(quint64 job, const LivePrediction& prediction)
+{
+    if (job != m_job)
+        return;
+    m_busy = false;
+    m_latest = prediction;
+    Q_EMIT updated(prediction);
+}
+
+void PredictionController::shutdown()
+{
+    if (!m_worker)
+        return;
+    m_debounce.stop();
+    if (m_cancel)
+        m_cancel->store(true);
+    m_thread.quit();
+    m_thread.wait();
+    delete m_worker;
+    m_worker = nullptr;
+}
+
+}  // namespace ckptlab::ui
