@@ -6,6 +6,7 @@
 #include <limits>
 #include <random>
 
+#include "ckptlab/pareto.h"
 #include "ckptlab/planner.h"
 
 using namespace ckptlab;
@@ -188,4 +189,32 @@ TEST(Schedule, MalformedTextNamesWhere) {
         }
     }
     EXPECT_NO_THROW(parseSchedule("ckpt[0,2){0 1} 2"));
+}
+
+TEST(Pareto, EveryPlannedBudgetIsFeasible) {
+    // Byte-sized chains make the MiB names round hard; a chain where checkpoints cost more
+    // than they save (huge RNG state) has its minimum at the no-checkpoint peak.
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 20; ++trial) {
+        CostModel model = randomChain(2 + trial % 6, rng);
+        for (UnitCost& u : model.units) {
+            u.output_bytes *= 4096, u.kept_bytes *= 4096, u.forward_peak *= 4096;
+            u.nograd_peak *= 4096, u.backward_peak *= 4096, u.param_grad_bytes *= 4096;
+        }
+        model.checkpoint_bytes = trial % 2 ? 4096 : 400000;
+        for (int points = 2; points <= 6; ++points) {
+            const ParetoPlan plan = planPareto(model, {"none"}, points);
+            ASSERT_GE(plan.strategies.size(), 2u);
+            EXPECT_LE(plan.minimum_peak, plan.no_checkpoint_peak);
+            const OptimalPlanner planner(model);
+            for (const std::string& name : plan.strategies) {
+                if (name == "none") continue;
+                const Strategy s = parseStrategy(name, 1, BlockKind::Ffn);
+                EXPECT_NO_THROW(planner.plan(static_cast<std::int64_t>(s.budget_mib * 1024 * 1024)))
+                    << name << " trial " << trial << " points " << points;
+            }
+            ASSERT_FALSE(plan.frontier.empty());
+            EXPECT_EQ(plan.frontier.back().peak_bytes, plan.no_checkpoint_peak);
+        }
+    }
 }

@@ -231,8 +231,8 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
         painter.setPen(text);
         const QString summary =
             row.note.isEmpty()
-                ? QObject::tr("%n stored input(s), ", nullptr, row.storedInputs)
-                      + QObject::tr("+%n forward(s)", nullptr, row.extraForwards)
+                ? QObject::tr("%n stored, ", nullptr, row.storedInputs)
+                      + QObject::tr("%n recomputed", nullptr, row.extraForwards)
                 : row.note;
         painter.drawText(QRectF(right + 8, cellsTop, kNoteWidth - 8, kCellHeight),
                          Qt::AlignLeft | Qt::AlignVCenter,
@@ -246,6 +246,7 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
     const auto swatch = [&](const QColor& colour, const QString& label) {
         painter.fillRect(QRectF(x, ly + 3, 14, 12), colour);
         painter.setPen(QColor(90, 90, 90));
+        painter.setBrush(Qt::NoBrush);
         painter.drawRect(QRectF(x, ly + 3, 14, 12));
         painter.setPen(text);
         const qreal w = metrics.horizontalAdvance(label);

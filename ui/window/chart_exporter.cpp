@@ -109,7 +109,8 @@ QStringList ChartExporter::exportAll(const QString& folder)
     }
     const QString base = QDir(folder).filePath(kScheduleStem);
     for (ChartFormat format : {ChartFormat::Png2x, ChartFormat::Svg}) {
-        const QString path = base + suffixFor(format);
+        const QString path = base + (format == ChartFormat::Svg ? QStringLiteral(".svg")
+                                                                : QStringLiteral(".png"));
         if (!exportSchedule(format, path))
             return written;
         written << path;

@@ -124,6 +124,7 @@ private:
     bool m_replaceOnFirstResult = false;  // old results stay until the new sweep delivers
     int m_runsThisSweep = 0;
     bool m_paretoSweep = false;
+    QString m_statusNote;  // the last sweep's summary, shown again after hover texts
 };
 
 }  // namespace ckptlab::ui

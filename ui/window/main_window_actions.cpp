@@ -130,8 +130,9 @@ void MainWindow::createMenus()
     toolbar->addAction(m_saveAction);
 
     connect(m_charts, &ChartsPanel::hoverTextChanged, this, [this](const QString& text) {
+        // Leaving a point brings back the sweep's summary rather than an empty bar.
         if (text.isEmpty())
-            statusBar()->clearMessage();
+            statusBar()->showMessage(m_statusNote);
         else
             statusBar()->showMessage(QString(text).replace(QLatin1Char('\n'), QStringLiteral("  ·  ")));
     });

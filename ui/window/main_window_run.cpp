@@ -148,6 +148,7 @@ bool MainWindow::beginSweep(int paretoPoints)
     m_progress->begin(m_paretoSweep
                           ? tr("Measuring the cost model for the Pareto curve…")
                           : tr("Preparing %n strategie(s)…", nullptr, int(strategies.size())));
+    m_statusNote.clear();
     statusBar()->clearMessage();
     m_predictions->setPaused(true);  // the sweep gets the CPU and the allocator to itself
     m_sweep->start(config, strategies, paretoPoints);
@@ -186,6 +187,7 @@ void MainWindow::onSweepFinished(bool cancelled, const Environment& environment)
                   : tr("Sweep finished: %n run(s) in %1", nullptr, m_runsThisSweep).arg(elapsed);
     if (m_paretoSweep && !cancelled)
         message += QStringLiteral(". ") + paretoVerdict(m_document->results());
+    m_statusNote = message;
     statusBar()->showMessage(message);
     endSweep(cancelled, false);
 }
@@ -195,7 +197,8 @@ void MainWindow::onSweepFailed(const QString& title, const QString& message,
 {
     if (m_runsThisSweep > 0)
         m_document->setEnvironment(environment, true);
-    statusBar()->showMessage(tr("Sweep stopped: %1").arg(title));
+    m_statusNote = tr("Sweep stopped: %1").arg(title);
+    statusBar()->showMessage(m_statusNote);
     endSweep(false, true);
     // After the state is consistent: the message box may run a nested event loop.
     QString text = message;

@@ -12,12 +12,16 @@ namespace ckptlab {
 namespace {
 
 // A budget as a readable strategy name: 0.01, 0.1 or 1 MiB steps by size, rounded up at the
-// ends of the range (the smallest must stay feasible) and to the nearest in between.
-std::string optimalName(std::int64_t bytes, std::int64_t high, bool up) {
+// ends of the range and to the nearest in between, but never below `low`, the smallest
+// feasible peak (a range narrower than one step would otherwise round below it).
+std::string optimalName(std::int64_t bytes, std::int64_t low, std::int64_t high, bool up) {
     const double step = high < 10 * kMiB ? 0.01 : high < 100 * kMiB ? 0.1 : 1.0;
     const double steps = static_cast<double>(bytes) / kMiB / step;
     Strategy s{StrategyKind::Optimal, 0};
     s.budget_mib = (up ? std::ceil(steps - 1e-9) : std::round(steps)) * step;
+    // The runner reads the budget back as whole bytes: compare what it will see.
+    if (static_cast<std::int64_t>(s.budget_mib * 1024 * 1024) < low)
+        s.budget_mib = std::ceil(static_cast<double>(low) / kMiB / step) * step;
     return s.name();
 }
 
@@ -58,7 +62,7 @@ ParetoPlan planPareto(const CostModel& costs, const std::vector<std::string>& ha
     std::set<std::string> seen(handWritten.begin(), handWritten.end());
     for (int i = 0; i < points; ++i) {
         const std::int64_t budget = low + (high - low) * i / (points - 1);
-        const std::string name = optimalName(budget, high, i == 0 || i == points - 1);
+        const std::string name = optimalName(budget, low, high, i == 0 || i == points - 1);
         if (seen.insert(name).second) result.strategies.push_back(name);
     }
     for (int i = 0; i <= kFrontierSamples; ++i) {

@@ -1,0 +1,302 @@
+// Issue 4 in the window: the live forecast from the measured cost model (and that a sweep then
+// measures what it said), the Pareto curve button, and the schedule diagram.
+
+#include <QChart>
+#include <QDir>
+#include <QLineSeries>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QtTest>
+
+#include "ui_test_support.h"
+
+#include "charts/chart_export.h"
+#include "charts/schedule_diagram.h"
+#include "charts/schedule_view.h"
+#include "ckptlab/summary.h"
+#include "window/chart_exporter.h"
+#include "window/charts_panel.h"
+#include "window/main_window.h"
+#include "window/memory_estimate_label.h"
+#include "window/messages.h"
+#include "window/parameter_panel.h"
+#include "window/prediction_controller.h"
+#include "window/results_document.h"
+#include "window/results_table_model.h"
+#include "window/strategy_list.h"
+#include "window/strategy_table.h"
+
+using namespace ckptlab;
+using namespace ckptlab::ui;
+using namespace ckptlab::ui::test;
+
+namespace {
+
+// Small, but with activations that outweigh a checkpoint's RNG state (5 KiB each), so
+// checkpointing saves memory and the Pareto curve has a range.
+ExperimentConfig savingConfig()
+{
+    ExperimentConfig config = tinyConfig();
+    config.width = 64;
+    config.seq = 256;
+    return config;
+}
+
+// Waits for the forecast of the panel's current config.
+bool waitForForecast(MainWindow& window, int timeoutMs = 60000)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < timeoutMs) {
+        if (window.memoryEstimate()->shownPrediction() && !window.predictions()->isMeasuring())
+            return true;
+        QTest::qWait(20);
+    }
+    return false;
+}
+
+QString predictedCell(StrategyTable* table, const QString& strategy)
+{
+    for (int row = 0; row < table->rowCount(); ++row)
+        if (table->rowText(row) == strategy)
+            return table->item(row, 2)->text();
+    return {};
+}
+
+// Saves what the window shows when CKPTLAB_SCREENSHOTS names a folder (for looking at).
+void screenshot(QWidget& window, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("CKPTLAB_SCREENSHOTS");
+    if (!dir.isEmpty())
+        window.grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
+}
+
+}  // namespace
+
+class TestPlanAndPredict : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void init();
+    void cleanupTestCase();
+
+    void forecastIsWhatTheSweepThenMeasures();
+    void depthChangesReuseTheMeasuredBlock();
+    void paretoButtonRunsTheCurve();
+    void scheduleDiagramShowsStoredInputsAndRecomputes();
+
+private:
+    QList<Message> m_messages;
+};
+
+void TestPlanAndPredict::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("test_plan_and_predict"));
+    setMessageSink([this](const Message& m) {
+        m_messages << m;
+        return false;
+    });
+}
+
+void TestPlanAndPredict::init()
+{
+    m_messages.clear();
+}
+
+void TestPlanAndPredict::cleanupTestCase()
+{
+    setMessageSink({});
+}
+
+void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures()
+{
+    MainWindow window;
+    window.predictions()->setDelay(0);
+    window.show();
+    window.parameterPanel()->setConfig(tinyConfig());
+    const QStringList strategies{"none", "full", "every:2", "revolve:2"};
+    window.strategyList()->setCheckedStrategies(strategies);
+    QVERIFY(waitForForecast(window));
+    const LivePrediction forecast = *window.memoryEstimate()->shownPrediction();
+    QVERIFY(forecast.valid);
+    QVERIFY(forecast.minimum_peak > 0 && forecast.minimum_peak <= forecast.none_peak);
+    QVERIFY(window.memoryEstimate()->text().contains(QStringLiteral("Predicted peak")));
+    for (const QString& s : strategies) {
+        const StrategyForecast* f = forecast.find(s);
+        QVERIFY2(f && f->ok, qPrintable(s));
+        QVERIFY(f->peak_bytes >= forecast.minimum_peak);
+        QVERIFY(!predictedCell(window.strategyList()->table(), s).isEmpty());
+    }
+    // An optimal budget below the smallest feasible peak says it does not fit, before a run.
+    Strategy tooSmall{StrategyKind::Optimal, 0};
+    tooSmall.budget_mib = forecast.minimum_peak / 2.0 / kMiB;
+    const QString tooSmallName = QString::fromStdString(tooSmall.name());
+    QVERIFY(window.strategyList()->addStrategy(tooSmallName).isEmpty());
+    QVERIFY(waitForForecast(window));
+    QTRY_COMPARE(predictedCell(window.strategyList()->table(), tooSmallName),
+                 QStringLiteral("does not fit"));
+    window.strategyList()->setCheckedStrategies(strategies);
+    screenshot(window, QStringLiteral("forecast"));
+
+    // The sweep measures the same block the same way: peaks equal the forecast to the byte.
+    QSignalSpy ended(&window, &MainWindow::sweepEnded);
+    QVERIFY(window.startSweep());
+    QVERIFY(ended.wait(180000));
+    QCOMPARE(ended.first().at(1).toBool(), false);
+    const ResultSet& results = window.document()->results();
+    QCOMPARE(int(results.runs.size()), strategies.size());
+    for (const RunResult& run : results.runs) {
+        const StrategyForecast* f = forecast.find(QString::fromStdString(run.strategy));
+        QVERIFY(f && run.prediction);
+        QCOMPARE(f->peak_bytes, run.prediction->peak_bytes);
+        const double error = 100.0 * double(f->peak_bytes - run.metrics.peak_bytes)
+            / double(run.metrics.peak_bytes);
+        QVERIFY2(std::abs(error) < 5.0, qPrintable(QStringLiteral("%1: %2 %")
+                                                       .arg(QString::fromStdString(run.strategy))
+                                                       .arg(error)));
+    }
+    // The table shows the prediction and its error beside the measurement.
+    const QString peakError =
+        window.resultsModel()->index(1, ResultsTableModel::PeakErrorColumn).data().toString();
+    QVERIFY2(peakError.endsWith(QStringLiteral(" %")), qPrintable(peakError));
+}
+
+void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock()
+{
+    MainWindow window;
+    window.predictions()->setDelay(0);
+    ExperimentConfig config = savingConfig();
+    window.parameterPanel()->setConfig(config);
+    window.strategyList()->setCheckedStrategies({"none", "full"});
+    QVERIFY(waitForForecast(window));
+    const LivePrediction four = *window.memoryEstimate()->shownPrediction();
+
+    config.depth = 8;
+    window.parameterPanel()->setConfig(config);
+    QVERIFY(waitForForecast(window));
+    const LivePrediction eight = *window.memoryEstimate()->shownPrediction();
+    QCOMPARE(eight.config.depth, 8);
+    QCOMPARE(eight.measure_ms, 0.0);  // same block shape: nothing measured again
+    // Without checkpointing every block's activations stay: twice the blocks, more memory.
+    QVERIFY(eight.none_peak > four.none_peak);
+    QVERIFY(eight.find(QStringLiteral("full"))->peak_bytes
+            < eight.find(QStringLiteral("none"))->peak_bytes);
+
+    // A config that cannot fit is never measured: the label says so.
+    ExperimentConfig huge = config;
+    huge.width = 16384;
+    huge.seq = 65536;
+    huge.batch = 4096;
+    window.parameterPanel()->setConfig(huge);
+    QVERIFY(window.memoryEstimate()->forecast().refused);
+    QTest::qWait(50);
+    QVERIFY(!window.predictions()->isMeasuring());
+    QVERIFY(window.memoryEstimate()->text().contains(QStringLiteral("cannot fit")));
+}
+
+void TestPlanAndPredict::paretoButtonRunsTheCurve()
+{
+    MainWindow window;
+    window.show();
+    window.parameterPanel()->setConfig(savingConfig());
+    window.strategyList()->setCheckedStrategies({"none", "full", "every:2", "sqrt"});
+    window.paretoPointsBox()->setValue(3);
+    QSignalSpy ended(&window, &MainWindow::sweepEnded);
+    window.findChild<QPushButton*>(QStringLiteral("paretoButton"))->click();
+    QVERIFY(window.isRunning());
+    QVERIFY(ended.wait(180000));
+    QVERIFY2(m_messages.isEmpty(), qPrintable(m_messages.value(0).text));
+    QCOMPARE(ended.first().at(1).toBool(), false);
+
+    const ResultSet& results = window.document()->results();
+    int optimal = 0;
+    for (const RunResult& run : results.runs) {
+        QVERIFY2(run.ok(), run.strategy.c_str());
+        if (run.strategy.rfind("optimal:", 0) == 0)
+            ++optimal;
+    }
+    QVERIFY(optimal >= 2);
+    QVERIFY(results.predicted_frontier.size() >= 2);
+    // Nothing hand-written is predicted faster than the optimal schedule at its own peak.
+    for (const SummaryRow& row : summarize(results)) {
+        QVERIFY(row.slower_than_optimal_pct);
+        QVERIFY2(*row.slower_than_optimal_pct > -1e-6, row.strategy.c_str());
+    }
+    QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("Hand-written")),
+             qPrintable(window.statusBar()->currentMessage()));
+
+    // The tradeoff chart draws the planner's frontier and the measured optimal curve.
+    QChart* chart = window.chartsPanel()->chart(ChartKind::Tradeoff);
+    QStringList names;
+    for (QAbstractSeries* s : chart->series())
+        names << s->objectName();
+    QVERIFY(names.contains(QStringLiteral("predictedFrontier")));
+    QVERIFY(names.contains(QStringLiteral("optimalCurve")));
+    screenshot(window, QStringLiteral("pareto"));
+}
+
+void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes()
+{
+    // Rows from recorded schedules (one nested) and from a name alone (older files).
+    ResultSet set;
+    RunResult run;
+    run.config = tinyConfig();
+    run.strategy = "none";
+    run.schedule = "0 1 2 3";
+    set.runs.push_back(run);
+    run.strategy = "revolve:1";
+    run.schedule = "ckpt[0,3){ckpt[0,2){ckpt[0,1){0} 1} 2} 3";
+    set.runs.push_back(run);
+    run.strategy = "full";
+    run.schedule.clear();
+    set.runs.push_back(run);
+    run.strategy = "optimal:1";
+    set.runs.push_back(run);
+
+    const std::vector<ScheduleRow> rows = scheduleRows(set);
+    QCOMPARE(rows[0].storedInputs, 0);
+    QCOMPARE(rows[0].extraForwards, 0);
+    QCOMPARE(rows[1].storedInputs, 3);
+    QCOMPARE(rows[1].forwardCounts, (std::vector<int>{4, 3, 2, 1}));
+    QCOMPARE(rows[1].spans.back().level, 2);
+    QCOMPARE(rows[2].storedInputs, 4);
+    QCOMPARE(rows[2].forwardCounts, (std::vector<int>{2, 2, 2, 2}));
+    QCOMPARE(rows[3].units, 0);  // an optimal run without its schedule cannot be drawn
+    QVERIFY(!rows[3].note.isEmpty());
+
+    // In the window: the tab draws every run, and clicking a row selects its run.
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.document()->reset(set, std::vector<std::vector<TimelineEvent>>(set.runs.size()));
+    window.chartsPanel()->showSchedule();
+    ScheduleView* view = window.chartsPanel()->scheduleView();
+    QTRY_COMPARE(int(view->diagram().rows().size()), 4);
+    const QRectF area(view->rect());
+    QPointF point(area.center().x(), 0);
+    for (int y = 0; y < view->height(); ++y)
+        if (view->diagram().rowAt(area, QPointF(0, y)) == 2) {
+            point.setY(y + 10);
+            break;
+        }
+    QTest::mouseClick(view, Qt::LeftButton, {}, point.toPoint());
+    QCOMPARE(window.document()->selectedRun(), 2);
+    screenshot(window, QStringLiteral("schedules"));
+
+    // Exported with the charts, as PNG and SVG.
+    QTemporaryDir dir;
+    const QStringList written = window.chartExporter()->exportAll(dir.path());
+    QVERIFY2(m_messages.isEmpty(), qPrintable(m_messages.value(0).text));
+    QVERIFY2(written.contains(QDir(dir.path()).filePath(QStringLiteral("schedules.png"))),
+             qPrintable(written.join(QLatin1Char(' '))));
+    QVERIFY(written.contains(QDir(dir.path()).filePath(QStringLiteral("schedules.svg"))));
+    QImage image(QDir(dir.path()).filePath(QStringLiteral("schedules.png")));
+    QCOMPARE(image.width(), 2 * kExportSize.width());
+}
+
+QTEST_MAIN(TestPlanAndPredict)
+#include "test_plan_and_predict.moc"
