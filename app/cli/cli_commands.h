@@ -12,6 +12,8 @@ namespace ckptlab::cli {
 int runExperiment(ExperimentOptions options, bool sweep);
 int plotResults(const PlotOptions& options);
 int runPareto(ExperimentOptions options, int points);
+int runPlan(ExperimentOptions options, std::vector<double> budgetsMib, int points,
+            bool bruteForce);
 int runScaling(ExperimentOptions options, const std::string& axis, const std::vector<int>& values);
 
 // Headless chart export through the GUI's chart builders (cli_charts.cpp); returns false with

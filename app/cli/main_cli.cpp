@@ -89,6 +89,24 @@ int main(int argc, char** argv) {
                        "Hand-written strategies to compare (default: seed-tradeoff + sqrt)")
         ->delimiter(',');
 
+    ExperimentOptions planOptions;
+    std::vector<double> planBudgets;
+    int planPoints = 5;
+    bool planBruteForce = false;
+    auto* plan = app.add_subcommand(
+        "plan", "Print the optimal schedule for memory budgets from the measured cost model, "
+                "without running it");
+    addExperimentOptions(plan, planOptions);
+    plan->add_option("--budgets", planBudgets,
+                     "Comma-separated peak budgets in MiB above the step's start (default: "
+                     "--points budgets from the smallest feasible to the no-checkpoint peak)")
+        ->delimiter(',');
+    plan->add_option("--points", planPoints, "Budgets when --budgets is not given [1, 50]")
+        ->capture_default_str();
+    plan->add_flag("--brute-force", planBruteForce,
+                   "Check each schedule against every schedule of the planner's class (at most "
+                   "8 units)");
+
     ExperimentOptions scalingOptions;
     std::string scalingAxis;
     std::vector<int> scalingValues;
@@ -122,6 +140,7 @@ int main(int argc, char** argv) {
     if (*run) return runExperiment(runOptions, false);
     if (*sweep) return runExperiment(sweepOptions, true);
     if (*pareto) return runPareto(paretoOptions, paretoPoints);
+    if (*plan) return runPlan(planOptions, planBudgets, planPoints, planBruteForce);
     if (*scaling) return runScaling(scalingOptions, scalingAxis, scalingValues);
     return plotResults(plotOptions);
 }

@@ -42,6 +42,10 @@ expect 2 "optimal:MiB needs a memory budget" -- run -s optimal:0 "${tiny[@]}"
 expect 2 "below the smallest feasible schedule" -- run -s optimal:0.001 "${tiny[@]}"
 expect 2 "revolve:N needs N between 1 and 4" -- run -s revolve:9 "${tiny[@]}"
 expect 2 "--points must be between 2 and 50" -- pareto --points 1 "${tiny[@]}"
+expect 2 "--brute-force needs at most 8 units" -- plan --brute-force --depth 5 --block transformer
+expect 2 "--budgets must be between 0.001" -- plan --budgets 0 "${tiny[@]}"
+expect 2 "below the smallest feasible schedule" -- plan --budgets 0.001 "${tiny[@]}"
+expect 0 "" -- plan --brute-force --points 2 "${tiny[@]}"
 expect 2 "--vary must be depth, seq, width or batch" -- scaling --vary color --values 1,2
 expect 2 "--values needs at least two values" -- scaling --vary depth --values 4
 expect 2 "at depth=0: depth must be between" -- scaling --vary depth --values 0,4

@@ -34,30 +34,6 @@ CostModel randomChain(int units, std::mt19937& rng) {
     return model;
 }
 
-// Visits every schedule of the planner's class over [begin, end): sequences of plain units and
-// checkpoints whose bodies are schedules again (a body is never one checkpoint of itself).
-// Continuation-passing, so 2 million schedules of 8 units never sit in memory at once.
-using Visit = std::function<void(std::vector<Segment>&)>;
-void forEachSchedule(int begin, int end, bool isBody, std::vector<Segment>& acc,
-                     const Visit& done) {
-    if (begin == end) {
-        done(acc);
-        return;
-    }
-    acc.push_back({begin, begin + 1, false, {}});
-    forEachSchedule(begin + 1, end, false, acc, done);
-    acc.pop_back();
-    for (int k = begin + 1; k <= end; ++k) {
-        if (isBody && k == end) continue;
-        std::vector<Segment> body;
-        forEachSchedule(begin, k, true, body, [&](std::vector<Segment>& b) {
-            acc.push_back({begin, k, true, b});
-            forEachSchedule(k, end, false, acc, done);
-            acc.pop_back();
-        });
-    }
-}
-
 long long binomial(int n, int k) {
     if (k < 0 || k > n) return 0;
     long long r = 1;
@@ -75,11 +51,7 @@ TEST(OptimalPlanner, MatchesBruteForceOnSmallChains) {
             const CostModel model = randomChain(units, rng);
             // (peak, time) of every schedule, then the fastest within each peak by prefix.
             std::vector<std::pair<std::int64_t, double>> predicted;
-            std::vector<Segment> acc;
-            forEachSchedule(0, units, false, acc, [&](std::vector<Segment>& s) {
-                Plan p;
-                p.unitLevel = true;
-                p.segments = s;
+            forEachSchedule(units, [&](const Plan& p) {
                 const Prediction r = predict(model, p);
                 predicted.emplace_back(r.peak_bytes, r.step_ms);
             });
@@ -217,4 +189,20 @@ TEST(Pareto, EveryPlannedBudgetIsFeasible) {
             EXPECT_EQ(plan.frontier.back().peak_bytes, plan.no_checkpoint_peak);
         }
     }
+}
+
+TEST(BruteForce, FindsWhatThePlannerFinds) {
+    std::mt19937 rng(5);
+    const CostModel model = randomChain(6, rng);
+    const OptimalPlanner planner(model, 1000);
+    const std::int64_t low = planner.minimumPeak();
+    for (double f : {1.0, 1.2, 1.5, 2.0}) {
+        const auto budget = static_cast<std::int64_t>(low * f);
+        const BruteForceResult slow = bruteForcePlan(model, budget);
+        EXPECT_EQ(slow.schedules, 25216);
+        EXPECT_LE(slow.best.prediction.peak_bytes, budget);
+        EXPECT_DOUBLE_EQ(planner.plan(budget).prediction.step_ms, slow.best.prediction.step_ms);
+    }
+    EXPECT_THROW(bruteForcePlan(model, low / 4), BudgetError);
+    EXPECT_THROW(bruteForcePlan(randomChain(9, rng), 1000), std::invalid_argument);
 }

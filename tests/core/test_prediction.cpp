@@ -159,3 +159,34 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
     const RunResult& top = set.runs.back();
     EXPECT_EQ(top.schedule, set.find("none")->schedule) << top.strategy;
 }
+
+TEST(Prediction, PlannerMatchesBruteForceOnMeasuredCosts) {
+    // Real, heterogeneous sub-block costs (attention and FFN differ): the planner's schedule
+    // lies between the exact optimum at the budget and the one at the budget less its rounding.
+    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
+        ExperimentConfig c = testConfig(block);
+        c.depth = block == BlockKind::Ffn ? 6 : 3;  // 6 units: 25,216 schedules
+        const CostModel model = measureCostModel(c);
+        const OptimalPlanner planner(model);
+        const std::int64_t low = planner.minimumPeak();
+        Plan none;
+        none.unitLevel = true;
+        none.segments.push_back({0, static_cast<int>(model.units.size()), false, {}});
+        const std::int64_t high = predict(model, none).peak_bytes;
+        for (int i = 0; i <= 4; ++i) {
+            const std::int64_t budget = low + (high - low) * i / 4;
+            const PlannedSchedule planned = planner.plan(budget);
+            const double exact = bruteForcePlan(model, budget).best.prediction.step_ms;
+            EXPECT_GE(planned.prediction.step_ms, exact - 1e-9);
+            EXPECT_LE(planned.prediction.peak_bytes, budget);
+            try {
+                const double tighter =
+                    bruteForcePlan(model, budget - planner.roundingSlack(budget)).best.prediction.step_ms;
+                EXPECT_LE(planned.prediction.step_ms, tighter + 1e-9)
+                    << toString(block) << " budget " << budget << ": "
+                    << describeSchedule(planned.plan);
+            } catch (const BudgetError&) {
+            }
+        }
+    }
+}

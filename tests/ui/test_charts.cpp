@@ -394,7 +394,7 @@ private Q_SLOTS:
         const QStringList written =
             exportAllCharts(makeScalingSet(), dir.path(), true, true, 1, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QCOMPARE(written.size(), 12);
+        QCOMPARE(written.size(), 14);  // five charts, the scaling time chart and the schedules
         for (const char* name : {"scaling.png", "scaling.svg", "scaling_time.png", "scaling_time.svg"})
             QVERIFY2(written.contains(dir.filePath(QLatin1String(name))), name);
         QVERIFY(inkAndColors(QImage(dir.filePath("scaling.png"))).first > 0.01);
@@ -554,7 +554,7 @@ private Q_SLOTS:
         QVERIFY(lifetimes->series().isEmpty());
         QTemporaryDir dir;
         QString error;
-        QCOMPARE(exportAllCharts(empty, dir.path(), true, true, 1, &error).size(), 8);
+        QCOMPARE(exportAllCharts(empty, dir.path(), true, true, 1, &error).size(), 10);
         QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 
@@ -623,14 +623,18 @@ private Q_SLOTS:
             QVERIFY2(text.contains(QLatin1String(part)), part);
     }
 
-    void exportAllWritesFourFilesPerFormat() {
+    void exportAllWritesChartsAndSchedulesPerFormat() {
         const ResultSet set = makeSet();
         QTemporaryDir dir;
         QString error;
         const QString sub = dir.filePath(QStringLiteral("slides/charts"));  // created on demand
         const QStringList both = exportAllCharts(set, sub, true, true, 2, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QCOMPARE(both.size(), 8);
+        QCOMPARE(both.size(), 10);
+        const QImage schedules(QDir(sub).filePath(QStringLiteral("schedules.png")));
+        QCOMPARE(schedules.width(), kExportSize.width() * 2);
+        QVERIFY(inkAndColors(schedules).first > 0.01);
+        QVERIFY(QSvgRenderer(QDir(sub).filePath(QStringLiteral("schedules.svg"))).isValid());
         for (const char* stem : {"tradeoff", "timeline", "lifetimes", "breakdown"}) {
             const QString png = QDir(sub).filePath(QLatin1String(stem) + ".png");
             QVERIFY(both.contains(png));
@@ -638,8 +642,8 @@ private Q_SLOTS:
             QVERIFY(inkAndColors(QImage(png)).first > 0.01);
             QVERIFY(QSvgRenderer(QDir(sub).filePath(QLatin1String(stem) + ".svg")).isValid());
         }
-        QCOMPARE(exportAllCharts(set, dir.filePath("png"), true, false, 1, &error).size(), 4);
-        QCOMPARE(exportAllCharts(set, dir.filePath("svg"), false, true, 1, &error).size(), 4);
+        QCOMPARE(exportAllCharts(set, dir.filePath("png"), true, false, 1, &error).size(), 5);
+        QCOMPARE(exportAllCharts(set, dir.filePath("svg"), false, true, 1, &error).size(), 5);
     }
 
     void viewReportsClicksAndHover() {

@@ -272,7 +272,7 @@ void TestFiles::exportsCharts()
 
     const QString folder = m_dir.filePath(QStringLiteral("slides"));
     const QStringList written = exporter->exportAll(folder);
-    QCOMPARE(written.size(), 8);  // four charts, PNG and SVG each
+    QCOMPARE(written.size(), 10);  // four charts and the schedules, PNG and SVG each
     for (const QString& path : written) {
         if (path.endsWith(QLatin1String(".png"))) {
             const QImage image(path);

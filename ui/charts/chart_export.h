@@ -35,7 +35,8 @@ QString describeConfig(const ExperimentConfig& config);
 // Builds the four charts (timeline downsampled with core downsampleTimeline, lifetimes of
 // representativeRun) and writes tradeoff, timeline, lifetimes and breakdown .png and/or .svg
 // into `dir` (created if missing) at kExportSize; for a scaling sweep (detectScaling) also
-// scaling (activation bytes) and scaling_time (step time). Returns the written paths; on a failure it
+// scaling (activation bytes) and scaling_time (step time); then the schedule diagram as
+// schedules.png/.svg (schedule_diagram.h). Returns the written paths; on a failure it
 // stops, sets *error and returns what was written before.
 QStringList exportAllCharts(const ResultSet& results, const QString& dir, bool png, bool svg,
                             int scale, QString* error);

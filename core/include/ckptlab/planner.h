@@ -4,6 +4,7 @@
 // Griewank's Revolve binomial schedule.
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -48,6 +49,21 @@ private:
     CostModel model_;
     int quanta_;
 };
+
+// Every schedule of the planner's class over `units` units: sequences of plain units and
+// checkpoints whose bodies are such sequences again (a body is never one checkpoint of itself),
+// unit level. Exponential (2,190,848 schedules for 8 units): for checking the planner.
+void forEachSchedule(int units, const std::function<void(const Plan&)>& visit);
+
+// The planner's answer found the slow way: the fastest schedule of forEachSchedule within
+// `budget`, and how many schedules it looked at. Throws std::invalid_argument for more than
+// kBruteForceMaxUnits units and BudgetError when nothing fits.
+inline constexpr int kBruteForceMaxUnits = 8;
+struct BruteForceResult {
+    PlannedSchedule best;
+    long long schedules = 0;
+};
+BruteForceResult bruteForcePlan(const CostModel& model, std::int64_t budget);
 
 // Revolve (Griewank 1992) over `steps` blocks with `slots` stored states: the binomial schedule
 // with the fewest forward recomputations. Block level; `slots` >= 1.

@@ -4,12 +4,9 @@
 
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
+#include "data/file_io.h"
 
 namespace ckptlab {
-
-namespace detail {
-void writeFileAtomically(const std::string& path, const std::string& text);  // results_json.cpp
-}
 
 namespace {
 

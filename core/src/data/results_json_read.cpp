@@ -1,206 +1,29 @@
-// Results as JSON (schema "ckptlab.results/1"): writing, strict reading, and the file helpers.
-//
-// Layout notes beyond the obvious field names:
-// - Non-finite doubles (a NaN gradient difference, say) have no JSON number, so they are
-//   written as the strings "nan", "inf" and "-inf" and read back as such.
-// - The timeline is stored as columns (t_ms, delta, total, phase, block) because it can hold
-//   hundreds of thousands of events. Its "phase" column holds small integers that index the
-//   "phase_codes" list stored beside it, so the file explains itself.
+// Results as JSON (schema "ckptlab.results/1"): strict reading, with the path of any bad value
+// in the error. The layout is described at the top of results_json_write.cpp.
 #include "ckptlab/results_io.h"
 
-#include <cerrno>
-#include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <filesystem>
 #include <limits>
-#include <memory>
 #include <new>
-#include <system_error>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "ckptlab/config.h"
+#include "data/file_io.h"
 
 namespace ckptlab {
-
-// Also used by results_csv.cpp and chrome_trace.cpp, which declare it themselves.
-namespace detail {
-void writeFileAtomically(const std::string& path, const std::string& text);
-}
 
 namespace {
 
 using Json = nlohmann::json;
-using OrderedJson = nlohmann::ordered_json;
-
-constexpr Phase kAllPhases[] = {Phase::Idle,      Phase::Forward,  Phase::Loss,
-                                Phase::Recompute, Phase::Backward, Phase::Optimizer};
-// Results files are megabytes; refusing gigabytes keeps a wrong file from exhausting memory.
-constexpr std::size_t kMaxFileBytes = std::size_t{1} << 30;
-
-std::string errnoText(int error) {
-    return std::error_code(error ? error : EIO, std::generic_category()).message();
-}
 
 std::string clip(const std::string& text, std::size_t max = 200) {
     return text.size() <= max ? text : text.substr(0, max) + "...";
 }
-
-// ---------------------------------------------------------------- writing
-
-OrderedJson number(double value) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    return value;
-}
-
-OrderedJson environmentJson(const Environment& e) {
-    return OrderedJson{{"ckptlab_version", e.ckptlab_version},
-                       {"libtorch_version", e.libtorch_version},
-                       {"device", e.device},
-                       {"device_name", e.device_name},
-                       {"dtype", e.dtype},
-                       {"threads", e.threads},
-                       {"blas", e.blas},
-                       {"cuda_compiled", e.cuda_compiled},
-                       {"created_utc", e.created_utc}};
-}
-
-OrderedJson configJson(const ExperimentConfig& c) {
-    return OrderedJson{{"block", toString(c.block)},   {"depth", c.depth},
-                       {"width", c.width},             {"seq", c.seq},
-                       {"batch", c.batch},             {"heads", c.heads},
-                       {"dropout", number(c.dropout)}, {"dtype", toString(c.dtype)},
-                       {"device", c.device},           {"optimizer", toString(c.optimizer)},
-                       {"seed", c.seed},               {"threads", c.threads},
-                       {"warmup", c.warmup},           {"repeats", c.repeats}};
-}
-
-OrderedJson metricsJson(const Metrics& m) {
-    OrderedJson samples = OrderedJson::array();
-    for (double sample : m.step_samples_ms) samples.push_back(number(sample));
-    return OrderedJson{{"peak_bytes", m.peak_bytes},
-                       {"activation_bytes", m.activation_bytes},
-                       {"baseline_bytes", m.baseline_bytes},
-                       {"step_ms", number(m.step_ms)},
-                       {"forward_ms", number(m.forward_ms)},
-                       {"backward_ms", number(m.backward_ms)},
-                       {"recompute_ms", number(m.recompute_ms)},
-                       {"optimizer_ms", number(m.optimizer_ms)},
-                       {"recomputed_blocks", m.recomputed_blocks},
-                       {"step_samples_ms", std::move(samples)}};
-}
-
-OrderedJson breakdownJson(const Breakdown& b) {
-    return OrderedJson{{"parameters", b.parameters},   {"input", b.input},
-                       {"optimizer_state", b.optimizer_state}, {"gradients", b.gradients},
-                       {"activations", b.activations}, {"other", b.other}};
-}
-
-OrderedJson timelineJson(const std::vector<TimelineEvent>& events) {
-    OrderedJson codes = OrderedJson::array();
-    for (Phase phase : kAllPhases) codes.push_back(toString(phase));
-    OrderedJson t = OrderedJson::array(), delta = OrderedJson::array(),
-                total = OrderedJson::array(), phase = OrderedJson::array(),
-                block = OrderedJson::array();
-    for (const TimelineEvent& e : events) {
-        t.push_back(number(e.t_ms));
-        delta.push_back(e.delta);
-        total.push_back(e.total);
-        phase.push_back(static_cast<int>(e.phase));
-        block.push_back(e.block);
-    }
-    return OrderedJson{{"phase_codes", std::move(codes)}, {"t_ms", std::move(t)},
-                       {"delta", std::move(delta)},       {"total", std::move(total)},
-                       {"phase", std::move(phase)},       {"block", std::move(block)}};
-}
-
-OrderedJson runJson(const RunResult& run) {
-    OrderedJson blocks = OrderedJson::array();
-    for (const BlockLifetime& b : run.blocks) {
-        blocks.push_back(OrderedJson{{"block", b.block},
-                                     {"phase", toString(b.phase)},
-                                     {"saved_ms", number(b.saved_ms)},
-                                     {"freed_ms", number(b.freed_ms)},
-                                     {"bytes", b.bytes}});
-    }
-    OrderedJson phases = OrderedJson::array();
-    for (const PhaseSpan& s : run.phases) {
-        phases.push_back(OrderedJson{{"phase", toString(s.phase)},
-                                     {"block", s.block},
-                                     {"begin_ms", number(s.begin_ms)},
-                                     {"end_ms", number(s.end_ms)}});
-    }
-    const GradCheck& g = run.grad_check;
-    return OrderedJson{
-        {"config", configJson(run.config)},
-        {"strategy", run.strategy},
-        {"metrics", metricsJson(run.metrics)},
-        // "passed" is derived; it is written for people and scripts, and recomputed on load.
-        {"grad_check", OrderedJson{{"checked", g.checked},
-                                   {"max_abs_diff", number(g.max_abs_diff)},
-                                   {"tolerance", number(g.tolerance)},
-                                   {"passed", g.passed()}}},
-        {"breakdown", breakdownJson(run.breakdown)},
-        {"blocks", std::move(blocks)},
-        {"timeline", timelineJson(run.timeline)},
-        {"phases", std::move(phases)},
-        {"prediction", run.prediction
-                           ? OrderedJson{{"peak_bytes", run.prediction->peak_bytes},
-                                         {"activation_bytes", run.prediction->activation_bytes},
-                                         {"step_ms", number(run.prediction->step_ms)},
-                                         {"optimal_step_ms",
-                                          run.prediction->optimal_step_ms
-                                              ? number(*run.prediction->optimal_step_ms)
-                                              : OrderedJson(nullptr)}}
-                           : OrderedJson(nullptr)},
-        {"schedule", run.schedule},
-        {"forward_counts", run.forward_counts},
-        {"error", run.error ? OrderedJson(*run.error) : OrderedJson(nullptr)}};
-}
-
-std::string compact(const OrderedJson& j) {
-    // Strings from LibTorch errors or /proc may not be valid UTF-8; never fail to save for that.
-    return j.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
-}
-
-bool isFlat(const OrderedJson& j) {
-    for (const OrderedJson& child : j) {
-        if (child.is_structured()) return false;
-    }
-    return true;
-}
-
-// Indented like dump(2), except that arrays of scalars (the timeline columns) and flat objects
-// inside arrays (blocks, phases) take one line each, so a big file stays readable and small.
-void appendPretty(std::string& out, const OrderedJson& j, int depth) {
-    if (!j.is_structured() || j.empty() || (j.is_array() && isFlat(j))) {
-        out += compact(j);
-        return;
-    }
-    const bool object = j.is_object();
-    const std::string pad(2 * (depth + 1), ' ');
-    out += object ? '{' : '[';
-    for (auto it = j.begin(); it != j.end(); ++it) {
-        out += it == j.begin() ? "\n" : ",\n";
-        out += pad;
-        if (object) {
-            out += compact(OrderedJson(it.key()));
-            out += ": ";
-            appendPretty(out, *it, depth + 1);
-        } else if (isFlat(*it)) {
-            out += compact(*it);
-        } else {
-            appendPretty(out, *it, depth + 1);
-        }
-    }
-    out += '\n';
-    out.append(2 * depth, ' ');
-    out += object ? '}' : ']';
-}
-
-// ---------------------------------------------------------------- reading
 
 // Where a value sits in the document, e.g. runs[3].metrics.peak_bytes. Built as a chain of
 // stack objects and turned into text only when there is an error to report.
@@ -626,78 +449,7 @@ bool isBlank(const std::string& text) {
     return text.find_first_not_of(" \t\r\n") == std::string::npos;
 }
 
-std::string readFile(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        throw ResultsFileError("cannot open " + path + ": it is a directory");
-    }
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                        &std::fclose);
-    if (!file) throw ResultsFileError("cannot open " + path + ": " + errnoText(errno));
-    std::string text;
-    char buffer[1 << 16];
-    std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) {
-        if (text.size() + got > kMaxFileBytes) {
-            throw ResultsFileError("cannot open " + path +
-                                   ": larger than 1 GiB, too large for a results file");
-        }
-        text.append(buffer, got);
-    }
-    if (std::ferror(file.get())) {
-        throw ResultsFileError("cannot read " + path + ": " + errnoText(errno));
-    }
-    return text;
-}
-
 }  // namespace
-
-namespace detail {
-
-// Writes FILE.tmp and renames it over FILE, so a crash or a full disk never leaves a
-// half-written results file where a good one was.
-void writeFileAtomically(const std::string& path, const std::string& text) {
-    if (path.empty()) throw ResultsFileError("cannot write: no file name given");
-    const std::string temporary = path + ".tmp";
-    std::FILE* file = std::fopen(temporary.c_str(), "wb");
-    if (!file) throw ResultsFileError("cannot write " + path + ": " + errnoText(errno));
-    int error = 0;
-    if (std::fwrite(text.data(), 1, text.size(), file) != text.size()) {
-        error = errno ? errno : EIO;
-    }
-    if (std::fflush(file) != 0 && !error) error = errno ? errno : EIO;
-    if (std::fclose(file) != 0 && !error) error = errno ? errno : EIO;
-    std::error_code ec;
-    if (error) {
-        std::filesystem::remove(temporary, ec);
-        throw ResultsFileError("cannot write " + path + ": " + errnoText(error));
-    }
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
-        throw ResultsFileError("cannot write " + path + ": " + ec.message());
-    }
-}
-
-}  // namespace detail
-
-std::string resultsToJson(const ResultSet& results) {
-    OrderedJson runs = OrderedJson::array();
-    for (const RunResult& run : results.runs) runs.push_back(runJson(run));
-    OrderedJson frontier = OrderedJson::array();
-    for (const FrontierPoint& p : results.predicted_frontier)
-        frontier.push_back(OrderedJson{{"peak_bytes", p.peak_bytes}, {"step_ms", number(p.step_ms)}});
-    const OrderedJson doc{{"schema", kResultsSchema},
-                          {"environment", environmentJson(results.environment)},
-                          {"cancelled", results.cancelled},
-                          {"runs", std::move(runs)},
-                          {"predicted_frontier", std::move(frontier)}};
-    std::string text;
-    appendPretty(text, doc, 0);
-    text += '\n';
-    return text;
-}
 
 ResultSet resultsFromJson(const std::string& text) {
     if (isBlank(text)) throw ResultsFileError("not valid JSON: there is no text");
@@ -713,13 +465,9 @@ ResultSet resultsFromJson(const std::string& text) {
     }
 }
 
-void saveResults(const ResultSet& results, const std::string& path) {
-    detail::writeFileAtomically(path, resultsToJson(results));
-}
-
 ResultSet loadResults(const std::string& path) {
     try {
-        const std::string text = readFile(path);
+        const std::string text = detail::readFile(path);
         if (isBlank(text)) throw ResultsFileError(path + ": the file is empty");
         try {
             return resultsFromJson(text);

@@ -1,0 +1,113 @@
+// ckptlab-cli plan: the optimal schedules for a few memory budgets, from the measured cost
+// model, without running them; with --brute-force each is checked against every schedule of
+// the planner's class (small chains only).
+#include <cstdio>
+#include <iostream>
+
+#include "ckptlab/planner.h"
+#include "ckptlab/runner.h"
+#include "ckptlab/summary.h"
+#include "cli_commands.h"
+#include "cli_common.h"
+
+namespace ckptlab::cli {
+namespace {
+
+int storedInputs(const std::vector<Segment>& segments) {
+    int n = 0;
+    for (const Segment& s : segments) n += (s.checkpointed ? 1 : 0) + storedInputs(s.inner);
+    return n;
+}
+
+// The planner rounds memory up to its quantum, so its answer lies between the exact optimum
+// at the budget and the exact optimum at the budget less the rounding slack.
+bool checkAgainstBruteForce(const CostModel& costs, const OptimalPlanner& planner,
+                            std::int64_t budget, double plannedMs) {
+    const BruteForceResult exact = bruteForcePlan(costs, budget);
+    double tighterMs = -1;
+    try {
+        tighterMs = bruteForcePlan(costs, budget - planner.roundingSlack(budget)).best.prediction.step_ms;
+    } catch (const BudgetError&) {
+    }
+    const double exactMs = exact.best.prediction.step_ms;
+    const bool ok = plannedMs >= exactMs - 1e-9 && (tighterMs < 0 || plannedMs <= tighterMs + 1e-9);
+    std::printf("    brute force over %lld schedules: %.2f ms at the budget%s -> %s\n",
+                exact.schedules, exactMs,
+                tighterMs < 0 ? "" : (", " + std::to_string(tighterMs).substr(0, 8) +
+                                      " ms within the budget less the planner's rounding").c_str(),
+                plannedMs <= exactMs + 1e-9 ? "identical"
+                : ok                        ? "within the planner's rounding"
+                                            : "WRONG: the planner missed a faster schedule");
+    return ok;
+}
+
+}  // namespace
+
+int runPlan(ExperimentOptions o, std::vector<double> budgetsMib, int points, bool bruteForce) {
+    if (std::string error = completeConfig(o); !error.empty()) {
+        std::cerr << "ckptlab-cli: " << error << "\n";
+        return kBadInput;
+    }
+    const int units = o.config.depth * (o.config.block == BlockKind::Transformer ? 2 : 1);
+    try {
+        Runner::check(o.config, {"none"});
+        if (points < 1 || points > 50)
+            throw std::invalid_argument("--points must be between 1 and 50 (got " +
+                                        std::to_string(points) + ")");
+        for (double b : budgetsMib)
+            if (!(b >= 1.0 / 1024) || b > 1e7)
+                throw std::invalid_argument("--budgets must be between 0.001 and 10000000 MiB (got " +
+                                            std::to_string(b) + ")");
+        if (bruteForce && units > kBruteForceMaxUnits)
+            throw std::invalid_argument(
+                "--brute-force needs at most " + std::to_string(kBruteForceMaxUnits) +
+                " units: depth x sub-blocks per block (1 ffn, 2 transformer) is " +
+                std::to_string(units));
+    } catch (const std::exception& e) {
+        std::cerr << "ckptlab-cli: " << e.what() << "\n";
+        return kBadInput;
+    }
+
+    if (!o.quiet) std::cerr << "measuring the cost model on one block\n";
+    const CostModel costs = measureCostModel(o.config);
+    const OptimalPlanner planner(costs);
+    const std::int64_t low = planner.minimumPeak();
+    const Prediction none = predict(costs, makePlan(Strategy{}, o.config.depth));
+    std::printf("%d units; smallest feasible peak %.3f MiB, no-checkpoint peak %.3f MiB (%.1f ms)"
+                " predicted\n",
+                units, low / kMiB, none.peak_bytes / kMiB, none.step_ms);
+    if (budgetsMib.empty())
+        for (int i = 0; i < points; ++i)
+            budgetsMib.push_back((low + (none.peak_bytes - low) * (points > 1 ? double(i) / (points - 1) : 0)) / kMiB);
+
+    int code = kOk;
+    for (double mib : budgetsMib) {
+        const auto budget = static_cast<std::int64_t>(mib * kMiB);
+        try {
+            const PlannedSchedule best = planner.plan(budget);
+            std::printf("budget %.3f MiB: peak %.3f MiB, step %.2f ms, %d stored, %d no-grad "
+                        "forwards\n  %s\n",
+                        mib, best.prediction.peak_bytes / kMiB, best.prediction.step_ms,
+                        storedInputs(best.plan.segments), noGradForwardCount(best.plan),
+                        describeSchedule(best.plan).c_str());
+            if (bruteForce && !checkAgainstBruteForce(costs, planner, budget, best.prediction.step_ms))
+                code = kRunFailed;
+        } catch (const BudgetError& e) {
+            std::fflush(stdout);
+            std::cerr << "ckptlab-cli: " << e.what() << "\n";
+            if (bruteForce) {
+                try {
+                    bruteForcePlan(costs, budget);
+                    std::printf("    brute force found a schedule: WRONG minimum\n");
+                    code = kRunFailed;
+                } catch (const BudgetError&) {
+                    std::printf("    brute force: no schedule fits either\n");
+                }
+            }
+            if (code == kOk) code = kBadInput;
+        }
+    }
+    return code;
+}
+
+}  // namespace ckptlab::cli

@@ -1,0 +1,14 @@
+#pragma once
+// Private file helpers of ckptlab_data; both throw ResultsFileError on failure.
+
+#include <string>
+
+namespace ckptlab::detail {
+
+// Writes FILE.tmp and renames it over FILE. Used by the JSON, CSV and Chrome trace savers.
+void writeFileAtomically(const std::string& path, const std::string& text);
+
+// Reads a whole file; refuses directories and files over 1 GiB.
+std::string readFile(const std::string& path);
+
+}  // namespace ckptlab::detail

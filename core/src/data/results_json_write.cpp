@@ -1,0 +1,203 @@
+// Results as JSON (schema "ckptlab.results/1"): writing. Reading is in results_json_read.cpp.
+//
+// Layout notes beyond the obvious field names:
+// - Non-finite doubles (a NaN gradient difference, say) have no JSON number, so they are
+//   written as the strings "nan", "inf" and "-inf" and read back as such.
+// - The timeline is stored as columns (t_ms, delta, total, phase, block) because it can hold
+//   hundreds of thousands of events. Its "phase" column holds small integers that index the
+//   "phase_codes" list stored beside it, so the file explains itself.
+#include "ckptlab/results_io.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "ckptlab/config.h"
+#include "data/file_io.h"
+
+namespace ckptlab {
+
+namespace {
+
+using OrderedJson = nlohmann::ordered_json;
+
+constexpr Phase kAllPhases[] = {Phase::Idle,      Phase::Forward,  Phase::Loss,
+                                Phase::Recompute, Phase::Backward, Phase::Optimizer};
+
+OrderedJson number(double value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    return value;
+}
+
+OrderedJson environmentJson(const Environment& e) {
+    return OrderedJson{{"ckptlab_version", e.ckptlab_version},
+                       {"libtorch_version", e.libtorch_version},
+                       {"device", e.device},
+                       {"device_name", e.device_name},
+                       {"dtype", e.dtype},
+                       {"threads", e.threads},
+                       {"blas", e.blas},
+                       {"cuda_compiled", e.cuda_compiled},
+                       {"created_utc", e.created_utc}};
+}
+
+OrderedJson configJson(const ExperimentConfig& c) {
+    return OrderedJson{{"block", toString(c.block)},   {"depth", c.depth},
+                       {"width", c.width},             {"seq", c.seq},
+                       {"batch", c.batch},             {"heads", c.heads},
+                       {"dropout", number(c.dropout)}, {"dtype", toString(c.dtype)},
+                       {"device", c.device},           {"optimizer", toString(c.optimizer)},
+                       {"seed", c.seed},               {"threads", c.threads},
+                       {"warmup", c.warmup},           {"repeats", c.repeats}};
+}
+
+OrderedJson metricsJson(const Metrics& m) {
+    OrderedJson samples = OrderedJson::array();
+    for (double sample : m.step_samples_ms) samples.push_back(number(sample));
+    return OrderedJson{{"peak_bytes", m.peak_bytes},
+                       {"activation_bytes", m.activation_bytes},
+                       {"baseline_bytes", m.baseline_bytes},
+                       {"step_ms", number(m.step_ms)},
+                       {"forward_ms", number(m.forward_ms)},
+                       {"backward_ms", number(m.backward_ms)},
+                       {"recompute_ms", number(m.recompute_ms)},
+                       {"optimizer_ms", number(m.optimizer_ms)},
+                       {"recomputed_blocks", m.recomputed_blocks},
+                       {"step_samples_ms", std::move(samples)}};
+}
+
+OrderedJson breakdownJson(const Breakdown& b) {
+    return OrderedJson{{"parameters", b.parameters},   {"input", b.input},
+                       {"optimizer_state", b.optimizer_state}, {"gradients", b.gradients},
+                       {"activations", b.activations}, {"other", b.other}};
+}
+
+OrderedJson timelineJson(const std::vector<TimelineEvent>& events) {
+    OrderedJson codes = OrderedJson::array();
+    for (Phase phase : kAllPhases) codes.push_back(toString(phase));
+    OrderedJson t = OrderedJson::array(), delta = OrderedJson::array(),
+                total = OrderedJson::array(), phase = OrderedJson::array(),
+                block = OrderedJson::array();
+    for (const TimelineEvent& e : events) {
+        t.push_back(number(e.t_ms));
+        delta.push_back(e.delta);
+        total.push_back(e.total);
+        phase.push_back(static_cast<int>(e.phase));
+        block.push_back(e.block);
+    }
+    return OrderedJson{{"phase_codes", std::move(codes)}, {"t_ms", std::move(t)},
+                       {"delta", std::move(delta)},       {"total", std::move(total)},
+                       {"phase", std::move(phase)},       {"block", std::move(block)}};
+}
+
+OrderedJson runJson(const RunResult& run) {
+    OrderedJson blocks = OrderedJson::array();
+    for (const BlockLifetime& b : run.blocks) {
+        blocks.push_back(OrderedJson{{"block", b.block},
+                                     {"phase", toString(b.phase)},
+                                     {"saved_ms", number(b.saved_ms)},
+                                     {"freed_ms", number(b.freed_ms)},
+                                     {"bytes", b.bytes}});
+    }
+    OrderedJson phases = OrderedJson::array();
+    for (const PhaseSpan& s : run.phases) {
+        phases.push_back(OrderedJson{{"phase", toString(s.phase)},
+                                     {"block", s.block},
+                                     {"begin_ms", number(s.begin_ms)},
+                                     {"end_ms", number(s.end_ms)}});
+    }
+    const GradCheck& g = run.grad_check;
+    return OrderedJson{
+        {"config", configJson(run.config)},
+        {"strategy", run.strategy},
+        {"metrics", metricsJson(run.metrics)},
+        // "passed" is derived; it is written for people and scripts, and recomputed on load.
+        {"grad_check", OrderedJson{{"checked", g.checked},
+                                   {"max_abs_diff", number(g.max_abs_diff)},
+                                   {"tolerance", number(g.tolerance)},
+                                   {"passed", g.passed()}}},
+        {"breakdown", breakdownJson(run.breakdown)},
+        {"blocks", std::move(blocks)},
+        {"timeline", timelineJson(run.timeline)},
+        {"phases", std::move(phases)},
+        {"prediction", run.prediction
+                           ? OrderedJson{{"peak_bytes", run.prediction->peak_bytes},
+                                         {"activation_bytes", run.prediction->activation_bytes},
+                                         {"step_ms", number(run.prediction->step_ms)},
+                                         {"optimal_step_ms",
+                                          run.prediction->optimal_step_ms
+                                              ? number(*run.prediction->optimal_step_ms)
+                                              : OrderedJson(nullptr)}}
+                           : OrderedJson(nullptr)},
+        {"schedule", run.schedule},
+        {"forward_counts", run.forward_counts},
+        {"error", run.error ? OrderedJson(*run.error) : OrderedJson(nullptr)}};
+}
+
+std::string compact(const OrderedJson& j) {
+    // Strings from LibTorch errors or /proc may not be valid UTF-8; never fail to save for that.
+    return j.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+}
+
+bool isFlat(const OrderedJson& j) {
+    for (const OrderedJson& child : j) {
+        if (child.is_structured()) return false;
+    }
+    return true;
+}
+
+// Indented like dump(2), except that arrays of scalars (the timeline columns) and flat objects
+// inside arrays (blocks, phases) take one line each, so a big file stays readable and small.
+void appendPretty(std::string& out, const OrderedJson& j, int depth) {
+    if (!j.is_structured() || j.empty() || (j.is_array() && isFlat(j))) {
+        out += compact(j);
+        return;
+    }
+    const bool object = j.is_object();
+    const std::string pad(2 * (depth + 1), ' ');
+    out += object ? '{' : '[';
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        out += it == j.begin() ? "\n" : ",\n";
+        out += pad;
+        if (object) {
+            out += compact(OrderedJson(it.key()));
+            out += ": ";
+            appendPretty(out, *it, depth + 1);
+        } else if (isFlat(*it)) {
+            out += compact(*it);
+        } else {
+            appendPretty(out, *it, depth + 1);
+        }
+    }
+    out += '\n';
+    out.append(2 * depth, ' ');
+    out += object ? '}' : ']';
+}
+
+}  // namespace
+
+std::string resultsToJson(const ResultSet& results) {
+    OrderedJson runs = OrderedJson::array();
+    for (const RunResult& run : results.runs) runs.push_back(runJson(run));
+    OrderedJson frontier = OrderedJson::array();
+    for (const FrontierPoint& p : results.predicted_frontier)
+        frontier.push_back(OrderedJson{{"peak_bytes", p.peak_bytes}, {"step_ms", number(p.step_ms)}});
+    const OrderedJson doc{{"schema", kResultsSchema},
+                          {"environment", environmentJson(results.environment)},
+                          {"cancelled", results.cancelled},
+                          {"runs", std::move(runs)},
+                          {"predicted_frontier", std::move(frontier)}};
+    std::string text;
+    appendPretty(text, doc, 0);
+    text += '\n';
+    return text;
+}
+
+void saveResults(const ResultSet& results, const std::string& path) {
+    detail::writeFileAtomically(path, resultsToJson(results));
+}
+
+}  // namespace ckptlab
