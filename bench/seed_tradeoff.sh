@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-bench/out}
 shift || true
-cli=build/release/app/ckptlab-cli
+cli=${CKPTLAB_CLI:-build/release/app/ckptlab-cli}  # or another build's binary
 [[ -x $cli ]] || ./ckptlab.sh build
 mkdir -p "$out"
 start=$(date +%s%N)

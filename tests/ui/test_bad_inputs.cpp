@@ -30,7 +30,6 @@ class TestBadInputs : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void init();
-    void cleanupTestCase();
 
     void impossibleConfigGivesMessage();
     void refusedInWorkerGivesMessage();
@@ -38,30 +37,20 @@ private Q_SLOTS:
 
 private:
     void runTiny(MainWindow& window, const QStringList& strategies);
-    QList<Message> m_messages;
-    bool m_answer = false;
+    MessageRecorder m_recorder;
 };
 
 void TestBadInputs::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_bad_inputs"));
-    setMessageSink([this](const Message& m) {
-        m_messages << m;
-        return m_answer;
-    });
 }
 
 void TestBadInputs::init()
 {
-    m_messages.clear();
-    m_answer = false;
+    m_recorder.reset();
 }
 
-void TestBadInputs::cleanupTestCase()
-{
-    setMessageSink({});
-}
 
 void TestBadInputs::runTiny(MainWindow& window, const QStringList& strategies)
 {
@@ -69,7 +58,7 @@ void TestBadInputs::runTiny(MainWindow& window, const QStringList& strategies)
     window.strategyList()->setCheckedStrategies(strategies);
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
     window.runAction()->trigger();
-    QVERIFY2(window.isRunning(), qPrintable(m_messages.isEmpty() ? QString() : m_messages.last().text));
+    QVERIFY2(window.isRunning(), qPrintable(m_recorder.lastText()));
     QVERIFY(ended.wait(180000));
     QCOMPARE(ended.first().at(0).toBool(), false);  // not cancelled
     QCOMPARE(ended.first().at(1).toBool(), false);  // not failed
@@ -90,9 +79,9 @@ void TestBadInputs::impossibleConfigGivesMessage()
 
     QVERIFY(!window.startSweep());
     QVERIFY(!window.isRunning());
-    QCOMPARE(m_messages.size(), 1);
-    QCOMPARE(m_messages[0].kind, MessageKind::Warning);
-    QVERIFY(m_messages[0].text.contains(QStringLiteral("MiB")));  // the predicted number
+    QCOMPARE(m_recorder.messages.size(), 1);
+    QCOMPARE(m_recorder.messages[0].kind, MessageKind::Warning);
+    QVERIFY(m_recorder.messages[0].text.contains(QStringLiteral("MiB")));  // the predicted number
 }
 
 void TestBadInputs::refusedInWorkerGivesMessage()
@@ -109,9 +98,9 @@ void TestBadInputs::refusedInWorkerGivesMessage()
     window.sweepController()->start(huge, {"none"});
     QVERIFY(ended.wait(60000));
     QCOMPARE(ended.first().at(1).toBool(), true);  // failed
-    QCOMPARE(m_messages.size(), 1);
-    QCOMPARE(m_messages[0].kind, MessageKind::Error);
-    QCOMPARE(m_messages[0].title, QStringLiteral("Not enough memory"));
+    QCOMPARE(m_recorder.messages.size(), 1);
+    QCOMPARE(m_recorder.messages[0].kind, MessageKind::Error);
+    QCOMPARE(m_recorder.messages[0].title, QStringLiteral("Not enough memory"));
     // The earlier results stay on screen.
     QCOMPARE(window.document()->runCount(), 1);
     QVERIFY(window.runAction()->isEnabled());
@@ -130,8 +119,8 @@ void TestBadInputs::badInputsGiveMessages()
     window.parameterPanel()->setConfig(bad);
     QVERIFY(!window.parameterPanel()->problems().isEmpty());
     QVERIFY(!window.startSweep());
-    QCOMPARE(m_messages.size(), 1);
-    QCOMPARE(m_messages.last().title, QStringLiteral("Invalid configuration"));
+    QCOMPARE(m_recorder.messages.size(), 1);
+    QCOMPARE(m_recorder.messages.last().title, QStringLiteral("Invalid configuration"));
 
     // A custom strategy is checked by parseStrategy and its message shown.
     window.parameterPanel()->setConfig(tinyConfig());
@@ -153,15 +142,15 @@ void TestBadInputs::badInputsGiveMessages()
     // A strategy that does not apply to this model is refused on Run.
     window.strategyList()->setCheckedStrategies({"none", "attn"});  // attn needs transformer
     QCOMPARE(window.strategyList()->invalidChecked().size(), 1);
-    m_messages.clear();
+    m_recorder.messages.clear();
     QVERIFY(!window.startSweep());
-    QCOMPARE(m_messages.size(), 1);
-    QCOMPARE(m_messages.last().title, QStringLiteral("Invalid strategy"));
+    QCOMPARE(m_recorder.messages.size(), 1);
+    QCOMPARE(m_recorder.messages.last().title, QStringLiteral("Invalid strategy"));
 
     // Nothing checked.
     window.strategyList()->setCheckedStrategies({});
     QVERIFY(!window.startSweep());
-    QCOMPARE(m_messages.last().title, QStringLiteral("No strategy"));
+    QCOMPARE(m_recorder.messages.last().title, QStringLiteral("No strategy"));
 
     // Presets check the seed's sets.
     window.parameterPanel()->setConfig(ExperimentConfig{});

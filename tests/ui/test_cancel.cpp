@@ -44,36 +44,25 @@ class TestCancel : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void init();
-    void cleanupTestCase();
 
     void cancelKeepsFinishedResults();
     void closingMidSweepStopsCleanly();
 
 private:
-    QList<Message> m_messages;
-    bool m_answer = false;
+    MessageRecorder m_recorder;
 };
 
 void TestCancel::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_cancel"));
-    setMessageSink([this](const Message& m) {
-        m_messages << m;
-        return m_answer;
-    });
 }
 
 void TestCancel::init()
 {
-    m_messages.clear();
-    m_answer = false;
+    m_recorder.reset();
 }
 
-void TestCancel::cleanupTestCase()
-{
-    setMessageSink({});
-}
 
 void TestCancel::cancelKeepsFinishedResults()
 {
@@ -101,7 +90,7 @@ void TestCancel::cancelKeepsFinishedResults()
     QCOMPARE(window.resultsModel()->rowCount(), runs);
     QVERIFY(window.document()->results().cancelled);
     QVERIFY(window.runAction()->isEnabled());
-    QVERIFY(m_messages.isEmpty());
+    QVERIFY(m_recorder.messages.isEmpty());
 }
 
 void TestCancel::closingMidSweepStopsCleanly()

@@ -65,7 +65,7 @@ private Q_SLOTS:
     void exportsCharts();
 
 private:
-    QList<Message> m_messages;
+    MessageRecorder m_recorder;
     QTemporaryDir m_dir;
     MainWindow* m_swept = nullptr;  // one real sweep, shared by the tests that need results
 };
@@ -74,10 +74,6 @@ void TestFiles::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_files"));
-    setMessageSink([this](const Message& m) {
-        m_messages << m;
-        return false;
-    });
     QVERIFY(m_dir.isValid());
 
     m_swept = new MainWindow;
@@ -94,20 +90,19 @@ void TestFiles::initTestCase()
 
 void TestFiles::init()
 {
-    m_messages.clear();
+    m_recorder.messages.clear();
 }
 
 void TestFiles::cleanupTestCase()
 {
     delete m_swept;
-    setMessageSink({});
 }
 
 void TestFiles::nothingToSaveGivesMessage()
 {
     MainWindow empty;
     QVERIFY(!empty.files()->saveTo(m_dir.filePath(QStringLiteral("empty.json"))));
-    QCOMPARE(m_messages.size(), 1);
+    QCOMPARE(m_recorder.messages.size(), 1);
     QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("empty.json"))));
 }
 
@@ -122,7 +117,7 @@ void TestFiles::roundTripsThroughSaveAndOpen()
     QSignalSpy opened(reopened.files(), &FileController::opened);
     reopened.openResultsFile(path);
     QVERIFY(opened.wait(30000));
-    QVERIFY(m_messages.isEmpty());
+    QVERIFY(m_recorder.messages.isEmpty());
 
     const ResultSet& a = m_swept->document()->results();
     const ResultSet& b = reopened.document()->results();
@@ -169,9 +164,9 @@ void TestFiles::badFilesGiveMessages()
     QSignalSpy failed(window.files(), &FileController::openFailed);
     window.openResultsFile(path);
     QVERIFY(failed.wait(30000));
-    QCOMPARE(m_messages.size(), 1);
-    QCOMPARE(m_messages[0].kind, MessageKind::Error);
-    QVERIFY(m_messages[0].text.contains(path));
+    QCOMPARE(m_recorder.messages.size(), 1);
+    QCOMPARE(m_recorder.messages[0].kind, MessageKind::Error);
+    QVERIFY(m_recorder.messages[0].text.contains(path));
     QVERIFY(!failed.first().at(1).toString().isEmpty());  // ResultsFileError's message
     QVERIFY(window.document()->isEmpty());
 }
@@ -215,7 +210,7 @@ void TestFiles::opensScalingSweep()
 
     // A plain sweep hides the scaling tab again.
     QVERIFY(!m_swept->chartsPanel()->isAvailable(ChartKind::Scaling));
-    QVERIFY(m_messages.isEmpty());
+    QVERIFY(m_recorder.messages.isEmpty());
 }
 
 void TestFiles::exportsCsvAndTrace()
@@ -235,7 +230,7 @@ void TestFiles::exportsCsvAndTrace()
     const QJsonDocument json = QJsonDocument::fromJson(traceFile.readAll(), &error);
     QCOMPARE(error.error, QJsonParseError::NoError);
     QVERIFY(json.isObject() || json.isArray());
-    QVERIFY(m_messages.isEmpty());
+    QVERIFY(m_recorder.messages.isEmpty());
 }
 
 void TestFiles::exportsCharts()
@@ -281,7 +276,7 @@ void TestFiles::exportsCharts()
             QVERIFY2(QSvgRenderer(path).isValid(), qPrintable(path));
         }
     }
-    QVERIFY(m_messages.isEmpty());
+    QVERIFY(m_recorder.messages.isEmpty());
 }
 
 QTEST_MAIN(TestFiles)

@@ -53,7 +53,6 @@ class TestMainWindow : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void init();
-    void cleanupTestCase();
 
     void iconIsCompiledIn();
     void transformerOnlyFields();
@@ -62,30 +61,20 @@ private Q_SLOTS:
 
 private:
     void runTiny(MainWindow& window, const QStringList& strategies);
-    QList<Message> m_messages;
-    bool m_answer = false;
+    MessageRecorder m_recorder;
 };
 
 void TestMainWindow::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
-    setMessageSink([this](const Message& m) {
-        m_messages << m;
-        return m_answer;
-    });
 }
 
 void TestMainWindow::init()
 {
-    m_messages.clear();
-    m_answer = false;
+    m_recorder.reset();
 }
 
-void TestMainWindow::cleanupTestCase()
-{
-    setMessageSink({});
-}
 
 void TestMainWindow::runTiny(MainWindow& window, const QStringList& strategies)
 {
@@ -93,7 +82,7 @@ void TestMainWindow::runTiny(MainWindow& window, const QStringList& strategies)
     window.strategyList()->setCheckedStrategies(strategies);
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
     window.runAction()->trigger();
-    QVERIFY2(window.isRunning(), qPrintable(m_messages.isEmpty() ? QString() : m_messages.last().text));
+    QVERIFY2(window.isRunning(), qPrintable(m_recorder.lastText()));
     QVERIFY(ended.wait(180000));
     QCOMPARE(ended.first().at(0).toBool(), false);  // not cancelled
     QCOMPARE(ended.first().at(1).toBool(), false);  // not failed
@@ -141,7 +130,7 @@ void TestMainWindow::runsTinySweepIntoTableAndCharts()
     QVERIFY(!window.runAction()->isEnabled());
     QVERIFY(ended.wait(180000));
     QCOMPARE(ended.first().at(1).toBool(), false);
-    QVERIFY(m_messages.isEmpty());
+    QVERIFY(m_recorder.messages.isEmpty());
     QVERIFY(!progress.isEmpty());
     for (const QList<QVariant>& report : progress) {
         const double fraction = report.at(0).toDouble();

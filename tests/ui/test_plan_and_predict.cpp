@@ -80,7 +80,6 @@ class TestPlanAndPredict : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void init();
-    void cleanupTestCase();
 
     void forecastIsWhatTheSweepThenMeasures();
     void depthChangesReuseTheMeasuredBlock();
@@ -88,28 +87,20 @@ private Q_SLOTS:
     void scheduleDiagramShowsStoredInputsAndRecomputes();
 
 private:
-    QList<Message> m_messages;
+    MessageRecorder m_recorder;
 };
 
 void TestPlanAndPredict::initTestCase()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_plan_and_predict"));
-    setMessageSink([this](const Message& m) {
-        m_messages << m;
-        return false;
-    });
 }
 
 void TestPlanAndPredict::init()
 {
-    m_messages.clear();
+    m_recorder.messages.clear();
 }
 
-void TestPlanAndPredict::cleanupTestCase()
-{
-    setMessageSink({});
-}
 
 void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures()
 {
@@ -208,7 +199,7 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve()
     window.findChild<QPushButton*>(QStringLiteral("paretoButton"))->click();
     QVERIFY(window.isRunning());
     QVERIFY(ended.wait(180000));
-    QVERIFY2(m_messages.isEmpty(), qPrintable(m_messages.value(0).text));
+    QVERIFY2(m_recorder.messages.isEmpty(), qPrintable(m_recorder.messages.value(0).text));
     QCOMPARE(ended.first().at(1).toBool(), false);
 
     const ResultSet& results = window.document()->results();
@@ -290,7 +281,7 @@ void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes()
     // Exported with the charts, as PNG and SVG.
     QTemporaryDir dir;
     const QStringList written = window.chartExporter()->exportAll(dir.path());
-    QVERIFY2(m_messages.isEmpty(), qPrintable(m_messages.value(0).text));
+    QVERIFY2(m_recorder.messages.isEmpty(), qPrintable(m_recorder.messages.value(0).text));
     QVERIFY2(written.contains(QDir(dir.path()).filePath(QStringLiteral("schedules.png"))),
              qPrintable(written.join(QLatin1Char(' '))));
     QVERIFY(written.contains(QDir(dir.path()).filePath(QStringLiteral("schedules.svg"))));

@@ -58,11 +58,7 @@ void TestResponsiveness::eventLoopNeverStallsDuringSweep()
 {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_responsiveness"));
-    QList<Message> messages;
-    setMessageSink([&](const Message& m) {
-        messages << m;
-        return false;
-    });
+    MessageRecorder recorder;
 
     MainWindow window;
     window.resize(1400, 900);
@@ -107,7 +103,7 @@ void TestResponsiveness::eventLoopNeverStallsDuringSweep()
     ticker.stop();
     const double load = std::max(loadBefore, loadAverage());
 
-    QVERIFY(messages.isEmpty());
+    QVERIFY(recorder.messages.isEmpty());
     QCOMPARE(window.document()->runCount(), 5);
     QVERIFY(window.chartsPanel()->buildCount(ChartKind::Timeline) >= 5);
     const int cores = QThread::idealThreadCount();
@@ -121,7 +117,6 @@ void TestResponsiveness::eventLoopNeverStallsDuringSweep()
                  maxGap, load, cores);
     else
         QVERIFY2(maxGap < 100, qPrintable(QStringLiteral("stalled for %1 ms").arg(maxGap)));
-    setMessageSink({});
 }
 
 QTEST_MAIN(TestResponsiveness)

@@ -3,10 +3,12 @@
 // throw-away folder (both before QApplication exists), and a model that runs in milliseconds.
 
 #include <QFile>
+#include <QList>
 #include <QTemporaryDir>
 #include <QtGlobal>
 
 #include "ckptlab/config.h"
+#include "window/messages.h"
 
 namespace ckptlab::ui::test {
 
@@ -35,5 +37,32 @@ inline ExperimentConfig tinyConfig()
     c.repeats = 1;
     return c;
 }
+
+// Records the window's message boxes instead of showing them, for as long as it lives (make it
+// a member of the test class); `answer` is the reply to questions.
+class MessageRecorder {
+public:
+    MessageRecorder()
+    {
+        setMessageSink([this](const Message& m) {
+            messages << m;
+            return answer;
+        });
+    }
+    ~MessageRecorder() { setMessageSink({}); }
+    MessageRecorder(const MessageRecorder&) = delete;
+    MessageRecorder& operator=(const MessageRecorder&) = delete;
+
+    // Between test functions.
+    void reset()
+    {
+        messages.clear();
+        answer = false;
+    }
+    QString lastText() const { return messages.isEmpty() ? QString() : messages.last().text; }
+
+    QList<Message> messages;
+    bool answer = false;
+};
 
 }  // namespace ckptlab::ui::test
