@@ -29,31 +29,12 @@ int runScaling(ExperimentOptions o, const std::string& axisName, const std::vect
     }
     const std::vector<std::string> strategies =
         o.strategies.empty() ? std::vector<std::string>{"none", "sqrt", "full"} : o.strategies;
-    for (int value : values) {
-        ExperimentConfig c = o.config;
-        setAxisValue(c, axis, value);
-        try {
-            Runner::check(c, strategies);
-        } catch (const std::exception& e) {
-            std::cerr << "ckptlab-cli: at " << axisName << "=" << value << ": " << e.what()
-                      << "\n";
-            return kBadInput;
-        }
-    }
-
     ResultSet all;
-    const RunnerHooks hooks = makeHooks(o.quiet);
-    for (int value : values) {
-        ExperimentConfig c = o.config;
-        setAxisValue(c, axis, value);
-        if (!o.quiet) std::cerr << axisName << " = " << value << "\n";
-        ResultSet one = Runner().sweep(c, strategies, hooks);
-        all.environment = one.environment;
-        for (auto& run : one.runs) all.runs.push_back(std::move(run));
-        if (one.cancelled) {
-            all.cancelled = true;
-            break;
-        }
+    try {
+        all = Runner().scaling(o.config, axis, values, strategies, makeHooks(o.quiet));
+    } catch (const std::exception& e) {
+        std::cerr << "ckptlab-cli: " << e.what() << "\n";
+        return kBadInput;
     }
     const int code = reportAndFinish(all, o);
     std::printf("\nFitted exponents (y ~ %s^k; r2 of the log-log fit):\n", axisName.c_str());

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QScatterSeries>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -15,8 +16,10 @@
 #include "charts/chart_export.h"
 #include "charts/schedule_diagram.h"
 #include "charts/schedule_view.h"
+#include "ckptlab/scaling.h"
 #include "ckptlab/summary.h"
 #include "window/chart_exporter.h"
+#include "window/curve_sweep_panel.h"
 #include "window/charts_panel.h"
 #include "window/main_window.h"
 #include "window/memory_estimate_label.h"
@@ -85,6 +88,8 @@ private Q_SLOTS:
     void depthChangesReuseTheMeasuredBlock();
     void paretoButtonRunsTheCurve();
     void scheduleDiagramShowsStoredInputsAndRecomputes();
+    void scalingSweepFitsExponents();
+    void badScalingValuesGiveMessages();
 
 private:
     MessageRecorder m_recorder;
@@ -287,6 +292,57 @@ void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes()
     QVERIFY(written.contains(QDir(dir.path()).filePath(QStringLiteral("schedules.svg"))));
     QImage image(QDir(dir.path()).filePath(QStringLiteral("schedules.png")));
     QCOMPARE(image.width(), 2 * kExportSize.width());
+}
+
+void TestPlanAndPredict::scalingSweepFitsExponents()
+{
+    MainWindow window;
+    window.show();
+    window.parameterPanel()->setConfig(savingConfig());
+    window.strategyList()->setCheckedStrategies({"none", "full"});
+    window.curveSweeps()->setScaling(ScalingAxis::Depth, QStringLiteral("2, 4, 8"));
+    QSignalSpy ended(&window, &MainWindow::sweepEnded);
+    window.findChild<QPushButton*>(QStringLiteral("scalingButton"))->click();
+    QVERIFY2(window.isRunning(), qPrintable(m_recorder.lastText()));
+    QVERIFY(ended.wait(180000));
+    QVERIFY2(m_recorder.messages.isEmpty(), qPrintable(m_recorder.lastText()));
+    QCOMPARE(ended.first().at(1).toBool(), false);
+
+    const ResultSet& results = window.document()->results();
+    QCOMPARE(int(results.runs.size()), 6);  // two strategies at three depths
+    QVERIFY(window.chartsPanel()->isAvailable(ChartKind::Scaling));
+    // Without checkpointing activations grow with depth (k near 1); with every block
+    // checkpointed only one block's activations live at a time, plus an input per block.
+    const PowerFit none = fitRuns(results, "none", ScalingAxis::Depth, ScalingMetric::ActivationBytes);
+    QVERIFY2(none.exponent > 0.9 && none.exponent < 1.1, qPrintable(QString::number(none.exponent)));
+    QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("none k=")));
+    // Every size of every strategy is a point on the log-log chart.
+    QChart* chart = window.chartsPanel()->chart(ChartKind::Scaling);
+    int points = 0;
+    for (QAbstractSeries* series : chart->series())
+        if (auto* dots = qobject_cast<QScatterSeries*>(series))
+            points += dots->count();
+    QCOMPARE(points, 6);
+    screenshot(window, QStringLiteral("scaling"));
+}
+
+void TestPlanAndPredict::badScalingValuesGiveMessages()
+{
+    MainWindow window;
+    window.parameterPanel()->setConfig(tinyConfig());
+    window.strategyList()->setCheckedStrategies({"none"});
+    for (const auto& [values, expected] :
+         std::vector<std::pair<QString, QString>>{{QStringLiteral("4"), QStringLiteral("at least two")},
+                                                  {QStringLiteral("4,x"), QStringLiteral("\"x\" is not a whole number")},
+                                                  {QStringLiteral("0,4"), QStringLiteral("depth must be between 1 and 512")}}) {
+        m_recorder.reset();
+        window.curveSweeps()->setScaling(ScalingAxis::Depth, values);
+        QVERIFY(!window.startScalingSweep());
+        QCOMPARE(m_recorder.messages.size(), 1);
+        QCOMPARE(m_recorder.messages[0].title, QStringLiteral("Invalid scaling values"));
+        QVERIFY2(m_recorder.lastText().contains(expected), qPrintable(m_recorder.lastText()));
+        QVERIFY(!window.isRunning());
+    }
 }
 
 QTEST_MAIN(TestPlanAndPredict)

@@ -231,7 +231,7 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
         painter.setPen(text);
         const QString summary =
             row.note.isEmpty()
-                ? QObject::tr("%n stored, ", nullptr, row.storedInputs)
+                ? QObject::tr("%n checkpoint(s), ", nullptr, row.storedInputs)
                       + QObject::tr("%n recomputed", nullptr, row.extraForwards)
                 : row.note;
         painter.drawText(QRectF(right + 8, cellsTop, kNoteWidth - 8, kCellHeight),

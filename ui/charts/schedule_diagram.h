@@ -28,7 +28,9 @@ struct ScheduleRow {
     int unitsPerBlock = 1;
     std::vector<int> forwardCounts;
     std::vector<CheckpointSpanView> spans;
-    int storedInputs = 0;        // checkpoints: each keeps its input until its backward
+    // Checkpoints over the whole step: each keeps its input until its backward (Revolve's
+    // slots bound how many are held at once, not this count).
+    int storedInputs = 0;
     int extraForwards = 0;       // unit forwards beyond one per unit
 };
 

@@ -29,7 +29,8 @@ LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig&
     const Prediction none = predict(costs, makePlan(Strategy{}, config.depth));
     result.none_peak = none.peak_bytes;
     result.none_ms = none.step_ms;
-    result.minimum_peak = planner.minimumPeak();
+    // The peak the best low-memory schedule reaches, not the budget it needs (a bit above).
+    result.minimum_peak = planner.plan(planner.minimumPeak()).prediction.peak_bytes;
     for (const QString& text : strategies) {
         StrategyForecast f;
         f.strategy = text;

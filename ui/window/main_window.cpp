@@ -9,13 +9,13 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSpinBox>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
 #include "app_setup.h"
 #include "chart_exporter.h"
 #include "charts_panel.h"
+#include "curve_sweep_panel.h"
 #include "file_controller.h"
 #include "memory_estimate_label.h"
 #include "parameter_panel.h"
@@ -79,28 +79,14 @@ void MainWindow::createPanels()
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_runButton, 1);
     buttons->addWidget(m_cancelButton);
-    m_paretoButton = new QPushButton(tr("Pareto curve"));
-    m_paretoButton->setObjectName(QStringLiteral("paretoButton"));
-    m_paretoButton->setToolTip(
-        tr("Run optimal schedules at evenly spread memory budgets, from the smallest feasible "
-           "peak to the no-checkpoint peak, beside the checked hand-written strategies "
-           "(Ctrl+Shift+R)"));
-    m_paretoPoints = new QSpinBox;
-    m_paretoPoints->setObjectName(QStringLiteral("paretoPoints"));
-    m_paretoPoints->setRange(2, 50);
-    m_paretoPoints->setValue(6);
-    m_paretoPoints->setSuffix(tr(" budgets"));
-    m_paretoPoints->setToolTip(tr("How many optimal schedules the Pareto curve runs (2–50)"));
-    auto* paretoRow = new QHBoxLayout;
-    paretoRow->addWidget(m_paretoButton, 1);
-    paretoRow->addWidget(m_paretoPoints);
+    m_curves = new CurveSweepPanel;
 
     auto* experiment = new QWidget;
     auto* layout = new QVBoxLayout(experiment);
     layout->addWidget(modelBox);
     layout->addWidget(strategyBox, 1);
     layout->addLayout(buttons);
-    layout->addLayout(paretoRow);
+    layout->addWidget(m_curves);
     auto* scroll = new QScrollArea;
     scroll->setWidget(experiment);
     scroll->setWidgetResizable(true);
@@ -138,7 +124,8 @@ void MainWindow::connectSignals()
     connect(m_strategies, &StrategyList::strategiesChanged, this, &MainWindow::onParametersChanged);
     connect(m_runButton, &QPushButton::clicked, this, &MainWindow::startSweep);
     connect(m_cancelButton, &QPushButton::clicked, this, &MainWindow::cancelSweep);
-    connect(m_paretoButton, &QPushButton::clicked, this, &MainWindow::startParetoSweep);
+    connect(m_curves, &CurveSweepPanel::paretoRequested, this, &MainWindow::startParetoSweep);
+    connect(m_curves, &CurveSweepPanel::scalingRequested, this, &MainWindow::startScalingSweep);
     connect(m_predictions, &PredictionController::measuring, m_memory,
             &MemoryEstimateLabel::setMeasuring);
     connect(m_predictions, &PredictionController::updated, this, &MainWindow::onPrediction);

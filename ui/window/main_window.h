@@ -8,6 +8,7 @@
 
 #include "live_prediction.h"
 #include "metatypes.h"
+#include "sweep_worker.h"
 #include "settings.h"
 
 class QAction;
@@ -20,6 +21,7 @@ namespace ckptlab::ui {
 
 class ChartExporter;
 class ChartsPanel;
+class CurveSweepPanel;
 class FileController;
 class MemoryEstimateLabel;
 class ParameterPanel;
@@ -46,7 +48,8 @@ public:
     ChartsPanel* chartsPanel() const { return m_charts; }
     SweepController* sweepController() const { return m_sweep; }
     PredictionController* predictions() const { return m_predictions; }
-    QSpinBox* paretoPointsBox() const { return m_paretoPoints; }
+    CurveSweepPanel* curveSweeps() const { return m_curves; }
+    QSpinBox* paretoPointsBox() const;
     QAction* paretoAction() const { return m_paretoAction; }
     FileController* files() const { return m_files; }
     ChartExporter* chartExporter() const { return m_exporter; }
@@ -62,6 +65,9 @@ public Q_SLOTS:
     // The whole curve: the checked hand-written strategies (or the default set) plus optimal
     // schedules at evenly spread budgets, with the planner's predicted frontier.
     bool startParetoSweep();
+    // The checked strategies (or none, sqrt, full) at every value of the chosen dimension; the
+    // Scaling tab then fits how memory and time grow.
+    bool startScalingSweep();
     void cancelSweep();
     void openResultsFile(const QString& path);
     void showAbout();
@@ -81,7 +87,8 @@ private:
     void restoreSettings();
     void saveSettings();
 
-    bool beginSweep(int paretoPoints);
+    bool beginSweep(SweepRequest request);
+    QStringList strategiesFor(SweepRequest::Kind kind, const ExperimentConfig& config) const;
     void onParametersChanged();
     void onPrediction(const LivePrediction& prediction);
     void onMeasured(const MeasuredRun& run);
@@ -107,8 +114,7 @@ private:
     ChartExporter* m_exporter = nullptr;
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
-    QPushButton* m_paretoButton = nullptr;
-    QSpinBox* m_paretoPoints = nullptr;
+    CurveSweepPanel* m_curves = nullptr;
 
     QAction* m_openAction = nullptr;
     QAction* m_saveAction = nullptr;
@@ -117,13 +123,14 @@ private:
     QAction* m_traceAction = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_paretoAction = nullptr;
+    QAction* m_scalingAction = nullptr;
     QAction* m_cancelAction = nullptr;
     QMenu* m_viewMenu = nullptr;
 
     QElapsedTimer m_sweepClock;
     bool m_replaceOnFirstResult = false;  // old results stay until the new sweep delivers
     int m_runsThisSweep = 0;
-    bool m_paretoSweep = false;
+    SweepRequest::Kind m_sweepKind = SweepRequest::Kind::Sweep;
     QString m_statusNote;  // the last sweep's summary, shown again after hover texts
 };
 

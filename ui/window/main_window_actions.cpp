@@ -66,6 +66,12 @@ void MainWindow::createActions()
                                   "hand-written strategies (Ctrl+Shift+R)"));
     connect(m_paretoAction, &QAction::triggered, this, &MainWindow::startParetoSweep);
 
+    m_scalingAction = new QAction(tr("Run &Scaling Sweep"), this);
+    m_scalingAction->setObjectName(QStringLiteral("scalingAction"));
+    m_scalingAction->setToolTip(tr("The checked strategies at every value of the chosen "
+                                   "dimension, with fitted exponents"));
+    connect(m_scalingAction, &QAction::triggered, this, &MainWindow::startScalingSweep);
+
     m_cancelAction = new QAction(themed("process-stop", QStyle::SP_MediaStop), tr("&Cancel"), this);
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -91,6 +97,7 @@ void MainWindow::createMenus()
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_runAction);
     run->addAction(m_paretoAction);
+    run->addAction(m_scalingAction);
     run->addAction(m_cancelAction);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));

@@ -8,7 +8,10 @@
 
 #include "charts_panel.h"
 #include "ckptlab/pareto.h"
+#include "ckptlab/scaling.h"
 #include "ckptlab/summary.h"
+#include "charts/chart_builders.h"
+#include "curve_sweep_panel.h"
 #include "prediction_controller.h"
 #include "format.h"
 #include "main_window.h"
@@ -27,6 +30,27 @@ namespace {
 QString bulletList(const QStringList& items)
 {
     return QStringLiteral("• ") + items.join(QStringLiteral("\n• "));
+}
+
+// The fitted exponents of activation memory, one per strategy: the scaling sweep's answer.
+QString scalingVerdict(const ResultSet& results)
+{
+    ScalingAxis axis = ScalingAxis::Depth;
+    if (!detectScaling(results, &axis))
+        return {};
+    QStringList parts;
+    QStringList seen;
+    for (const RunResult& run : results.runs) {
+        const QString name = QString::fromStdString(run.strategy);
+        if (seen.contains(name))
+            continue;
+        seen << name;
+        const PowerFit fit = fitRuns(results, run.strategy, axis, ScalingMetric::ActivationBytes);
+        if (fit.points >= 2)
+            parts << QObject::tr("%1 k=%2").arg(name).arg(fit.exponent, 0, 'f', 2);
+    }
+    return QObject::tr("Activation memory ∝ %1^k: %2")
+        .arg(QString::fromStdString(toString(axis)), parts.join(QStringLiteral(", ")));
 }
 
 // One line on where the hand-written strategies landed against the optimal curve (predicted,
@@ -75,15 +99,59 @@ bool MainWindow::isRunning() const
 
 bool MainWindow::startSweep()
 {
-    return beginSweep(0);
+    return beginSweep(SweepRequest{});
 }
 
 bool MainWindow::startParetoSweep()
 {
-    return beginSweep(m_paretoPoints->value());
+    SweepRequest request;
+    request.kind = SweepRequest::Kind::Pareto;
+    request.paretoPoints = m_curves->paretoPoints();
+    return beginSweep(request);
 }
 
-bool MainWindow::beginSweep(int paretoPoints)
+bool MainWindow::startScalingSweep()
+{
+    SweepRequest request;
+    request.kind = SweepRequest::Kind::Scaling;
+    request.scalingAxis = m_curves->scalingAxis();
+    QString error;
+    request.scalingValues = m_curves->scalingValues(&error);
+    if (request.scalingValues.empty()) {
+        showMessage(this, MessageKind::Warning, tr("Invalid scaling values"), error);
+        return false;
+    }
+    return beginSweep(request);
+}
+
+QSpinBox* MainWindow::paretoPointsBox() const
+{
+    return m_curves->paretoPointsBox();
+}
+
+// The strategies a sweep of this kind runs: the checked ones, where a curve sweep drops the
+// optimal budgets (the Pareto curve brings its own; a fixed budget means nothing across
+// sizes) and falls back to its usual set when nothing else is checked.
+QStringList MainWindow::strategiesFor(SweepRequest::Kind kind, const ExperimentConfig& config) const
+{
+    QStringList strategies = m_strategies->checkedStrategies();
+    if (kind == SweepRequest::Kind::Sweep)
+        return strategies;
+    strategies.erase(std::remove_if(strategies.begin(), strategies.end(),
+                                    [](const QString& s) {
+                                        return s.startsWith(QStringLiteral("optimal:"));
+                                    }),
+                     strategies.end());
+    if (!strategies.isEmpty())
+        return strategies;
+    if (kind == SweepRequest::Kind::Scaling)
+        return {QStringLiteral("none"), QStringLiteral("sqrt"), QStringLiteral("full")};
+    for (const std::string& s : defaultParetoStrategies(config.depth, config.block))
+        strategies << QString::fromStdString(s);
+    return strategies;
+}
+
+bool MainWindow::beginSweep(SweepRequest request)
 {
     if (m_sweep->isRunning())
         return false;
@@ -93,20 +161,9 @@ bool MainWindow::beginSweep(int paretoPoints)
                     tr("Fix these parameters first:\n%1").arg(bulletList(problems)));
         return false;
     }
-    QStringList strategies = m_strategies->checkedStrategies();
-    if (paretoPoints > 0) {
-        // The curve brings its own optimal budgets; the checked ones would only duplicate them.
-        strategies.erase(std::remove_if(strategies.begin(), strategies.end(),
-                                        [](const QString& s) {
-                                            return s.startsWith(QStringLiteral("optimal:"));
-                                        }),
-                         strategies.end());
-        if (strategies.isEmpty()) {
-            const ExperimentConfig config = m_parameters->config();
-            for (const std::string& s : defaultParetoStrategies(config.depth, config.block))
-                strategies << QString::fromStdString(s);
-        }
-    }
+    request.config = m_parameters->config();
+    request.strategies = strategiesFor(request.kind, request.config);
+    const QStringList& strategies = request.strategies;
     if (strategies.isEmpty()) {
         showMessage(this, MessageKind::Warning, tr("No strategy"),
                     tr("Check at least one strategy to run (include \"none\" as the baseline)."));
@@ -119,39 +176,76 @@ bool MainWindow::beginSweep(int paretoPoints)
         return false;
     }
 
+    // Every size a scaling sweep visits must be valid and fit; the others run the panel's.
+    std::vector<ExperimentConfig> configs{request.config};
+    QString sizeNote;
+    if (request.kind == SweepRequest::Kind::Scaling) {
+        configs.clear();
+        for (int value : request.scalingValues) {
+            ExperimentConfig c = request.config;
+            setAxisValue(c, request.scalingAxis, value);
+            const auto errors = validate(c);
+            if (!errors.empty()) {
+                showMessage(this, MessageKind::Warning, tr("Invalid scaling values"),
+                            tr("At %1 = %2: %3")
+                                .arg(QString::fromStdString(toString(request.scalingAxis)))
+                                .arg(value)
+                                .arg(QString::fromStdString(errors.front().message)));
+                return false;
+            }
+            configs.push_back(c);
+        }
+    }
+
     // Refused here, before anything runs, with the predicted number: the runner would refuse
     // it the same way, only later.
-    const ExperimentConfig config = m_parameters->config();
-    const MemoryForecast forecast = forecastMemory(config, strategies);
-    if (forecast.refused) {
-        showMessage(this, MessageKind::Warning, tr("Sweep cannot fit"),
-                    tr("%1\n\nPredicted %2, available %3. Make the model smaller (width, "
-                       "sequence, batch, depth) or uncheck the hungriest strategies.")
-                        .arg(forecast.refusal, formatBytes(forecast.runnerPredicted),
-                             formatBytes(forecast.available)));
-        return false;
+    for (const ExperimentConfig& config : configs) {
+        if (request.kind == SweepRequest::Kind::Scaling)
+            sizeNote = tr(" (at %1 = %2)")
+                           .arg(QString::fromStdString(toString(request.scalingAxis)))
+                           .arg(axisValue(config, request.scalingAxis));
+        const MemoryForecast forecast = forecastMemory(config, strategies);
+        if (forecast.refused) {
+            showMessage(this, MessageKind::Warning, tr("Sweep cannot fit"),
+                        tr("%1%2\n\nPredicted %3, available %4. Make the model smaller (width, "
+                           "sequence, batch, depth) or uncheck the hungriest strategies.")
+                            .arg(forecast.refusal, sizeNote, formatBytes(forecast.runnerPredicted),
+                                 formatBytes(forecast.available)));
+            return false;
+        }
+        if (forecast.nearLimit()
+            && !confirm(this, tr("Sweep close to the memory limit"),
+                        tr("The largest checked strategy (%1) is predicted to need %2 of the %3 "
+                           "available on %4%5. The system may start swapping.\n\nRun anyway?")
+                            .arg(forecast.largestStrategy, formatBytes(forecast.largest),
+                                 formatBytes(forecast.available),
+                                 QString::fromStdString(config.device), sizeNote)))
+            return false;
     }
-    if (forecast.nearLimit()
-        && !confirm(this, tr("Sweep close to the memory limit"),
-                    tr("The largest checked strategy (%1) is predicted to need %2 of the %3 "
-                       "available on %4. The system may start swapping.\n\nRun anyway?")
-                        .arg(forecast.largestStrategy, formatBytes(forecast.largest),
-                             formatBytes(forecast.available), QString::fromStdString(config.device))))
-        return false;
 
-    m_settings.setLastConfig(config);
-    m_settings.setCheckedStrategies(strategies);
+    m_settings.setLastConfig(request.config);
+    if (request.kind == SweepRequest::Kind::Sweep)
+        m_settings.setCheckedStrategies(strategies);
     m_replaceOnFirstResult = true;
     m_runsThisSweep = 0;
     m_sweepClock.start();
-    m_paretoSweep = paretoPoints > 0;
-    m_progress->begin(m_paretoSweep
-                          ? tr("Measuring the cost model for the Pareto curve…")
-                          : tr("Preparing %n strategie(s)…", nullptr, int(strategies.size())));
+    m_sweepKind = request.kind;
+    switch (request.kind) {
+    case SweepRequest::Kind::Sweep:
+        m_progress->begin(tr("Preparing %n strategie(s)…", nullptr, int(strategies.size())));
+        break;
+    case SweepRequest::Kind::Pareto:
+        m_progress->begin(tr("Measuring the cost model for the Pareto curve…"));
+        break;
+    case SweepRequest::Kind::Scaling:
+        m_progress->begin(tr("Preparing a scaling sweep over %n size(s)…", nullptr,
+                             int(request.scalingValues.size())));
+        break;
+    }
     m_statusNote.clear();
     statusBar()->clearMessage();
     m_predictions->setPaused(true);  // the sweep gets the CPU and the allocator to itself
-    m_sweep->start(config, strategies, paretoPoints);
+    m_sweep->start(request);
     updateActions();
     return true;
 }
@@ -185,8 +279,10 @@ void MainWindow::onSweepFinished(bool cancelled, const Environment& environment)
     QString message =
         cancelled ? tr("Cancelled after %n run(s), %1", nullptr, m_runsThisSweep).arg(elapsed)
                   : tr("Sweep finished: %n run(s) in %1", nullptr, m_runsThisSweep).arg(elapsed);
-    if (m_paretoSweep && !cancelled)
+    if (m_sweepKind == SweepRequest::Kind::Pareto && !cancelled)
         message += QStringLiteral(". ") + paretoVerdict(m_document->results());
+    if (m_sweepKind == SweepRequest::Kind::Scaling && !cancelled)
+        message += QStringLiteral(". ") + scalingVerdict(m_document->results());
     m_statusNote = message;
     statusBar()->showMessage(message);
     endSweep(cancelled, false);
@@ -210,7 +306,7 @@ void MainWindow::onSweepFailed(const QString& title, const QString& message,
 void MainWindow::endSweep(bool cancelled, bool failed)
 {
     m_replaceOnFirstResult = false;
-    m_paretoSweep = false;
+    m_sweepKind = SweepRequest::Kind::Sweep;
     m_predictions->setPaused(false);
     m_progress->end();
     updateActions();
@@ -224,7 +320,8 @@ void MainWindow::updateActions()
     m_runAction->setEnabled(!running);
     m_runButton->setEnabled(!running);
     m_paretoAction->setEnabled(!running);
-    m_paretoButton->setEnabled(!running);
+    m_scalingAction->setEnabled(!running);
+    m_curves->setRunning(running);
     m_cancelAction->setEnabled(running && !m_sweep->isCancelling());
     m_cancelButton->setEnabled(m_cancelAction->isEnabled());
     m_openAction->setEnabled(!running);

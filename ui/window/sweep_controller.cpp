@@ -25,8 +25,15 @@ SweepController::~SweepController()
     shutdown();
 }
 
-quint64 SweepController::start(const ExperimentConfig& config, const QStringList& strategies,
-                               int paretoPoints)
+quint64 SweepController::start(const ExperimentConfig& config, const QStringList& strategies)
+{
+    SweepRequest request;
+    request.config = config;
+    request.strategies = strategies;
+    return start(request);
+}
+
+quint64 SweepController::start(const SweepRequest& request)
 {
     if (!m_worker)
         return 0;  // shut down: the window is closing
@@ -39,9 +46,7 @@ quint64 SweepController::start(const ExperimentConfig& config, const QStringList
     CancelFlag flag = m_cancel;
     QMetaObject::invokeMethod(
         worker,
-        [worker, job, config, strategies, paretoPoints, flag] {
-            worker->run(job, config, strategies, paretoPoints, flag);
-        },
+        [worker, job, request, flag] { worker->run(job, request, flag); },
         Qt::QueuedConnection);
     Q_EMIT started(job);
     return job;

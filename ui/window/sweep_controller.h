@@ -16,9 +16,8 @@ public:
     ~SweepController() override;
 
     // Starts a sweep, cancelling any sweep still running (its later results are dropped).
-    // `paretoPoints` > 0 makes it a Pareto sweep with that many optimal budgets.
-    quint64 start(const ExperimentConfig& config, const QStringList& strategies,
-                  int paretoPoints = 0);
+    quint64 start(const SweepRequest& request);
+    quint64 start(const ExperimentConfig& config, const QStringList& strategies);
     // Asks the current sweep to stop; the runner honours it within about a second.
     void cancel();
     bool isRunning() const { return m_running; }

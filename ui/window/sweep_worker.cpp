@@ -36,9 +36,10 @@ Environment environmentOrEmpty(const ExperimentConfig& config)
 
 }  // namespace
 
-void SweepWorker::run(quint64 jobId, const ExperimentConfig& config,
-                      const QStringList& strategies, int paretoPoints, CancelFlag cancel)
+void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag cancel)
 {
+    const ExperimentConfig& config = request.config;
+    const QStringList& strategies = request.strategies;
     std::vector<std::string> names;
     names.reserve(strategies.size());
     for (const QString& s : strategies)
@@ -61,9 +62,18 @@ void SweepWorker::run(quint64 jobId, const ExperimentConfig& config,
 
     try {
         Runner runner;
-        const ResultSet set = paretoPoints > 0
-            ? runner.pareto(config, names, paretoPoints, hooks)
-            : runner.sweep(config, names, hooks);
+        ResultSet set;
+        switch (request.kind) {
+        case SweepRequest::Kind::Sweep:
+            set = runner.sweep(config, names, hooks);
+            break;
+        case SweepRequest::Kind::Pareto:
+            set = runner.pareto(config, names, request.paretoPoints, hooks);
+            break;
+        case SweepRequest::Kind::Scaling:
+            set = runner.scaling(config, request.scalingAxis, request.scalingValues, names, hooks);
+            break;
+        }
         if (!set.predicted_frontier.empty())
             Q_EMIT frontier(jobId, set.predicted_frontier);
         Q_EMIT finished(jobId, set.cancelled, set.environment);

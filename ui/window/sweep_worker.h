@@ -9,11 +9,26 @@
 #include <atomic>
 #include <memory>
 
+#include <vector>
+
+#include "ckptlab/scaling.h"
 #include "metatypes.h"
 
 namespace ckptlab::ui {
 
 using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+
+// What to run: a sweep of strategies, the Pareto curve (the strategies are the hand-written
+// ones; Runner::pareto adds optimal budgets) or a scaling sweep (Runner::scaling).
+struct SweepRequest {
+    enum class Kind { Sweep, Pareto, Scaling };
+    Kind kind = Kind::Sweep;
+    ExperimentConfig config;
+    QStringList strategies;
+    int paretoPoints = 6;
+    ScalingAxis scalingAxis = ScalingAxis::Depth;
+    std::vector<int> scalingValues;
+};
 
 class SweepWorker : public QObject {
     Q_OBJECT
@@ -21,10 +36,8 @@ public:
     using QObject::QObject;
 
 public Q_SLOTS:
-    // `paretoPoints` > 0 runs a Pareto sweep (Runner::pareto): `strategies` are the
-    // hand-written ones, and that many optimal budgets are added.
-    void run(quint64 jobId, const ckptlab::ExperimentConfig& config,
-             const QStringList& strategies, int paretoPoints, ckptlab::ui::CancelFlag cancel);
+    void run(quint64 jobId, const ckptlab::ui::SweepRequest& request,
+             ckptlab::ui::CancelFlag cancel);
 
 Q_SIGNALS:
     void progress(quint64 jobId, double fraction, const QString& message);

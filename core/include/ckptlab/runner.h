@@ -11,6 +11,7 @@
 
 #include "ckptlab/config.h"
 #include "ckptlab/result.h"
+#include "ckptlab/scaling.h"
 
 namespace ckptlab {
 
@@ -53,6 +54,12 @@ public:
     // returns them with the planner's predicted frontier. Throws like sweep().
     ResultSet pareto(const ExperimentConfig& config, const std::vector<std::string>& handWritten,
                      int points, const RunnerHooks& hooks = {});
+
+    // A scaling sweep: `strategies` at every value of one dimension (scaling.h), in one result
+    // set. Every config is checked before anything runs; the ConfigError names the value.
+    ResultSet scaling(const ExperimentConfig& config, ScalingAxis axis,
+                      const std::vector<int>& values, const std::vector<std::string>& strategies,
+                      const RunnerHooks& hooks = {});
 
     // Use these costs for plans and predictions instead of measuring them at the start of
     // each sweep (so a caller that planned with them sees the same numbers).

@@ -138,6 +138,8 @@ private:
 
 }  // namespace
 
+constexpr int kMinCostRepeats = 5;
+
 CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<bool>* cancel) {
     ExperimentConfig one = config;
     one.depth = 1;
@@ -155,7 +157,10 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
         UnitProbe probe(block, part, config, device);
         torch::manual_seed(config.seed + 1);
         UnitCost c = probe.measureMemory();
-        probe.measureTimes(c, std::max(1, config.warmup), std::max(1, config.repeats), cancel);
+        // One block is cheap next to the sweep: time it at least 5 times, so a single slow
+        // repeat (a page fault, a neighbour) cannot make every prediction of the sweep wrong.
+        probe.measureTimes(c, std::max(1, config.warmup), std::max(kMinCostRepeats, config.repeats),
+                           cancel);
         perPart.push_back(c);
     }
     for (int b = 0; b < config.depth; ++b)

@@ -283,4 +283,49 @@ ResultSet Runner::pareto(const ExperimentConfig& config,
     return results;
 }
 
+ResultSet Runner::scaling(const ExperimentConfig& config, ScalingAxis axis,
+                          const std::vector<int>& values,
+                          const std::vector<std::string>& strategies, const RunnerHooks& hooks) {
+    if (values.size() < 2) throw ConfigError("values: give at least two values to fit");
+    for (int value : values) {
+        ExperimentConfig c = config;
+        setAxisValue(c, axis, value);
+        try {
+            check(c, strategies);
+        } catch (const ConfigError& e) {
+            throw ConfigError("at " + toString(axis) + "=" + std::to_string(value) + ": " +
+                              e.what());
+        } catch (const StrategyError& e) {
+            throw StrategyError("at " + toString(axis) + "=" + std::to_string(value) + ": " +
+                                e.what());
+        } catch (const MemoryError& e) {
+            throw MemoryError("at " + toString(axis) + "=" + std::to_string(value) + ": " +
+                                  e.what(),
+                              e.predicted, e.available);
+        }
+    }
+    ResultSet all;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        ExperimentConfig c = config;
+        setAxisValue(c, axis, values[i]);
+        // Each size's sweep is one equal share of the progress bar.
+        RunnerHooks share = hooks;
+        const double n = static_cast<double>(values.size());
+        const std::string prefix = toString(axis) + " " + std::to_string(values[i]) + ": ";
+        if (hooks.progress)
+            share.progress = [&, i, n, prefix](double fraction, const std::string& message) {
+                hooks.progress((static_cast<double>(i) + fraction) / n, prefix + message);
+            };
+        costs_.reset();  // each size has its own block costs
+        ResultSet one = sweep(c, strategies, share);
+        all.environment = one.environment;
+        for (auto& run : one.runs) all.runs.push_back(std::move(run));
+        if (one.cancelled) {
+            all.cancelled = true;
+            break;
+        }
+    }
+    return all;
+}
+
 }  // namespace ckptlab
