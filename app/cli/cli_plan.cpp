@@ -41,6 +41,21 @@ bool checkAgainstBruteForce(const CostModel& costs, const OptimalPlanner& planne
     return ok;
 }
 
+// The measured costs of one block, the numbers every prediction and plan is made from.
+void printBlockCosts(const CostModel& costs, BlockKind block) {
+    std::printf("cost model of one block (MiB, ms; every block of the chain costs the same):\n");
+    std::printf("  %-10s %8s %8s %8s %8s %8s %8s %8s %8s\n", "unit", "output", "kept", "fwd pk",
+                "nograd pk", "bwd pk", "fwd ms", "nograd", "bwd ms");
+    for (int u = 0; u < costs.unitsPerBlock && u < static_cast<int>(costs.units.size()); ++u) {
+        const UnitCost& c = costs.units[static_cast<std::size_t>(u)];
+        const char* name = block == BlockKind::Transformer ? (u == 0 ? "attention" : "ffn") : "ffn";
+        std::printf("  %-10s %8.3f %8.3f %8.3f %8.3f %8.3f %8.2f %8.2f %8.2f\n", name,
+                    c.output_bytes / kMiB, c.kept_bytes / kMiB, c.forward_peak / kMiB,
+                    c.nograd_peak / kMiB, c.backward_peak / kMiB, c.forward_ms, c.nograd_ms,
+                    c.backward_ms);
+    }
+}
+
 }  // namespace
 
 int runPlan(ExperimentOptions o, std::vector<double> budgetsMib, int points, bool bruteForce) {
@@ -70,6 +85,7 @@ int runPlan(ExperimentOptions o, std::vector<double> budgetsMib, int points, boo
 
     if (!o.quiet) std::cerr << "measuring the cost model on one block\n";
     const CostModel costs = measureCostModel(o.config);
+    printBlockCosts(costs, o.config.block);
     const OptimalPlanner planner(costs);
     const std::int64_t low = planner.minimumPeak();
     const Prediction none = predict(costs, makePlan(Strategy{}, o.config.depth));

@@ -5,6 +5,7 @@
 #include "ckptlab/cost_model.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
+#include "format.h"
 
 namespace ckptlab::ui {
 
@@ -29,6 +30,21 @@ LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig&
     const Prediction none = predict(costs, makePlan(Strategy{}, config.depth));
     result.none_peak = none.peak_bytes;
     result.none_ms = none.step_ms;
+    QStringList lines;
+    for (int u = 0; u < costs.unitsPerBlock && u < int(costs.units.size()); ++u) {
+        const UnitCost& c = costs.units[size_t(u)];
+        const QString name = costs.unitsPerBlock == 2
+            ? (u == 0 ? QObject::tr("attention") : QObject::tr("FFN"))
+            : QObject::tr("block");
+        lines << QObject::tr("%1: forward %2 ms (without grad %3 ms), backward %4 ms; output %5, "
+                             "kept for backward %6")
+                     .arg(name)
+                     .arg(c.forward_ms, 0, 'f', 2)
+                     .arg(c.nograd_ms, 0, 'f', 2)
+                     .arg(c.backward_ms, 0, 'f', 2)
+                     .arg(formatBytes(c.output_bytes), formatBytes(c.kept_bytes));
+    }
+    result.blockCosts = lines.join(QLatin1Char('\n'));
     // The peak the best low-memory schedule reaches, not the budget it needs (a bit above).
     result.minimum_peak = planner.plan(planner.minimumPeak()).prediction.peak_bytes;
     for (const QString& text : strategies) {

@@ -35,6 +35,7 @@ struct LivePrediction {
     double none_ms = 0;
     std::int64_t minimum_peak = 0;  // the smallest peak any schedule reaches
     double measure_ms = 0;          // how long measuring the block took (0 when cached)
+    QString blockCosts;             // the measured costs of one block, as lines of text
 
     const StrategyForecast* find(const QString& strategy) const;
 };

@@ -137,9 +137,10 @@ void MemoryEstimateLabel::render()
         if (m_measuring)
             text += tr(" <i>(updating…)</i>");
         setToolTip(tr("Replayed from the measured costs of one block (%1 this model's shape), "
-                      "the same cost model the runner reports beside each measurement")
+                      "the same cost model the runner reports beside each measurement:\n%2")
                        .arg(p->measure_ms > 0 ? tr("measured in %1 ms for").arg(p->measure_ms, 0, 'f', 0)
-                                              : tr("cached for")));
+                                              : tr("cached for"),
+                            p->blockCosts));
     } else {
         text = tr("Rough estimate: <b>%1</b> without checkpointing").arg(formatBytes(f.none));
         if (f.largestStrategy != QLatin1String("none"))
