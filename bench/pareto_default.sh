@@ -4,14 +4,7 @@
 # tradeoff chart draws the predicted frontier and the measured optimal curve).
 # Usage: bench/pareto_default.sh [OUT_DIR] [extra cli args]
 set -euo pipefail
-cd "$(dirname "$0")/.."
 out=${1:-bench/out}
 shift || true
-cli=${CKPTLAB_CLI:-build/release/app/ckptlab-cli}  # or another build's binary
-[[ -x $cli ]] || ./ckptlab.sh build
-mkdir -p "$out"
-start=$(date +%s%N)
-"$cli" pareto --points 8 --json "$out/pareto.json" --csv "$out/pareto.csv" --png "$out/pareto-charts" \
-    "$@" | tee "$out/pareto.txt"
-end=$(date +%s%N)
-echo "wall time: $(( (end - start) / 1000000 )) ms" | tee -a "$out/pareto.txt"
+exec "$(dirname "$0")/timed.sh" pareto "$out" pareto --points 8 --json "$out/pareto.json" \
+    --csv "$out/pareto.csv" --png "$out/pareto-charts" "$@"
