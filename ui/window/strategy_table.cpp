@@ -41,6 +41,13 @@ public:
         spin->setRange(0, int(limits::depth.max));
         return spin;
     }
+    // Only optimal's budget is a double: shown short, with its unit.
+    QString displayText(const QVariant& value, const QLocale& locale) const override
+    {
+        if (value.typeId() == QMetaType::Double)
+            return locale.toString(value.toDouble(), 'g', 4) + QStringLiteral(" MiB");
+        return QStyledItemDelegate::displayText(value, locale);
+    }
 };
 
 // Defaults shown for the kinds that take a parameter.
