@@ -1,0 +1,18 @@
+#pragma once
+// One-line answers of the curve sweeps, for the status bar: where the hand-written strategies
+// landed against the optimal curve, and the fitted scaling exponents.
+
+#include <QString>
+
+#include "ckptlab/result.h"
+
+namespace ckptlab::ui {
+
+// "Hand-written: 1 on the optimal curve, 5 above it (sqrt farthest: …)", or which strategies
+// are below it (the planner or cost model would be wrong).
+QString paretoVerdict(const ResultSet& results);
+
+// "Activation memory ∝ depth^k: none k=1.00, sqrt k=0.50"; empty if not a scaling sweep.
+QString scalingVerdict(const ResultSet& results);
+
+}  // namespace ckptlab::ui
