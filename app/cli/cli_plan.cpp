@@ -44,15 +44,15 @@ bool checkAgainstBruteForce(const CostModel& costs, const OptimalPlanner& planne
 // The measured costs of one block, the numbers every prediction and plan is made from.
 void printBlockCosts(const CostModel& costs, BlockKind block) {
     std::printf("cost model of one block (MiB, ms; every block of the chain costs the same):\n");
-    std::printf("  %-10s %8s %8s %8s %8s %8s %8s %8s %8s\n", "unit", "output", "kept", "fwd pk",
-                "nograd pk", "bwd pk", "fwd ms", "nograd", "bwd ms");
+    std::printf("  %-10s %8s %8s %8s %9s %8s %8s %8s %8s %8s\n", "unit", "output", "kept",
+                "fwd pk", "nograd pk", "bwd pk", "fwd ms", "nograd", "bwd ms", "cold bwd");
     for (int u = 0; u < costs.unitsPerBlock && u < static_cast<int>(costs.units.size()); ++u) {
         const UnitCost& c = costs.units[static_cast<std::size_t>(u)];
         const char* name = block == BlockKind::Transformer ? (u == 0 ? "attention" : "ffn") : "ffn";
-        std::printf("  %-10s %8.3f %8.3f %8.3f %8.3f %8.3f %8.2f %8.2f %8.2f\n", name,
+        std::printf("  %-10s %8.3f %8.3f %8.3f %9.3f %8.3f %8.2f %8.2f %8.2f %8.2f\n", name,
                     c.output_bytes / kMiB, c.kept_bytes / kMiB, c.forward_peak / kMiB,
                     c.nograd_peak / kMiB, c.backward_peak / kMiB, c.forward_ms, c.nograd_ms,
-                    c.backward_ms);
+                    c.backward_ms, backwardMsOf(c, false));
     }
 }
 

@@ -36,12 +36,13 @@ LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig&
         const QString name = costs.unitsPerBlock == 2
             ? (u == 0 ? QObject::tr("attention") : QObject::tr("FFN"))
             : QObject::tr("block");
-        lines << QObject::tr("%1: forward %2 ms (without grad %3 ms), backward %4 ms; output %5, "
-                             "kept for backward %6")
+        lines << QObject::tr("%1: forward %2 ms (without grad %3 ms), backward %4 ms (%5 ms with "
+                             "cold caches); output %6, kept for backward %7")
                      .arg(name)
                      .arg(c.forward_ms, 0, 'f', 2)
                      .arg(c.nograd_ms, 0, 'f', 2)
                      .arg(c.backward_ms, 0, 'f', 2)
+                     .arg(backwardMsOf(c, false), 0, 'f', 2)
                      .arg(formatBytes(c.output_bytes), formatBytes(c.kept_bytes));
     }
     result.blockCosts = lines.join(QLatin1Char('\n'));

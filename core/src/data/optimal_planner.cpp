@@ -30,19 +30,21 @@ public:
         for (int u = 0; u < n; ++u) gradPrefix_[u + 1] = gradPrefix_[u] + model.units[u].param_grad_bytes;
     }
 
-    Choice best(int i, int j, std::int64_t m) {
+    // `body`: [i, j) is (part of) a checkpoint's body, run again just before its backward.
+    Choice best(int i, int j, std::int64_t m, bool body) {
         if (m < 0) return {};
-        const std::uint64_t key = (std::uint64_t(i) << 48) | (std::uint64_t(j) << 32) | std::uint64_t(m);
+        const std::uint64_t key = (std::uint64_t(body) << 63) | (std::uint64_t(i) << 48) |
+                                  (std::uint64_t(j) << 32) | std::uint64_t(m);
         if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-        Choice result = solve(i, j, m);
+        Choice result = solve(i, j, m, body);
         memo_.emplace(key, result);
         return result;
     }
 
-    std::vector<Segment> build(int i, int j, std::int64_t m) {
+    std::vector<Segment> build(int i, int j, std::int64_t m, bool body) {
         std::vector<Segment> items;
         while (i < j) {
-            const Choice c = best(i, j, m);
+            const Choice c = best(i, j, m, body);
             if (c.split < 0) {
                 if (!items.empty() && !items.back().checkpointed && items.back().inner.empty() &&
                     items.back().end == i)
@@ -53,7 +55,7 @@ public:
                 i += 1;
             } else {
                 const int k = c.split;
-                Segment s{i, k, true, build(i, k, m - levelAfterRest(i, k, j))};
+                Segment s{i, k, true, build(i, k, m - levelAfterRest(i, k, j), true)};
                 if (s.inner.size() == 1 && !s.inner[0].checkpointed && s.inner[0].inner.empty())
                     s.inner.clear();  // a body of plain units needs no inner plan
                 items.push_back(s);
@@ -78,7 +80,7 @@ private:
                   grads(k, j));
     }
 
-    Choice solve(int i, int j, std::int64_t m) {
+    Choice solve(int i, int j, std::int64_t m, bool body) {
         Choice best;
         const UnitCost& c = unit(i);
         // Unit i with grad, then the rest, then unit i's backward.
@@ -86,11 +88,11 @@ private:
             double rest = 0;
             std::int64_t level = up(c.kept_bytes);
             if (i + 1 < j) {
-                rest = this->best(i + 1, j, m - up(c.kept_bytes)).time;
+                rest = this->best(i + 1, j, m - up(c.kept_bytes), body).time;
                 level = up(c.kept_bytes + unit(j - 1).output_bytes + grads(i + 1, j));
             }
             if (rest < kInfinite && level + up(backwardPeakOf(c)) <= m)
-                best = {c.forward_ms + rest + c.backward_ms, -1};
+                best = {c.forward_ms + rest + backwardMsOf(c, body), -1};
         }
         // A checkpoint of [i, k), then the rest, then the checkpoint's recompute and backward.
         std::int64_t nogradPeak = 0;
@@ -103,11 +105,11 @@ private:
             if (nogradPeak > m) break;  // longer segments only run more without grad
             double rest = 0;
             if (k < j) {
-                rest = this->best(k, j, m - up(last.output_bytes + m_.checkpoint_bytes)).time;
+                rest = this->best(k, j, m - up(last.output_bytes + m_.checkpoint_bytes), body).time;
                 if (rest == kInfinite) continue;
             }
-            const double body = this->best(i, k, m - levelAfterRest(i, k, j)).time;
-            const double total = nogradMs + rest + body;
+            const double recompute = this->best(i, k, m - levelAfterRest(i, k, j), true).time;
+            const double total = nogradMs + rest + recompute;
             if (total < best.time) best = {total, k};
         }
         return best;
@@ -147,26 +149,31 @@ OptimalPlanner::OptimalPlanner(const CostModel& model, int quanta)
 }
 
 bool OptimalPlanner::tryPlan(std::int64_t budget, PlannedSchedule* out) const {
-    // Keeping everything is the fastest plan there is (checkpointing only adds forwards). Its
-    // exact peak decides, so the DP's rounding cannot make it miss a budget it fits.
+    // Keeping everything is judged by its exact peak, so the DP's rounding cannot make it miss
+    // a budget it fits. It is usually the fastest plan, but not always: a recomputed unit's
+    // backward runs with warm caches (backward_ms < backward_cold_ms), so the DP may beat it.
     Plan none;
     none.unitLevel = true;
     none.segments.push_back({0, static_cast<int>(model_.units.size()), false, {}});
     const Prediction keepAll = predict(model_, none);
-    if (keepAll.peak_bytes <= budget) {
-        if (out) *out = {none, keepAll};
-        return true;
-    }
+    const bool keepAllFits = keepAll.peak_bytes <= budget;
+
     const std::int64_t quantum = std::max<std::int64_t>(1, budget / quanta_);
     Dp dp(model_, quantum);
     const int n = static_cast<int>(model_.units.size());
     const std::int64_t m = budget / quantum;
-    if (endOfStepPeak(model_) > budget || !(dp.best(0, n, m).time < kInfinite)) return false;
+    const bool dpFits = endOfStepPeak(model_) <= budget && dp.best(0, n, m, false).time < kInfinite;
+    if (!dpFits && !keepAllFits) return false;
     if (out) {
-        out->plan = Plan{};
-        out->plan.unitLevel = true;
-        out->plan.segments = dp.build(0, n, m);
-        out->prediction = predict(model_, out->plan);
+        PlannedSchedule planned{none, keepAll};
+        if (dpFits) {
+            Plan plan;
+            plan.unitLevel = true;
+            plan.segments = dp.build(0, n, m, false);
+            const Prediction p = predict(model_, plan);
+            if (!keepAllFits || p.step_ms < keepAll.step_ms) planned = {plan, p};
+        }
+        *out = planned;
     }
     return true;
 }

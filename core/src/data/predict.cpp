@@ -42,6 +42,7 @@ private:
     struct Item {
         const Segment* segment;  // a checkpoint, or a single plain unit when `unit` >= 0
         int unit = -1;
+        bool recomputed = false; // its forward ran in a recompute, just before its backward
     };
 
     void alloc(std::int64_t bytes) {
@@ -62,7 +63,7 @@ private:
             if (s.checkpointed) {
                 forwardWithoutGrad(s.begin, s.end, recompute);
                 alloc(m_.checkpoint_bytes);
-                items.push_back({&s, -1});
+                items.push_back({&s, -1, recompute});
             } else if (!s.inner.empty()) {
                 auto inner = forwardSequence(s.inner, recompute);
                 items.insert(items.end(), inner.begin(), inner.end());
@@ -72,7 +73,7 @@ private:
                     touch(forwardPeakOf(c));
                     alloc(c.kept_bytes);
                     spend(c.forward_ms, recompute);
-                    items.push_back({&s, u});
+                    items.push_back({&s, u, recompute});
                 }
             }
         }
@@ -100,7 +101,7 @@ private:
             const Item& item = items[k];
             const int first = item.unit >= 0 ? item.unit : item.segment->begin;
             if (item.unit >= 0)
-                backwardUnit(item.unit, gradBytes, held);
+                backwardUnit(item.unit, gradBytes, held, item.recomputed);
             else
                 backwardCheckpoint(*item.segment, gradBytes, held);
             gradBytes = first > 0 ? m_.units[first - 1].output_bytes
@@ -116,14 +117,14 @@ private:
         return m_.units[last].output_bytes;
     }
 
-    void backwardUnit(int u, std::int64_t gradBytes, bool held) {
+    void backwardUnit(int u, std::int64_t gradBytes, bool held, bool recomputed) {
         const auto& c = m_.units[u];
         touch(backwardPeakOf(c));
         release(c.kept_bytes - c.output_bytes);
         alloc(c.param_grad_bytes);
         alloc(c.output_bytes);  // the gradient of its input, the same shape as its output
         if (!held) release(gradBytes);
-        spend(c.backward_ms, false);
+        spend(backwardMsOf(c, recomputed), false);
     }
 
     void backwardCheckpoint(const Segment& s, std::int64_t gradBytes, bool held) {
