@@ -155,9 +155,12 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
         }
     }
     EXPECT_GE(optimalRuns, 3);
-    // The top budget is the no-checkpoint peak: the planner keeps everything there.
+    // The top budget is the no-checkpoint peak: the planner keeps everything there, unless a
+    // recompute's warm backward is predicted to beat a kept block's cold one.
     const RunResult& top = set.runs.back();
-    EXPECT_EQ(top.schedule, set.find("none")->schedule) << top.strategy;
+    const RunResult& none = *set.find("none");
+    EXPECT_LE(top.prediction->step_ms, none.prediction->step_ms + 1e-9) << top.schedule;
+    EXPECT_LE(top.prediction->peak_bytes, none.prediction->peak_bytes) << top.schedule;
 }
 
 TEST(Prediction, PlannerMatchesBruteForceOnMeasuredCosts) {
