@@ -57,6 +57,22 @@ TEST(Summary, PredictionErrorsArePercentOfTheMeasurement) {
     EXPECT_FALSE(summarizeRun(run, nullptr).peak_error_pct);
 }
 
+TEST(Summary, FastestRepeatIsTheSmallestSample) {
+    RunResult run = makeRun("full", 50, 20, 400);
+    EXPECT_DOUBLE_EQ(fastestStepMs(run), 400.0);  // no samples kept: the median
+    run.metrics.step_samples_ms = {430, 391.5, 400, 612};
+    EXPECT_DOUBLE_EQ(fastestStepMs(run), 391.5);
+    EXPECT_DOUBLE_EQ(summarizeRun(run, nullptr).step_fastest_ms, 391.5);
+    run.timeline.resize(1000);
+    ResultSet set;
+    set.runs = {run};
+    const ResultSet light = withFastestSteps(set);
+    EXPECT_DOUBLE_EQ(light.runs[0].metrics.step_ms, 391.5);
+    EXPECT_EQ(light.runs[0].metrics.step_samples_ms, run.metrics.step_samples_ms);
+    EXPECT_TRUE(light.runs[0].timeline.empty());
+    EXPECT_EQ(light.runs[0].metrics.peak_bytes, run.metrics.peak_bytes);
+}
+
 TEST(Summary, PercentagesAgainstBaseline) {
     const RunResult none = makeRun("none", 100, 80, 200);
     const RunResult every2 = makeRun("every:2", 40, 10, 250);

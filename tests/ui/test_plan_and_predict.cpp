@@ -2,6 +2,7 @@
 // measures what it said), the Pareto curve button, and the schedule diagram.
 
 #include <QChart>
+#include <QComboBox>
 #include <QDir>
 #include <QLineSeries>
 #include <QPushButton>
@@ -232,6 +233,23 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve()
     QVERIFY(names.contains(QStringLiteral("predictedFrontier")));
     QVERIFY(names.contains(QStringLiteral("optimalCurve")));
     screenshot(window, QStringLiteral("pareto"));
+
+    // The chart can plot each run's fastest repeat instead of the median.
+    auto* timeChoice = window.findChild<QComboBox*>(QStringLiteral("tradeoffTime"));
+    QVERIFY(timeChoice);
+    timeChoice->setCurrentIndex(1);
+    chart = window.chartsPanel()->chart(ChartKind::Tradeoff);
+    const RunResult& none = *results.find("none");
+    bool found = false;
+    for (QAbstractSeries* s : chart->series()) {
+        auto* dots = qobject_cast<QScatterSeries*>(s);
+        if (dots && dots->name() == QStringLiteral("none") && dots->count() == 1) {
+            QCOMPARE(dots->at(0).y(), fastestStepMs(none));
+            found = true;
+        }
+    }
+    QVERIFY(found);
+    QVERIFY(fastestStepMs(none) <= none.metrics.step_ms);
 }
 
 void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes()

@@ -53,6 +53,7 @@ Q_SIGNALS:
 private:
     static int index(ChartKind kind) { return int(kind); }
     QWidget* makeScalingPage(ChartView* view);
+    QWidget* makeTradeoffPage(ChartView* view);
     void markAllStale();
     void onSelectionChanged();
     void rebuild(ChartKind kind);
@@ -62,6 +63,7 @@ private:
 
     ResultsDocument* m_document;
     QComboBox* m_scalingMetric = nullptr;
+    QComboBox* m_tradeoffTime = nullptr;  // median, or the fastest repeat
     ScheduleView* m_schedule = nullptr;
     QScrollArea* m_scheduleScroll = nullptr;
     bool m_scheduleStale = true;

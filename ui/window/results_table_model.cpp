@@ -153,6 +153,7 @@ QVariant ResultsTableModel::display(const SummaryRow& row, int column) const
     case PeakErrorColumn: return signedPercent(row.peak_error_pct);
     case ActivationsMiBColumn: return number(row.activations_mib, 2);
     case StepMsColumn: return number(row.step_ms, 2);
+    case FastestStepColumn: return number(row.step_fastest_ms, 2);
     case PredictedStepColumn: return optionalNumber(row.predicted_step_ms, 1);
     case StepErrorColumn: return signedPercent(row.step_error_pct);
     case SlowerThanOptimalColumn:
@@ -178,6 +179,7 @@ QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const
     case PeakErrorColumn: return opt(row.peak_error_pct);
     case ActivationsMiBColumn: return row.activations_mib;
     case StepMsColumn: return row.step_ms;
+    case FastestStepColumn: return row.step_fastest_ms;
     case PredictedStepColumn: return opt(row.predicted_step_ms);
     case StepErrorColumn: return opt(row.step_error_pct);
     case SlowerThanOptimalColumn: return opt(row.slower_than_optimal_pct);
@@ -201,6 +203,7 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         case PeakErrorColumn: return tr("Peak error");
         case ActivationsMiBColumn: return tr("Activations (MiB)");
         case StepMsColumn: return tr("Step (ms)");
+        case FastestStepColumn: return tr("Fastest (ms)");
         case PredictedStepColumn: return tr("Predicted step");
         case StepErrorColumn: return tr("Step error");
         case SlowerThanOptimalColumn: return tr("vs optimal");
@@ -213,6 +216,10 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case PeakMiBColumn: return tr("Highest allocation above the step's start");
+        case StepMsColumn: return tr("Median of the timed repeats");
+        case FastestStepColumn:
+            return tr("The fastest timed repeat: on a shared machine the one least disturbed by "
+                      "other work");
         case PredictedPeakColumn:
             return tr("Peak predicted before the run from the costs of one measured block (MiB)");
         case PredictedStepColumn:

@@ -19,6 +19,7 @@ public:
         PeakErrorColumn,       // (predicted - measured) / measured
         ActivationsMiBColumn,
         StepMsColumn,
+        FastestStepColumn,     // the fastest timed repeat
         PredictedStepColumn,
         StepErrorColumn,
         MemorySavedColumn,

@@ -14,6 +14,7 @@ struct SummaryRow {
     double peak_mib = 0;
     double activations_mib = 0;
     double step_ms = 0;
+    double step_fastest_ms = 0;               // the fastest timed repeat (fastestStepMs)
     std::optional<double> memory_saved_pct;  // empty without a `none` run to compare with
     std::optional<double> time_added_pct;
     std::optional<double> saved_per_added;   // the seed's "cost-effectiveness"
@@ -33,6 +34,14 @@ struct SummaryRow {
 };
 
 std::vector<SummaryRow> summarize(const ResultSet& results);
+
+// The fastest of a run's timed repeats (its step_ms when the samples were not kept). On a
+// shared machine the sample least disturbed by other work; the median stays the headline.
+double fastestStepMs(const RunResult& run);
+
+// A copy of `results` without the traces (timelines, lifetimes, phases) in which each run's
+// step_ms is its fastest repeat: for charts of the fastest times.
+ResultSet withFastestSteps(const ResultSet& results);
 SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline);
 
 constexpr double kMiB = 1024.0 * 1024.0;

@@ -34,6 +34,7 @@ SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
     row.peak_mib = static_cast<double>(run.metrics.peak_bytes) / kMiB;
     row.activations_mib = static_cast<double>(run.metrics.activation_bytes) / kMiB;
     row.step_ms = run.metrics.step_ms;
+    row.step_fastest_ms = fastestStepMs(run);
     row.grad_ok = run.grad_check.passed();
     row.max_abs_diff = run.grad_check.max_abs_diff;
     row.error = run.error;
@@ -58,6 +59,35 @@ SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
         row.saved_per_added = *row.memory_saved_pct / *row.time_added_pct;
     }
     return row;
+}
+
+double fastestStepMs(const RunResult& run) {
+    const auto& samples = run.metrics.step_samples_ms;
+    if (samples.empty()) return run.metrics.step_ms;
+    return *std::min_element(samples.begin(), samples.end());
+}
+
+ResultSet withFastestSteps(const ResultSet& results) {
+    ResultSet light;
+    light.environment = results.environment;
+    light.predicted_frontier = results.predicted_frontier;
+    light.cancelled = results.cancelled;
+    light.runs.reserve(results.runs.size());
+    for (const RunResult& run : results.runs) {
+        RunResult copy;
+        copy.config = run.config;
+        copy.strategy = run.strategy;
+        copy.metrics = run.metrics;
+        copy.metrics.step_ms = fastestStepMs(run);
+        copy.grad_check = run.grad_check;
+        copy.breakdown = run.breakdown;
+        copy.prediction = run.prediction;
+        copy.schedule = run.schedule;
+        copy.forward_counts = run.forward_counts;
+        copy.error = run.error;
+        light.runs.push_back(std::move(copy));
+    }
+    return light;
 }
 
 std::vector<SummaryRow> summarize(const ResultSet& results) {
