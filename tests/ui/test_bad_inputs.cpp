@@ -36,7 +36,6 @@ private Q_SLOTS:
     void badInputsGiveMessages();
 
 private:
-    void runTiny(MainWindow& window, const QStringList& strategies);
     MessageRecorder m_recorder;
 };
 
@@ -51,18 +50,6 @@ void TestBadInputs::init()
     m_recorder.reset();
 }
 
-
-void TestBadInputs::runTiny(MainWindow& window, const QStringList& strategies)
-{
-    window.parameterPanel()->setConfig(tinyConfig());
-    window.strategyList()->setCheckedStrategies(strategies);
-    QSignalSpy ended(&window, &MainWindow::sweepEnded);
-    window.runAction()->trigger();
-    QVERIFY2(window.isRunning(), qPrintable(m_recorder.lastText()));
-    QVERIFY(ended.wait(180000));
-    QCOMPARE(ended.first().at(0).toBool(), false);  // not cancelled
-    QCOMPARE(ended.first().at(1).toBool(), false);  // not failed
-}
 
 void TestBadInputs::impossibleConfigGivesMessage()
 {
@@ -88,7 +75,7 @@ void TestBadInputs::refusedInWorkerGivesMessage()
 {
     // The worker's own error path: a sweep the runner refuses before running.
     MainWindow window;
-    runTiny(window, {"none"});
+    runTinySweep(window, {"none"}, m_recorder);
     QCOMPARE(window.document()->runCount(), 1);
     ExperimentConfig huge = tinyConfig();
     huge.width = 16384;

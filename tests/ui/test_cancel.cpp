@@ -21,19 +21,6 @@ using namespace ckptlab::ui::test;
 
 namespace {
 
-// Long enough (seconds per strategy) that a cancel lands in the middle of the sweep.
-ExperimentConfig slowConfig()
-{
-    ExperimentConfig c = tinyConfig();
-    c.depth = 12;
-    c.width = 256;
-    c.seq = 256;
-    c.batch = 2;
-    c.warmup = 1;
-    c.repeats = 5;
-    return c;
-}
-
 const QStringList kSlowStrategies{"none",       "full",       "every:2", "every:3",
                                   "segments:2", "segments:3", "sqrt",    "from:4"};
 

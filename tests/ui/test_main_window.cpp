@@ -60,7 +60,6 @@ private Q_SLOTS:
     void selectionIsSharedEverywhere();
 
 private:
-    void runTiny(MainWindow& window, const QStringList& strategies);
     MessageRecorder m_recorder;
 };
 
@@ -75,18 +74,6 @@ void TestMainWindow::init()
     m_recorder.reset();
 }
 
-
-void TestMainWindow::runTiny(MainWindow& window, const QStringList& strategies)
-{
-    window.parameterPanel()->setConfig(tinyConfig());
-    window.strategyList()->setCheckedStrategies(strategies);
-    QSignalSpy ended(&window, &MainWindow::sweepEnded);
-    window.runAction()->trigger();
-    QVERIFY2(window.isRunning(), qPrintable(m_recorder.lastText()));
-    QVERIFY(ended.wait(180000));
-    QCOMPARE(ended.first().at(0).toBool(), false);  // not cancelled
-    QCOMPARE(ended.first().at(1).toBool(), false);  // not failed
-}
 
 void TestMainWindow::iconIsCompiledIn()
 {
@@ -197,7 +184,7 @@ void TestMainWindow::selectionIsSharedEverywhere()
     window.resize(1400, 900);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    runTiny(window, {"none", "full", "every:2"});
+    runTinySweep(window, {"none", "full", "every:2"}, m_recorder);
 
     // A table row selects the run: lifetimes show it and the timeline puts it first.
     window.resultsView()->selectRow(1);

@@ -5,39 +5,14 @@
 #include <QThread>
 #include <QtTest>
 
+#include "ui_test_support.h"
+
 #include "window/app_setup.h"
 #include "window/sweep_controller.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
-
-namespace {
-
-ExperimentConfig tinyConfig()
-{
-    ExperimentConfig c;
-    c.depth = 4;
-    c.width = 32;
-    c.seq = 16;
-    c.batch = 1;
-    c.warmup = 0;
-    c.repeats = 1;
-    return c;
-}
-
-ExperimentConfig slowConfig()
-{
-    ExperimentConfig c = tinyConfig();
-    c.depth = 12;
-    c.width = 256;
-    c.seq = 256;
-    c.batch = 2;
-    c.warmup = 1;
-    c.repeats = 5;
-    return c;
-}
-
-}  // namespace
+using namespace ckptlab::ui::test;
 
 class TestSweepController : public QObject {
     Q_OBJECT

@@ -1,14 +1,22 @@
 #pragma once
 // Set-up shared by the window tests: an offscreen platform unless one is set, settings in a
-// throw-away folder (both before QApplication exists), and a model that runs in milliseconds.
+// throw-away folder (both before QApplication exists), models that run in milliseconds or
+// seconds, message boxes recorded instead of shown, and a tiny sweep through the window.
 
 #include <QFile>
 #include <QList>
 #include <QTemporaryDir>
 #include <QtGlobal>
 
+#include <QAction>
+#include <QSignalSpy>
+#include <QtTest>
+
 #include "ckptlab/config.h"
+#include "window/main_window.h"
 #include "window/messages.h"
+#include "window/parameter_panel.h"
+#include "window/strategy_list.h"
 
 namespace ckptlab::ui::test {
 
@@ -38,6 +46,19 @@ inline ExperimentConfig tinyConfig()
     return c;
 }
 
+// Long enough (seconds per strategy) that a cancel lands in the middle of a sweep.
+inline ExperimentConfig slowConfig()
+{
+    ExperimentConfig c = tinyConfig();
+    c.depth = 12;
+    c.width = 256;
+    c.seq = 256;
+    c.batch = 2;
+    c.warmup = 1;
+    c.repeats = 5;
+    return c;
+}
+
 // Records the window's message boxes instead of showing them, for as long as it lives (make it
 // a member of the test class); `answer` is the reply to questions.
 class MessageRecorder {
@@ -64,5 +85,21 @@ public:
     QList<Message> messages;
     bool answer = false;
 };
+
+// Runs `strategies` on the tiny config through the window's Run action and waits for the end;
+// fails the calling test if the sweep does not start, is cancelled or fails (check
+// QTest::currentTestFailed() after it when more follows).
+inline void runTinySweep(MainWindow& window, const QStringList& strategies,
+                         const MessageRecorder& recorder)
+{
+    window.parameterPanel()->setConfig(tinyConfig());
+    window.strategyList()->setCheckedStrategies(strategies);
+    QSignalSpy ended(&window, &MainWindow::sweepEnded);
+    window.runAction()->trigger();
+    QVERIFY2(window.isRunning(), qPrintable(recorder.lastText()));
+    QVERIFY(ended.wait(180000));
+    QCOMPARE(ended.first().at(0).toBool(), false);  // not cancelled
+    QCOMPARE(ended.first().at(1).toBool(), false);  // not failed
+}
 
 }  // namespace ckptlab::ui::test

@@ -52,6 +52,25 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
     connect(document, &ResultsDocument::selectionChanged, this, &ChartsPanel::onSelectionChanged);
 }
 
+namespace {
+
+// A chart with one choice above it ("Plot: …", "Step time: …").
+QWidget* pageWithChoice(const QString& label, QComboBox* choice, ChartView* view)
+{
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(label));
+    bar->addWidget(choice);
+    bar->addStretch(1);
+    auto* page = new QWidget;
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(view, 1);
+    return page;
+}
+
+}  // namespace
+
 QWidget* ChartsPanel::makeTradeoffPage(ChartView* view)
 {
     m_tradeoffTime = new QComboBox;
@@ -63,16 +82,7 @@ QWidget* ChartsPanel::makeTradeoffPage(ChartView* view)
     connect(m_tradeoffTime, &QComboBox::currentIndexChanged, this, [this] {
         rebuild(ChartKind::Tradeoff);
     });
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Step time:")));
-    bar->addWidget(m_tradeoffTime);
-    bar->addStretch(1);
-    auto* page = new QWidget;
-    auto* layout = new QVBoxLayout(page);
-    layout->setContentsMargins(0, 4, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(view, 1);
-    return page;
+    return pageWithChoice(tr("Step time:"), m_tradeoffTime, view);
 }
 
 QWidget* ChartsPanel::makeScalingPage(ChartView* view)
@@ -85,16 +95,7 @@ QWidget* ChartsPanel::makeScalingPage(ChartView* view)
     connect(m_scalingMetric, &QComboBox::currentIndexChanged, this, [this] {
         rebuild(ChartKind::Scaling);
     });
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(new QLabel(tr("Plot:")));
-    bar->addWidget(m_scalingMetric);
-    bar->addStretch(1);
-    auto* page = new QWidget;
-    auto* layout = new QVBoxLayout(page);
-    layout->setContentsMargins(0, 4, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(view, 1);
-    return page;
+    return pageWithChoice(tr("Plot:"), m_scalingMetric, view);
 }
 
 ChartKind ChartsPanel::currentKind() const
