@@ -13,12 +13,6 @@
 namespace ckptlab::cli {
 namespace {
 
-int storedInputs(const std::vector<Segment>& segments) {
-    int n = 0;
-    for (const Segment& s : segments) n += (s.checkpointed ? 1 : 0) + storedInputs(s.inner);
-    return n;
-}
-
 // The planner rounds memory up to its quantum, so its answer lies between the exact optimum
 // at the budget and the exact optimum at the budget less the rounding slack.
 bool checkAgainstBruteForce(const CostModel& costs, const OptimalPlanner& planner,
@@ -104,7 +98,7 @@ int runPlan(ExperimentOptions o, std::vector<double> budgetsMib, int points, boo
             std::printf("budget %.3f MiB: peak %.3f MiB, step %.2f ms, %d stored, %d no-grad "
                         "forwards\n  %s\n",
                         mib, best.prediction.peak_bytes / kMiB, best.prediction.step_ms,
-                        storedInputs(best.plan.segments), noGradForwardCount(best.plan),
+                        static_cast<int>(checkpointSpans(best.plan).size()), noGradForwardCount(best.plan),
                         describeSchedule(best.plan).c_str());
             if (bruteForce && !checkAgainstBruteForce(costs, planner, budget, best.prediction.step_ms))
                 code = kRunFailed;
