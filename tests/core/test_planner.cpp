@@ -199,6 +199,27 @@ TEST(Pareto, EveryPlannedBudgetIsFeasible) {
     }
 }
 
+TEST(Pareto, FrontierRunsFromTheSmallestPeakToKeepingEverything) {
+    // Warm and cold backward equal: every recompute costs time, so the frontier must fall
+    // step by step from the smallest feasible peak to the `none` plan.
+    std::mt19937 rng(3);
+    CostModel model = randomChain(8, rng);
+    for (UnitCost& u : model.units) u.backward_cold_ms = 0;
+    const ParetoPlan plan = planPareto(model, {"none"}, 5);
+    ASSERT_GE(plan.frontier.size(), 3u);
+    EXPECT_EQ(plan.frontier.front().peak_bytes, plan.minimum_peak);
+    Plan none;
+    none.unitLevel = true;
+    none.segments.push_back({0, static_cast<int>(model.units.size()), false, {}});
+    const Prediction keepAll = predict(model, none);
+    EXPECT_EQ(plan.frontier.back().peak_bytes, keepAll.peak_bytes);
+    EXPECT_DOUBLE_EQ(plan.frontier.back().step_ms, keepAll.step_ms);
+    for (std::size_t i = 1; i < plan.frontier.size(); ++i) {
+        EXPECT_GT(plan.frontier[i].peak_bytes, plan.frontier[i - 1].peak_bytes);
+        EXPECT_LT(plan.frontier[i].step_ms, plan.frontier[i - 1].step_ms);
+    }
+}
+
 TEST(BruteForce, FindsWhatThePlannerFinds) {
     std::mt19937 rng(5);
     const CostModel model = randomChain(6, rng);

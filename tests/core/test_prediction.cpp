@@ -133,7 +133,10 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
     const ResultSet set = Runner().pareto(c, handWritten, 4);
     ASSERT_FALSE(set.cancelled);
 
-    ASSERT_GE(set.predicted_frontier.size(), 2u);
+    // How many points the frontier has depends on this machine's costs: where a kept block's
+    // cold backward costs more than a recompute, the smallest schedule is also the fastest
+    // and the frontier is one point (seen on CI). Its shape is pinned in test_planner.cpp.
+    ASSERT_FALSE(set.predicted_frontier.empty());
     for (std::size_t i = 1; i < set.predicted_frontier.size(); ++i) {
         EXPECT_GT(set.predicted_frontier[i].peak_bytes, set.predicted_frontier[i - 1].peak_bytes);
         EXPECT_LT(set.predicted_frontier[i].step_ms, set.predicted_frontier[i - 1].step_ms);
@@ -161,6 +164,11 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
     const RunResult& none = *set.find("none");
     EXPECT_LE(top.prediction->step_ms, none.prediction->step_ms + 1e-9) << top.schedule;
     EXPECT_LE(top.prediction->peak_bytes, none.prediction->peak_bytes) << top.schedule;
+    // The frontier spans the runs: it starts at or below every run's peak and ends at or
+    // below `none`'s time.
+    for (const RunResult& run : set.runs)
+        EXPECT_LE(set.predicted_frontier.front().peak_bytes, run.prediction->peak_bytes) << run.strategy;
+    EXPECT_LE(set.predicted_frontier.back().step_ms, none.prediction->step_ms + 1e-9);
 }
 
 TEST(Prediction, PlannerMatchesBruteForceOnMeasuredCosts) {
