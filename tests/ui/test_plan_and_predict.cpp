@@ -87,6 +87,7 @@ private Q_SLOTS:
 
     void forecastIsWhatTheSweepThenMeasures();
     void depthChangesReuseTheMeasuredBlock();
+    void optimalBudgetFollowsTheModelUntilEdited();
     void paretoButtonRunsTheCurve();
     void scheduleDiagramShowsStoredInputsAndRecomputes();
     void scalingSweepFitsExponents();
@@ -192,6 +193,46 @@ void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock()
     QTest::qWait(50);
     QVERIFY(!window.predictions()->isMeasuring());
     QVERIFY(window.memoryEstimate()->text().contains(QStringLiteral("cannot fit")));
+}
+
+void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited()
+{
+    MainWindow window;
+    window.predictions()->setDelay(0);
+    ExperimentConfig config = savingConfig();
+    window.parameterPanel()->setConfig(config);
+    StrategyTable* table = window.strategyList()->table();
+    int row = -1;
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->item(r, 0)->text() == QStringLiteral("optimal"))
+            row = r;
+    QVERIFY(row >= 0);
+    const auto budgetBytes = [&] { return table->item(row, 1)->data(Qt::EditRole).toDouble() * kMiB; };
+
+    // The default budget moves inside the feasible range of each model, and fits.
+    for (int depth : {4, 8}) {
+        config.depth = depth;
+        window.parameterPanel()->setConfig(config);
+        QVERIFY(waitForForecast(window));
+        const LivePrediction forecast = *window.memoryEstimate()->shownPrediction();
+        QCOMPARE(forecast.config.depth, depth);
+        QTRY_VERIFY(budgetBytes() >= double(forecast.minimum_peak));
+        QVERIFY2(budgetBytes() <= double(forecast.none_peak) * 1.01, qPrintable(table->rowText(row)));
+        QVERIFY(waitForForecast(window));
+        const StrategyForecast* planned = window.memoryEstimate()->shownPrediction()->find(table->rowText(row));
+        QVERIFY2(planned && planned->ok, qPrintable(table->rowText(row)));
+        QVERIFY(planned->peak_bytes <= budgetBytes());
+        QVERIFY(planned->peak_bytes < forecast.none_peak);
+    }
+
+    // The user's budget stays, even when it does not fit.
+    table->item(row, 1)->setData(Qt::EditRole, 0.01);
+    config.depth = 6;
+    window.parameterPanel()->setConfig(config);
+    QVERIFY(waitForForecast(window));
+    QTest::qWait(100);
+    QCOMPARE(table->rowText(row), QStringLiteral("optimal:0.01"));
+    QTRY_COMPARE(table->item(row, 2)->text(), QStringLiteral("does not fit"));
 }
 
 void TestPlanAndPredict::paretoButtonRunsTheCurve()

@@ -183,6 +183,8 @@ void MainWindow::onPrediction(const LivePrediction& prediction)
 {
     m_memory->setPrediction(prediction);
     m_strategies->table()->setForecast(m_memory->shownPrediction());
+    // The moved budget is forecast next: a replay of the cached block, no measuring.
+    m_strategies->table()->followForecast(prediction);
 }
 
 void MainWindow::restoreSettings()

@@ -6,8 +6,10 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStyledItemDelegate>
+#include <cmath>
 
 #include "ckptlab/strategy.h"
+#include "ckptlab/summary.h"
 #include "format.h"
 #include "live_prediction.h"
 
@@ -100,7 +102,8 @@ StrategyTable::StrategyTable(QWidget* parent)
                               StrategyKind::Attn, StrategyKind::FfnOnly, StrategyKind::Revolve,
                               StrategyKind::SeedBug})
         appendRow(QString::fromStdString(Strategy{kind, defaultParam(kind)}.name()), false);
-    // The planner's row: a budget in MiB; the live forecast says the smallest that fits.
+    // The planner's row: a budget in MiB, moved to fit the model by each live forecast until
+    // the user sets one.
     Strategy optimal{StrategyKind::Optimal, 0};
     optimal.budget_mib = 48;
     appendRow(QString::fromStdString(optimal.name()), false);
@@ -274,6 +277,41 @@ QStringList StrategyTable::allStrategies() const
     return list;
 }
 
+int StrategyTable::builtInOptimalRow() const
+{
+    for (int row = 0; row < rowCount(); ++row) {
+        const QTableWidgetItem* name = item(row, NameColumn);
+        if (name->text() == kOptimal && !name->data(kCustomRole).toBool())
+            return row;
+    }
+    return -1;
+}
+
+void StrategyTable::followForecast(const LivePrediction& prediction)
+{
+    const int row = builtInOptimalRow();
+    if (m_optimalBudgetEdited || row < 0 || !prediction.valid || prediction.minimum_peak <= 0
+        || prediction.none_peak < prediction.minimum_peak)
+        return;
+    // Readable steps like the Pareto sweep's names, rounded up so the budget stays feasible.
+    const double noneMib = double(prediction.none_peak) / kMiB;
+    const double step = noneMib < 10 ? 0.01 : noneMib < 100 ? 0.1 : 1.0;
+    const double middle = double(prediction.minimum_peak + prediction.none_peak) / 2 / kMiB;
+    const double budget = std::ceil(middle / step - 1e-9) * step;
+    QTableWidgetItem* param = item(row, ParamColumn);
+    if (std::abs(param->data(Qt::EditRole).toDouble() - budget) < step / 2)
+        return;
+    {
+        const QSignalBlocker blocker(this);
+        param->setData(Qt::EditRole, budget);
+        param->setToolTip(tr("Halfway between the smallest feasible peak (%1) and the peak "
+                             "without checkpointing (%2); follows the model until you edit it")
+                              .arg(formatBytes(prediction.minimum_peak),
+                                   formatBytes(prediction.none_peak)));
+    }
+    Q_EMIT strategiesChanged();
+}
+
 void StrategyTable::setForecast(const LivePrediction* prediction)
 {
     const QSignalBlocker blocker(this);
@@ -306,6 +344,8 @@ void StrategyTable::onItemChanged(QTableWidgetItem* changed)
 {
     if (m_updating || changed->column() == PredictedColumn)
         return;
+    if (changed->column() == ParamColumn && changed->row() == builtInOptimalRow())
+        m_optimalBudgetEdited = true;
     validateRow(changed->row());
     Q_EMIT strategiesChanged();
 }

@@ -23,6 +23,10 @@ public:
     QStringList allStrategies() const;
     // Fills the Predicted column; null marks it as being measured.
     void setForecast(const LivePrediction* prediction);
+    // Until the user edits it, moves the built-in optimal row's budget halfway between the
+    // smallest feasible peak and the no-checkpoint peak of this forecast, so that it fits
+    // whatever the model. Emits strategiesChanged when it moved (a new strategy to forecast).
+    void followForecast(const LivePrediction& prediction);
     // Checks exactly these, adding rows for any not listed yet.
     void setCheckedStrategies(const QStringList& strategies);
     // Checked strategies parseStrategy rejects for the current model, as "text: why".
@@ -45,10 +49,12 @@ private:
     void validateRow(int row);
     void onItemChanged(QTableWidgetItem* item);
     void removeCurrentCustomRow();
+    int builtInOptimalRow() const;
 
     int m_depth = 20;
     BlockKind m_block = BlockKind::Ffn;
     bool m_updating = false;  // many rows changing at once: one signal at the end
+    bool m_optimalBudgetEdited = false;  // by the user: the forecast no longer moves it
 };
 
 }  // namespace ckptlab::ui
