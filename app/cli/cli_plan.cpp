@@ -39,7 +39,7 @@ bool checkAgainstBruteForce(const CostModel& costs, const OptimalPlanner& planne
 void printBlockCosts(const CostModel& costs, BlockKind block) {
     std::printf("cost model of one block (MiB, ms; every block of the chain costs the same):\n");
     std::printf("  %-10s %8s %8s %8s %9s %8s %8s %8s %8s %8s\n", "unit", "output", "kept",
-                "fwd pk", "nograd pk", "bwd pk", "fwd ms", "nograd", "bwd ms", "cold bwd");
+                "fwd pk", "nograd pk", "bwd pk", "fwd ms", "nograd", "bwd ms", "kept bwd");
     for (int u = 0; u < costs.unitsPerBlock && u < static_cast<int>(costs.units.size()); ++u) {
         const UnitCost& c = costs.units[static_cast<std::size_t>(u)];
         const char* name = block == BlockKind::Transformer ? (u == 0 ? "attention" : "ffn") : "ffn";

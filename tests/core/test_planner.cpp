@@ -29,8 +29,8 @@ CostModel randomChain(int units, std::mt19937& rng) {
         c.forward_ms = ms(rng);
         c.nograd_ms = c.forward_ms * 0.8;
         c.backward_ms = 2 * ms(rng);
-        // Kept units' backward is slower (cold caches) on half the units, not on the others.
-        c.backward_cold_ms = u % 2 ? c.backward_ms + ms(rng) : 0;
+        // Kept units' backward is slower than recomputed ones' on half the units only.
+        c.backward_kept_ms = u % 2 ? c.backward_ms + ms(rng) : 0;
         model.units.push_back(c);
     }
     return model;
@@ -188,7 +188,7 @@ TEST(Pareto, EveryPlannedBudgetIsFeasible) {
                     << name << " trial " << trial << " points " << points;
             }
             // The frontier ends at the fastest plan: keeping everything, unless recomputing
-            // a unit whose cold backward costs more than its forward saves wins.
+            // a unit whose kept backward costs more than its forward saves wins.
             ASSERT_FALSE(plan.frontier.empty());
             Plan none;
             none.unitLevel = true;
@@ -200,11 +200,11 @@ TEST(Pareto, EveryPlannedBudgetIsFeasible) {
 }
 
 TEST(Pareto, FrontierRunsFromTheSmallestPeakToKeepingEverything) {
-    // Warm and cold backward equal: every recompute costs time, so the frontier must fall
+    // Kept and recomputed backward equal: every recompute costs time, so the frontier must fall
     // step by step from the smallest feasible peak to the `none` plan.
     std::mt19937 rng(3);
     CostModel model = randomChain(8, rng);
-    for (UnitCost& u : model.units) u.backward_cold_ms = 0;
+    for (UnitCost& u : model.units) u.backward_kept_ms = 0;
     const ParetoPlan plan = planPareto(model, {"none"}, 5);
     ASSERT_GE(plan.frontier.size(), 3u);
     EXPECT_EQ(plan.frontier.front().peak_bytes, plan.minimum_peak);

@@ -134,7 +134,7 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
     ASSERT_FALSE(set.cancelled);
 
     // How many points the frontier has depends on this machine's costs: where a kept block's
-    // cold backward costs more than a recompute, the smallest schedule is also the fastest
+    // kept backward costs more than a recompute, the smallest schedule is also the fastest
     // and the frontier is one point (seen on CI). Its shape is pinned in test_planner.cpp.
     ASSERT_FALSE(set.predicted_frontier.empty());
     for (std::size_t i = 1; i < set.predicted_frontier.size(); ++i) {
@@ -159,7 +159,7 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
     }
     EXPECT_GE(optimalRuns, 3);
     // The top budget is the no-checkpoint peak: the planner keeps everything there, unless a
-    // recompute's warm backward is predicted to beat a kept block's cold one.
+    // recompute's backward is predicted to beat a kept block's.
     const RunResult& top = set.runs.back();
     const RunResult& none = *set.find("none");
     EXPECT_LE(top.prediction->step_ms, none.prediction->step_ms + 1e-9) << top.schedule;

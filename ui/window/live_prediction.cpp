@@ -37,7 +37,7 @@ LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig&
             ? (u == 0 ? QObject::tr("attention") : QObject::tr("FFN"))
             : QObject::tr("block");
         lines << QObject::tr("%1: forward %2 ms (without grad %3 ms), backward %4 ms (%5 ms with "
-                             "cold caches); output %6, kept for backward %7")
+                             "kept from the first forward); output %6, kept for backward %7")
                      .arg(name)
                      .arg(c.forward_ms, 0, 'f', 2)
                      .arg(c.nograd_ms, 0, 'f', 2)

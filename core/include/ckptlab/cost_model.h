@@ -23,16 +23,16 @@ struct UnitCost {
     std::int64_t optimizer_peak = 0;   // temporaries of one optimizer step over its parameters
     double forward_ms = 0;             // with grad
     double nograd_ms = 0;
-    double backward_ms = 0;            // right after its forward (a recomputed unit's case)
-    // After other work has pushed its saved tensors out of the caches: the case of a unit
-    // whose activations were kept from the first forward. 0 = the same as backward_ms.
-    double backward_cold_ms = 0;
+    double backward_ms = 0;            // a recomputed unit's (see cost_measure.cpp)
+    // A unit kept from the first forward: measured as a second forward-backward pair, which is
+    // slower on CPU and matches kept blocks inside real steps. 0 = the same as backward_ms.
+    double backward_kept_ms = 0;
     double optimizer_ms = 0;
 };
 
 // A unit's backward time: `recomputed` units run it right after their forward.
 inline double backwardMsOf(const UnitCost& c, bool recomputed) {
-    return recomputed || c.backward_cold_ms <= 0 ? c.backward_ms : c.backward_cold_ms;
+    return recomputed || c.backward_kept_ms <= 0 ? c.backward_ms : c.backward_kept_ms;
 }
 
 // Peaks as the plan replay and the planner use them: never below what the unit leaves

@@ -151,7 +151,8 @@ OptimalPlanner::OptimalPlanner(const CostModel& model, int quanta)
 bool OptimalPlanner::tryPlan(std::int64_t budget, PlannedSchedule* out) const {
     // Keeping everything is judged by its exact peak, so the DP's rounding cannot make it miss
     // a budget it fits. It is usually the fastest plan, but not always: a recomputed unit's
-    // backward runs with warm caches (backward_ms < backward_cold_ms), so the DP may beat it.
+    // backward is measured faster than a kept one's (backward_ms < backward_kept_ms), so the
+    // DP may beat it.
     Plan none;
     none.unitLevel = true;
     none.segments.push_back({0, static_cast<int>(model_.units.size()), false, {}});
