@@ -99,8 +99,8 @@ public:
     // allocated and read (meant as a block kept from the first forward). Checked in place on
     // the seed block (2-core VM): recomputed blocks' backward spans in `full` 12.1 ms, which
     // the first time matches; kept blocks' in `none` 18.3 ms, which the second time misses
-    // (12-15 ms, varying between runs). Probes point at the order of allocations and frees,
-    // not the caches. Open; see the README's cost model section. No second time on GPUs.
+    // (12-15 ms, varying between runs). Not the caches; open. bench/probes/ times candidate
+    // conditions; see the README's cost model section. No second time on GPUs.
     void measureTimes(UnitCost& c, int warmup, int repeats, const std::atomic<bool>* cancel) {
         std::vector<double> fwd, nograd, bwd, kept, opt;
         // About a default chain's activations; larger than the last-level caches.
