@@ -2,7 +2,7 @@
 // of the project's own model under the conditions that differ between the two, so a follow-up
 // can test a hypothesis in seconds. Not a test: it asserts nothing and only prints medians.
 //
-//   build/bench/probes/kept_backward_probe [width seq batch depth repeats]
+//   build/release/bench/probes/kept_backward_probe [width seq batch depth repeats]
 //
 // Compare its lines with the backward phase spans of real steps (`ckptlab-cli run -s none
 // --json none.json`, and `-s full`): see the README's cost model section.
