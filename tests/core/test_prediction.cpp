@@ -134,8 +134,9 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
     ASSERT_FALSE(set.cancelled);
 
     // How many points the frontier has depends on this machine's costs: where a kept block's
-    // kept backward costs more than a recompute, the smallest schedule is also the fastest
-    // and the frontier is one point (seen on CI). Its shape is pinned in test_planner.cpp.
+    // backward costs more than its recompute and backward, the smallest schedule is also the
+    // fastest and the frontier is one point (seen on CI). Its shape is pinned in
+    // test_planner.cpp.
     ASSERT_FALSE(set.predicted_frontier.empty());
     for (std::size_t i = 1; i < set.predicted_frontier.size(); ++i) {
         EXPECT_GT(set.predicted_frontier[i].peak_bytes, set.predicted_frontier[i - 1].peak_bytes);

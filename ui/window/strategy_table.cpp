@@ -8,6 +8,7 @@
 #include <QStyledItemDelegate>
 #include <cmath>
 
+#include "ckptlab/pareto.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 #include "format.h"
@@ -293,9 +294,8 @@ void StrategyTable::followForecast(const LivePrediction& prediction)
     if (m_optimalBudgetEdited || row < 0 || !prediction.valid || prediction.minimum_peak <= 0
         || prediction.none_peak < prediction.minimum_peak)
         return;
-    // Readable steps like the Pareto sweep's names, rounded up so the budget stays feasible.
-    const double noneMib = double(prediction.none_peak) / kMiB;
-    const double step = noneMib < 10 ? 0.01 : noneMib < 100 ? 0.1 : 1.0;
+    // Named in the Pareto sweep's readable steps, rounded up so the budget stays feasible.
+    const double step = budgetStepMib(prediction.none_peak);
     const double middle = double(prediction.minimum_peak + prediction.none_peak) / 2 / kMiB;
     const double budget = std::ceil(middle / step - 1e-9) * step;
     QTableWidgetItem* param = item(row, ParamColumn);

@@ -24,6 +24,10 @@ struct ParetoPlan {
 // and sqrt, those that exist for this depth and block.
 std::vector<std::string> defaultParetoStrategies(int depth, BlockKind block);
 
+// The step in MiB that budgets up to `highBytes` are named in: 0.01, 0.1 or 1 by size, so
+// names stay short and readable.
+double budgetStepMib(std::int64_t highBytes);
+
 // `points` budgets (2..50) spread evenly from the smallest feasible peak to the no-checkpoint
 // peak, named in readable MiB steps; the ends round up so the smallest stays feasible.
 ParetoPlan planPareto(const CostModel& costs, const std::vector<std::string>& handWritten,

@@ -15,7 +15,7 @@ namespace {
 // ends of the range and to the nearest in between, but never below `low`, the smallest
 // feasible peak (a range narrower than one step would otherwise round below it).
 std::string optimalName(std::int64_t bytes, std::int64_t low, std::int64_t high, bool up) {
-    const double step = high < 10 * kMiB ? 0.01 : high < 100 * kMiB ? 0.1 : 1.0;
+    const double step = budgetStepMib(high);
     const double steps = static_cast<double>(bytes) / kMiB / step;
     Strategy s{StrategyKind::Optimal, 0};
     s.budget_mib = (up ? std::ceil(steps - 1e-9) : std::round(steps)) * step;
@@ -28,6 +28,10 @@ std::string optimalName(std::int64_t bytes, std::int64_t low, std::int64_t high,
 constexpr int kFrontierSamples = 40;
 
 }  // namespace
+
+double budgetStepMib(std::int64_t highBytes) {
+    return highBytes < 10 * kMiB ? 0.01 : highBytes < 100 * kMiB ? 0.1 : 1.0;
+}
 
 std::vector<std::string> defaultParetoStrategies(int depth, BlockKind block) {
     std::vector<std::string> wanted = presetStrategies("seed-tradeoff");
