@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "ckptlab/output_paths.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
@@ -35,13 +36,8 @@ int runExperiment(ExperimentOptions o, bool sweep) {
         return kBadInput;
     }
 
-    ResultSet results;
-    try {
-        results = Runner().sweep(o.config, strategies, makeHooks(o.quiet));
-    } catch (const std::exception& e) {
-        std::cerr << "ckptlab-cli: " << e.what() << "\n";
-        return kBadInput;
-    }
+    // Runs fail one by one inside the sweep; what escapes it is classified in main_cli.cpp.
+    const ResultSet results = Runner().sweep(o.config, strategies, makeHooks(o.quiet));
     return reportAndFinish(results, o);
 }
 
@@ -56,6 +52,13 @@ int plotResults(const PlotOptions& o) {
     if (o.pngDir.empty() && o.svgDir.empty()) {
         std::cerr << "ckptlab-cli: plot needs --png DIR and/or --svg DIR\n";
         return kBadInput;
+    }
+    for (const auto& [dir, field] : {std::pair{o.pngDir, "--png"}, {o.svgDir, "--svg"}}) {
+        if (dir.empty()) continue;
+        if (std::string error = checkOutputDir(dir, field); !error.empty()) {
+            std::cerr << "ckptlab-cli: " << error << "\n";
+            return kBadInput;
+        }
     }
     std::string error;
     if (!exportCharts(results, o.pngDir, o.svgDir, o.scale, &error)) {

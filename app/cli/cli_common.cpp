@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "ckptlab/output_paths.h"
 #include "ckptlab/results_io.h"
 #include "cli_commands.h"
 #include "cli_table.h"
@@ -32,7 +33,31 @@ std::string completeConfig(ExperimentOptions& o) {
     o.config.block = *block;
     o.config.dtype = *dtype;
     o.config.optimizer = *optimizer;
+    try {
+        if (!o.strategiesText.empty()) o.strategies = splitList(o.strategiesText, "--strategies");
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    for (const auto& [path, field] : {std::pair{o.jsonPath, "--json"}, {o.csvPath, "--csv"},
+                                      {o.tracePath, "--trace"}}) {
+        if (path.empty()) continue;
+        if (std::string error = checkOutputFile(path, field); !error.empty()) return error;
+    }
+    for (const auto& [dir, field] : {std::pair{o.pngDir, "--png"}, {o.svgDir, "--svg"}}) {
+        if (dir.empty()) continue;
+        if (std::string error = checkOutputDir(dir, field); !error.empty()) return error;
+    }
     return {};
+}
+
+int reportFailure(const std::exception& error, bool verbose) {
+    std::string message = error.what();
+    // c10::Error puts a C++ backtrace after the first line.
+    if (!verbose) message = message.substr(0, message.find('\n'));
+    std::cerr << "ckptlab-cli: " << message << "\n";
+    const bool badInput = dynamic_cast<const std::invalid_argument*>(&error) ||
+                          dynamic_cast<const MemoryError*>(&error);
+    return badInput ? kBadInput : kRunFailed;
 }
 
 bool writeOutputs(const ResultSet& results, const ExperimentOptions& o) {

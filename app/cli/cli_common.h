@@ -9,8 +9,13 @@
 
 namespace ckptlab::cli {
 
-// Parses the text options into the config; empty when fine, else the message.
+// Parses the text options into the config, splits the strategy list and checks that every
+// output can be written; empty when fine, else the message (exit 2 before any work).
 std::string completeConfig(ExperimentOptions& options);
+
+// The exit code and one line on stderr for an exception that escaped a command: 2 for bad
+// input (std::invalid_argument and its kin, MemoryError), 1 for anything else.
+int reportFailure(const std::exception& error, bool verbose);
 
 // Progress on stderr (a live line on a terminal), and Ctrl+C as the cancel flag.
 RunnerHooks makeHooks(bool quiet);

@@ -17,7 +17,8 @@ struct ExperimentOptions {
     std::string dtype = "float32";
     std::string optimizer = "none";
     std::string strategy = "full";           // run
-    std::vector<std::string> strategies;     // sweep
+    std::vector<std::string> strategies;     // sweep, parsed from strategiesText
+    std::string strategiesText;              // as typed: "none,full,every:2"
     std::string preset;                      // sweep
     std::string jsonPath, csvPath, tracePath, pngDir, svgDir;
     int scale = 1;

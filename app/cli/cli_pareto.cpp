@@ -54,15 +54,10 @@ int runPareto(ExperimentOptions o, int points) {
         std::cerr << "ckptlab-cli: --points must be between 2 and 50 (got " << points << ")\n";
         return kBadInput;
     }
-    ResultSet results;
-    try {
-        const std::vector<std::string> strategies = handWritten(o);
-        Runner runner;
-        results = runner.pareto(o.config, strategies, points, makeHooks(o.quiet));
-    } catch (const std::exception& e) {
-        std::cerr << "ckptlab-cli: " << e.what() << "\n";
-        return kBadInput;
-    }
+    // Bad strategies and configs throw std::invalid_argument kin before any work: exit 2
+    // (main_cli.cpp); anything later is a failed run.
+    Runner runner;
+    const ResultSet results = runner.pareto(o.config, handWritten(o), points, makeHooks(o.quiet));
     if (!results.predicted_frontier.empty())
         std::printf("predicted frontier from %.2f MiB (%.1f ms) to %.2f MiB (%.1f ms)\n",
                     results.predicted_frontier.front().peak_bytes / kMiB,

@@ -52,14 +52,18 @@ void printBlockCosts(const CostModel& costs, BlockKind block) {
 
 }  // namespace
 
-int runPlan(ExperimentOptions o, std::vector<double> budgetsMib, int points, bool bruteForce) {
+int runPlan(ExperimentOptions o, const std::string& budgetsText, int points, bool bruteForce) {
     if (std::string error = completeConfig(o); !error.empty()) {
         std::cerr << "ckptlab-cli: " << error << "\n";
         return kBadInput;
     }
     const int units = o.config.depth * (o.config.block == BlockKind::Transformer ? 2 : 1);
+    std::vector<double> budgetsMib;
     try {
         Runner::check(o.config, {"none"});
+        if (auto error = plannerLimitError(o.config, "plan"); !error.empty())
+            throw std::invalid_argument(error);
+        budgetsMib = parseNumberList(budgetsText, "--budgets");
         if (points < 1 || points > 50)
             throw std::invalid_argument("--points must be between 1 and 50 (got " +
                                         std::to_string(points) + ")");

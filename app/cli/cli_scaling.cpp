@@ -12,7 +12,7 @@
 
 namespace ckptlab::cli {
 
-int runScaling(ExperimentOptions o, const std::string& axisName, const std::vector<int>& values) {
+int runScaling(ExperimentOptions o, const std::string& axisName, const std::string& valuesText) {
     if (std::string error = completeConfig(o); !error.empty()) {
         std::cerr << "ckptlab-cli: " << error << "\n";
         return kBadInput;
@@ -23,19 +23,15 @@ int runScaling(ExperimentOptions o, const std::string& axisName, const std::vect
                   << "\")\n";
         return kBadInput;
     }
+    const std::vector<int> values = parseIntList(valuesText, "--values", axisRange(axis));
     if (values.size() < 2) {
         std::cerr << "ckptlab-cli: --values needs at least two values to fit\n";
         return kBadInput;
     }
     const std::vector<std::string> strategies =
         o.strategies.empty() ? std::vector<std::string>{"none", "sqrt", "full"} : o.strategies;
-    ResultSet all;
-    try {
-        all = Runner().scaling(o.config, axis, values, strategies, makeHooks(o.quiet));
-    } catch (const std::exception& e) {
-        std::cerr << "ckptlab-cli: " << e.what() << "\n";
-        return kBadInput;
-    }
+    // Bad values throw ConfigError before any run: exit 2 (main_cli.cpp).
+    const ResultSet all = Runner().scaling(o.config, axis, values, strategies, makeHooks(o.quiet));
     const int code = reportAndFinish(all, o);
     std::printf("\nFitted exponents (y ~ %s^k; r2 of the log-log fit):\n", axisName.c_str());
     std::printf("  %-12s %18s %18s %18s\n", "strategy", "activation bytes", "peak bytes",

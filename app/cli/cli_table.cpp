@@ -1,5 +1,6 @@
 #include "cli_table.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -16,6 +17,17 @@ std::string fixed(double value, int decimals) {
 
 std::string optionalNumber(const std::optional<double>& value, int decimals = 1) {
     return value ? fixed(*value, decimals) : "-";
+}
+
+// A gradient difference: "0" when exact, three significant digits otherwise (a fixed format
+// would print 1e-9 as 0.000000), and "nan"/"inf" spelled the same on every libc.
+std::string gradDiff(double value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    if (value == 0) return "0";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.3g", value);
+    return buffer;
 }
 
 std::string pad(const std::string& text, std::size_t width, bool left = false) {
@@ -48,9 +60,8 @@ std::string formatSummaryTable(const ResultSet& results) {
             out << pad(s.strategy, kWidths[0], true) << " error: " << *s.error << "\n";
             continue;
         }
-        const std::string check = (s.grad_ok ? "ok " : "FAIL ") + std::string("|diff| ") +
-                                  (s.max_abs_diff == 0 ? std::string("0")
-                                                       : fixed(s.max_abs_diff, 6));
+        const std::string check =
+            (s.grad_ok ? "ok " : "FAIL ") + std::string("|diff| ") + gradDiff(s.max_abs_diff);
         const std::string cells[kColumns] = {
             s.strategy,
             fixed(s.peak_mib, 2),
@@ -65,6 +76,11 @@ std::string formatSummaryTable(const ResultSet& results) {
             optionalNumber(s.saved_per_added, 2),
             check};
         row(cells);
+    }
+    // Where a gradient held NaN or Inf, and in which run: too long for the column.
+    for (const auto& run : results.runs) {
+        if (run.error || !run.grad_check.checked || run.grad_check.note.empty()) continue;
+        out << "  grad check " << run.strategy << ": " << run.grad_check.note << "\n";
     }
     // Computed schedules are data worth seeing: which inputs are kept, what is recomputed.
     for (const auto& run : results.runs) {

@@ -5,6 +5,7 @@
 
 #include "ckptlab/strategy.h"
 #include "cli_commands.h"
+#include "cli_common.h"
 
 using namespace ckptlab;
 using namespace ckptlab::cli;
@@ -45,6 +46,10 @@ void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
     cmd->add_option("--repeats", c.repeats,
                     "Timed steps per strategy, medians reported " + rangeText(limits::repeats))
         ->capture_default_str();
+    cmd->add_option("--memory-limit", c.memory_limit_mib,
+                    "Capacity of the modelled device in MiB, 0 = none: a run whose step passes "
+                    "it fails with out of memory where it happened, the others go on")
+        ->capture_default_str();
     cmd->add_option("--json", o.jsonPath, "Write results JSON (opens in the app)");
     cmd->add_option("--csv", o.csvPath, "Write the summary table as CSV");
     cmd->add_option("--trace", o.tracePath, "Write Chrome trace JSON (Perfetto) of the timelines");
@@ -67,13 +72,15 @@ int main(int argc, char** argv) {
     addExperimentOptions(run, runOptions);
     run->add_option("--strategy,-s", runOptions.strategy, "Strategy, e.g. full, every:2")
         ->capture_default_str();
+    bool verbose = false;
+    app.add_flag("--verbose,-v", verbose,
+                 "On a LibTorch error, print its whole message with the C++ backtrace");
 
     ExperimentOptions sweepOptions;
     auto* sweep = app.add_subcommand("sweep", "Measure several strategies on the same weights");
     addExperimentOptions(sweep, sweepOptions);
-    sweep->add_option("--strategies", sweepOptions.strategies,
-                      "Comma-separated strategies (default: the seed-tradeoff preset)")
-        ->delimiter(',');
+    sweep->add_option("--strategies", sweepOptions.strategiesText,
+                      "Comma-separated strategies (default: the seed-tradeoff preset)");
     sweep->add_option("--preset", sweepOptions.preset,
                       "seed-tradeoff, experiment-1, experiment-2 or experiment-3");
 
@@ -85,12 +92,11 @@ int main(int argc, char** argv) {
     addExperimentOptions(pareto, paretoOptions);
     pareto->add_option("--points", paretoPoints, "Optimal budgets to run [2, 50]")
         ->capture_default_str();
-    pareto->add_option("--strategies", paretoOptions.strategies,
-                       "Hand-written strategies to compare (default: seed-tradeoff + sqrt)")
-        ->delimiter(',');
+    pareto->add_option("--strategies", paretoOptions.strategiesText,
+                       "Hand-written strategies to compare (default: seed-tradeoff + sqrt)");
 
     ExperimentOptions planOptions;
-    std::vector<double> planBudgets;
+    std::string planBudgets;
     int planPoints = 5;
     bool planBruteForce = false;
     auto* plan = app.add_subcommand(
@@ -99,8 +105,7 @@ int main(int argc, char** argv) {
     addExperimentOptions(plan, planOptions);
     plan->add_option("--budgets", planBudgets,
                      "Comma-separated peak budgets in MiB above the step's start (default: "
-                     "--points budgets from the smallest feasible to the no-checkpoint peak)")
-        ->delimiter(',');
+                     "--points budgets from the smallest feasible to the no-checkpoint peak)");
     plan->add_option("--points", planPoints, "Budgets when --budgets is not given [1, 50]")
         ->capture_default_str();
     plan->add_flag("--brute-force", planBruteForce,
@@ -109,17 +114,15 @@ int main(int argc, char** argv) {
 
     ExperimentOptions scalingOptions;
     std::string scalingAxis;
-    std::vector<int> scalingValues;
+    std::string scalingValues;
     auto* scaling = app.add_subcommand(
         "scaling", "Vary one dimension and fit how memory and time grow (log-log exponent)");
     addExperimentOptions(scaling, scalingOptions);
     scaling->add_option("--vary", scalingAxis, "depth, seq, width or batch")->required();
     scaling->add_option("--values", scalingValues, "Comma-separated values, e.g. 4,8,16,32")
-        ->delimiter(',')
         ->required();
-    scaling->add_option("--strategies", scalingOptions.strategies,
-                        "Strategies (default: none,sqrt,full)")
-        ->delimiter(',');
+    scaling->add_option("--strategies", scalingOptions.strategiesText,
+                        "Strategies (default: none,sqrt,full)");
 
     PlotOptions plotOptions;
     auto* plot = app.add_subcommand("plot", "Render the charts of a results JSON file");
@@ -137,10 +140,19 @@ int main(int argc, char** argv) {
         std::cerr << "ckptlab-cli: " << e.what() << " (see ckptlab-cli --help)\n";
         return kBadInput;
     }
-    if (*run) return runExperiment(runOptions, false);
-    if (*sweep) return runExperiment(sweepOptions, true);
-    if (*pareto) return runPareto(paretoOptions, paretoPoints);
-    if (*plan) return runPlan(planOptions, planBudgets, planPoints, planBruteForce);
-    if (*scaling) return runScaling(scalingOptions, scalingAxis, scalingValues);
-    return plotResults(plotOptions);
+    // Whatever escapes a command ends here: exit 2 for bad input, 1 for a failed run, one
+    // line on stderr (LibTorch's backtrace only with --verbose), never std::terminate.
+    try {
+        if (*run) return runExperiment(runOptions, false);
+        if (*sweep) return runExperiment(sweepOptions, true);
+        if (*pareto) return runPareto(paretoOptions, paretoPoints);
+        if (*plan) return runPlan(planOptions, planBudgets, planPoints, planBruteForce);
+        if (*scaling) return runScaling(scalingOptions, scalingAxis, scalingValues);
+        return plotResults(plotOptions);
+    } catch (const std::exception& e) {
+        return reportFailure(e, verbose);
+    } catch (...) {
+        std::cerr << "ckptlab-cli: failed with an unknown error\n";
+        return kRunFailed;
+    }
 }

@@ -28,6 +28,9 @@ struct ExperimentConfig {
     int threads = 0;     // intra-op threads; 0 keeps LibTorch's default
     int warmup = 1;      // untimed steps before the timed ones
     int repeats = 3;     // timed steps; medians are reported
+    // Capacity of the device being modelled, in MiB; 0 = no limit. The traced step fails with
+    // an out-of-memory error the moment its allocated bytes (baseline included) pass it.
+    double memory_limit_mib = 0;
 };
 
 // Allowed ranges, shared by validation, the CLI help and the GUI widgets.
@@ -45,6 +48,8 @@ inline constexpr IntRange threads{0, 512};
 inline constexpr IntRange warmup{0, 100};
 inline constexpr IntRange repeats{1, 1000};
 inline constexpr double dropoutMax = 0.9;
+inline constexpr double memoryLimitMaxMib = 16.0 * 1024 * 1024;  // 16 TiB
+inline constexpr int cudaDeviceMax = 63;
 }  // namespace limits
 
 struct FieldError {
@@ -55,6 +60,9 @@ struct FieldError {
 // Every violated field with its allowed range; empty when the config is valid.
 std::vector<FieldError> validate(const ExperimentConfig& config);
 
+// "cpu" -> -1, "cuda" -> 0, "cuda:N" -> N; nullopt for anything else (cuda:abc, cuda:-1).
+std::optional<int> parseDeviceIndex(const std::string& device);
+
 std::string toString(BlockKind kind);
 std::string toString(DType dtype);
 std::string toString(Optimizer optimizer);
@@ -63,5 +71,13 @@ std::optional<DType> parseDType(const std::string& text);
 std::optional<Optimizer> parseOptimizer(const std::string& text);
 
 int bytesPerElement(DType dtype);
+
+// A comma-separated list as typed ("none,full,every:2"; spaces around items are dropped).
+// An empty item is almost always a typo: throws std::invalid_argument naming `field` and the
+// item's position. An empty text is an empty list.
+std::vector<std::string> splitList(const std::string& text, const std::string& field);
+// The same for whole numbers in [range] and for positive reals; the message names the item.
+std::vector<int> parseIntList(const std::string& text, const std::string& field, IntRange range);
+std::vector<double> parseNumberList(const std::string& text, const std::string& field);
 
 }  // namespace ckptlab

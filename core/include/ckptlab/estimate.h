@@ -15,7 +15,8 @@ struct MemoryEstimate {
     std::int64_t optimizer_state = 0;
     std::int64_t activations = 0;  // saved at the end of forward
     std::int64_t peak = 0;         // above the step's start
-    std::int64_t total() const { return parameters + input + optimizer_state + peak; }
+    // Saturates (saturating.h): a size past 2^63 reads as "does not fit", never wraps.
+    std::int64_t total() const;
 };
 
 MemoryEstimate estimateMemory(const ExperimentConfig& config, const Plan& plan);

@@ -21,6 +21,20 @@ struct BudgetError : std::invalid_argument {
     std::int64_t minimum;
 };
 
+// The DP's time grows as units^3 x quanta. Measured on the 2-core CI-sized machine with
+// `ckptlab-cli plan --points 2` (tiny blocks, so the planner dominates): 3.7 s at 64 units,
+// 26 s at 128 and 242 s at 256. So optimal:MiB, pareto and plan refuse chains longer than
+// kPlannerMaxUnits up front, and the per-run "vs optimal" comparison (finer quanta, one plan
+// per run, about 6 s each at 64 units) is skipped with a note above kComparisonMaxUnits.
+inline constexpr int kPlannerMaxUnits = 128;
+inline constexpr int kComparisonMaxUnits = 64;
+
+// Units the planner sees for a config: depth x sub-blocks per block (1 ffn, 2 transformer).
+int plannerUnits(const ExperimentConfig& config);
+
+// Empty when the planner takes this config, else a message naming the limit and the count.
+std::string plannerLimitError(const ExperimentConfig& config, const std::string& what);
+
 struct PlannedSchedule {
     Plan plan;               // unit level
     Prediction prediction;   // of `plan`, by predict()

@@ -2,6 +2,7 @@
 // What one measured run produces, as plain values the CLI, GUI and files share.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -80,9 +81,20 @@ struct PredictedMetrics {
 
 struct GradCheck {
     bool checked = false;
-    double max_abs_diff = 0;  // over input and parameter gradients, against `none`
+    // Largest |difference| over input and parameter gradients, against `none`. NaN when an
+    // element is NaN in one run and not the other; Inf when an infinity differs. Elements that
+    // are NaN (or the same infinity) in both runs count as equal, and `note` names them.
+    double max_abs_diff = 0;
     double tolerance = 0;
-    bool passed() const { return checked && max_abs_diff <= tolerance; }
+    // Empty when every gradient of both runs is finite. Otherwise which gradients hold NaN or
+    // Inf, in how many elements and in which run: "NaN in 12 of 4096 elements of block 3
+    // ffn.up.weight where the reference has numbers; ...".
+    std::string note;
+    // False for a NaN or infinite difference, whatever the tolerance.
+    bool passed() const {
+        return checked && max_abs_diff >= 0 && max_abs_diff <= tolerance &&
+               max_abs_diff < std::numeric_limits<double>::infinity();
+    }
 };
 
 struct Environment {
@@ -97,6 +109,20 @@ struct Environment {
     std::string created_utc;
 };
 
+// Where a run passed the modelled device's capacity (--memory-limit) or ran out for real.
+struct OutOfMemory {
+    std::int64_t requested_bytes = 0;  // the allocation that did not fit
+    std::int64_t allocated_bytes = 0;  // on the device before it, baseline included
+    std::int64_t limit_bytes = 0;      // 0 when the allocator itself failed
+    Phase phase = Phase::Idle;
+    int block = -1;
+    double t_ms = 0;                   // since the traced step began
+};
+std::string describeWhere(Phase phase, int block);  // "backward of block 7", "loss"
+// "out of memory at backward of block 7: tried to allocate 2.00 MiB with 61.50 MiB allocated,
+// over the 62.00 MiB limit"
+std::string describe(const OutOfMemory& oom);
+
 struct RunResult {
     ExperimentConfig config;
     std::string strategy;
@@ -110,6 +136,9 @@ struct RunResult {
     std::string schedule;              // the plan that ran, as describeSchedule() prints it
     std::vector<int> forward_counts;   // forwards per block in one step (1 = not recomputed)
     std::optional<std::string> error;  // set when the run failed; other fields then partial
+    // Set with `error` when the traced step ran out of memory; the timeline, phases and peak
+    // then show the step up to that moment.
+    std::optional<OutOfMemory> out_of_memory;
     bool ok() const { return !error && grad_check.passed(); }
 };
 
@@ -124,6 +153,9 @@ struct ResultSet {
     std::vector<RunResult> runs;
     std::vector<FrontierPoint> predicted_frontier;  // empty unless a Pareto sweep made it
     bool cancelled = false;
+    // What the sweep left out and why, e.g. the "vs optimal" comparison on a chain too long
+    // for the planner. Shown under the table.
+    std::vector<std::string> notes;
     const RunResult* find(const std::string& strategy) const;
 };
 

@@ -13,6 +13,7 @@ enum class ScalingAxis { Depth, Seq, Width, Batch };
 std::string toString(ScalingAxis axis);
 bool parseScalingAxis(const std::string& text, ScalingAxis& axis);
 int axisValue(const ExperimentConfig& config, ScalingAxis axis);
+IntRange axisRange(ScalingAxis axis);  // the config field's allowed range (config.h)
 void setAxisValue(ExperimentConfig& config, ScalingAxis axis, int value);
 
 struct PowerFit {

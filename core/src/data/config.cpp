@@ -1,6 +1,7 @@
 #include "ckptlab/config.h"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace ckptlab {
 namespace {
@@ -38,11 +39,33 @@ std::vector<FieldError> validate(const ExperimentConfig& c) {
         errors.push_back({"dropout", "dropout must be between 0 and 0.9 (got " +
                                          std::to_string(c.dropout) + ")"});
     }
-    if (c.device != "cpu" && c.device != "cuda" && c.device.rfind("cuda:", 0) != 0) {
-        errors.push_back({"device", "device must be cpu, cuda or cuda:N (got \"" + c.device +
-                                        "\")"});
+    if (!parseDeviceIndex(c.device)) {
+        errors.push_back({"device", "device must be cpu, cuda or cuda:N with N from 0 to " +
+                                        std::to_string(limits::cudaDeviceMax) + " (got \"" +
+                                        c.device + "\")"});
+    }
+    if (!(c.memory_limit_mib >= 0 && c.memory_limit_mib <= limits::memoryLimitMaxMib)) {
+        errors.push_back({"memory-limit", "memory-limit must be between 0 (no limit) and " +
+                                              std::to_string(static_cast<long long>(
+                                                  limits::memoryLimitMaxMib)) +
+                                              " MiB (got " + std::to_string(c.memory_limit_mib) +
+                                              ")"});
     }
     return errors;
+}
+
+std::optional<int> parseDeviceIndex(const std::string& device) {
+    if (device == "cpu") return -1;
+    if (device == "cuda") return 0;
+    const std::string prefix = "cuda:";
+    if (device.rfind(prefix, 0) != 0) return std::nullopt;
+    const std::string digits = device.substr(prefix.size());
+    if (digits.empty() || digits.size() > 2) return std::nullopt;
+    for (char ch : digits)
+        if (ch < '0' || ch > '9') return std::nullopt;
+    const int index = std::stoi(digits);
+    if (index > limits::cudaDeviceMax) return std::nullopt;
+    return index;
 }
 
 std::string toString(BlockKind kind) { return kind == BlockKind::Ffn ? "ffn" : "transformer"; }
@@ -78,5 +101,67 @@ std::optional<Optimizer> parseOptimizer(const std::string& text) {
 }
 
 int bytesPerElement(DType dtype) { return dtype == DType::Float32 ? 4 : 2; }
+
+std::vector<std::string> splitList(const std::string& text, const std::string& field) {
+    std::vector<std::string> items;
+    if (text.find_first_not_of(" \t") == std::string::npos) return items;
+    std::size_t start = 0;
+    for (int position = 1;; ++position) {
+        const std::size_t comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+        const auto first = item.find_first_not_of(" \t");
+        const auto last = item.find_last_not_of(" \t");
+        item = first == std::string::npos ? "" : item.substr(first, last - first + 1);
+        if (item.empty())
+            throw std::invalid_argument(field + ": item " + std::to_string(position) + " of \"" +
+                                        text + "\" is empty (a doubled or trailing comma?)");
+        items.push_back(item);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return items;
+}
+
+std::vector<int> parseIntList(const std::string& text, const std::string& field, IntRange range) {
+    std::vector<int> values;
+    const auto items = splitList(text, field);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string& item = items[i];
+        std::size_t used = 0;
+        long long value = 0;
+        try {
+            value = std::stoll(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != item.size() || value < range.min || value > range.max)
+            throw std::invalid_argument(field + ": item " + std::to_string(i + 1) + " (\"" + item +
+                                        "\") must be a whole number between " +
+                                        std::to_string(range.min) + " and " +
+                                        std::to_string(range.max));
+        values.push_back(static_cast<int>(value));
+    }
+    return values;
+}
+
+std::vector<double> parseNumberList(const std::string& text, const std::string& field) {
+    std::vector<double> values;
+    const auto items = splitList(text, field);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const std::string& item = items[i];
+        std::size_t used = 0;
+        double value = 0;
+        try {
+            value = std::stod(item, &used);
+        } catch (const std::exception&) {
+            used = 0;
+        }
+        if (used != item.size() || !std::isfinite(value))
+            throw std::invalid_argument(field + ": item " + std::to_string(i + 1) + " (\"" + item +
+                                        "\") is not a number");
+        values.push_back(value);
+    }
+    return values;
+}
 
 }  // namespace ckptlab

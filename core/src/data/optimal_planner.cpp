@@ -143,9 +143,23 @@ std::string mib(std::int64_t bytes) {
 OptimalPlanner::OptimalPlanner(const CostModel& model, int quanta)
     : model_(model), quanta_(std::max(1, quanta)) {
     if (model_.units.empty()) throw std::invalid_argument("optimal planner: empty cost model");
-    if (model_.units.size() > 256)
-        throw std::invalid_argument("optimal planner: at most 256 sub-blocks (got " +
+    if (model_.units.size() > static_cast<std::size_t>(kPlannerMaxUnits))
+        throw std::invalid_argument("optimal planner: at most " +
+                                    std::to_string(kPlannerMaxUnits) + " units (got " +
                                     std::to_string(model_.units.size()) + ")");
+}
+
+int plannerUnits(const ExperimentConfig& config) {
+    return config.depth * (config.block == BlockKind::Transformer ? 2 : 1);
+}
+
+std::string plannerLimitError(const ExperimentConfig& config, const std::string& what) {
+    const int units = plannerUnits(config);
+    if (units <= kPlannerMaxUnits) return {};
+    return what + " plans at most " + std::to_string(kPlannerMaxUnits) +
+           " units (depth x sub-blocks per block: 1 for ffn, 2 for transformer); this model "
+           "has " + std::to_string(units) + ", so use depth at most " +
+           std::to_string(kPlannerMaxUnits / (units / config.depth));
 }
 
 bool OptimalPlanner::tryPlan(std::int64_t budget, PlannedSchedule* out) const {

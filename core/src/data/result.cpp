@@ -1,5 +1,7 @@
 #include "ckptlab/result.h"
 
+#include <cstdio>
+
 namespace ckptlab {
 
 std::string toString(Phase phase) {
@@ -20,6 +22,25 @@ std::optional<Phase> parsePhase(const std::string& text) {
         if (text == toString(phase)) return phase;
     }
     return std::nullopt;
+}
+
+std::string describeWhere(Phase phase, int block) {
+    if (block < 0) return toString(phase);
+    return toString(phase) + " of block " + std::to_string(block);
+}
+
+std::string describe(const OutOfMemory& oom) {
+    auto mib = [](std::int64_t bytes) {
+        char text[48];
+        std::snprintf(text, sizeof text, "%.2f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+        return std::string(text);
+    };
+    std::string text = "out of memory at " + describeWhere(oom.phase, oom.block) +
+                       ": tried to allocate " + mib(oom.requested_bytes) + " with " +
+                       mib(oom.allocated_bytes) + " allocated";
+    text += oom.limit_bytes > 0 ? ", over the " + mib(oom.limit_bytes) + " limit"
+                                : std::string(", and the allocator failed");
+    return text;
 }
 
 const RunResult* ResultSet::find(const std::string& strategy) const {

@@ -25,6 +25,16 @@ bool parseScalingAxis(const std::string& text, ScalingAxis& axis) {
     return false;
 }
 
+IntRange axisRange(ScalingAxis axis) {
+    switch (axis) {
+    case ScalingAxis::Depth: return limits::depth;
+    case ScalingAxis::Seq: return limits::seq;
+    case ScalingAxis::Width: return limits::width;
+    case ScalingAxis::Batch: break;
+    }
+    return limits::batch;
+}
+
 int axisValue(const ExperimentConfig& c, ScalingAxis axis) {
     switch (axis) {
     case ScalingAxis::Depth: return c.depth;

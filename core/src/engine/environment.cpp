@@ -53,6 +53,38 @@ std::string loadedBlas() {
     return "none loaded";
 }
 
+// The core compiles against CPU LibTorch too, so there are no CUDA headers: the runtime's
+// functions are looked up in the CUDA LibTorch already loaded. Each returns cudaSuccess (0).
+template <typename Fn>
+Fn cudaFunction(const char* name) {
+    return reinterpret_cast<Fn>(dlsym(RTLD_DEFAULT, name));
+}
+
+// Runs `query` with device `index` current, then puts the previous device back.
+template <typename Query>
+bool onCudaDevice(int index, Query query) {
+    auto getDevice = cudaFunction<int (*)(int*)>("cudaGetDevice");
+    auto setDevice = cudaFunction<int (*)(int)>("cudaSetDevice");
+    int previous = 0;
+    if (!getDevice || !setDevice || getDevice(&previous) != 0) return false;
+    if (previous != index && setDevice(index) != 0) return false;
+    const bool ok = query();
+    if (previous != index) setDevice(previous);
+    return ok;
+}
+
+// The GPU's marketing name. cudaDeviceProp starts with `char name[256]` in every CUDA version;
+// the buffer is larger than the struct has ever been.
+std::string cudaDeviceName(int index) {
+    using GetProperties = int (*)(void*, int);
+    auto getProperties = cudaFunction<GetProperties>("cudaGetDeviceProperties_v2");
+    if (!getProperties) getProperties = cudaFunction<GetProperties>("cudaGetDeviceProperties");
+    alignas(16) static thread_local char properties[16384];
+    if (!getProperties || getProperties(properties, index) != 0) return {};
+    properties[255] = '\0';
+    return properties;
+}
+
 std::string nowUtc() {
     std::time_t t = std::time(nullptr);
     char buffer[32];
@@ -79,8 +111,10 @@ Environment describeEnvironment(const ExperimentConfig& config) {
     env.cuda_compiled = at::hasCUDA();
     env.created_utc = nowUtc();
     env.device_name = cpuModel();
-    if (config.device != "cpu" && torch::cuda::is_available()) {
-        env.device_name = "CUDA device " + config.device;
+    const int index = parseDeviceIndex(config.device).value_or(-1);
+    if (index >= 0 && torch::cuda::is_available()) {
+        const std::string name = cudaDeviceName(index);
+        env.device_name = name.empty() ? "CUDA device " + std::to_string(index) : name;
     }
     return env;
 }
@@ -93,14 +127,15 @@ std::int64_t availableMemory(const std::string& device) {
         line >> key >> kib;
         return kib * 1024;
     }
-    if (!torch::cuda::is_available()) return 0;
-    // The core compiles against CPU LibTorch too, so no CUDA headers: find the runtime's
-    // cudaMemGetInfo in the already loaded CUDA LibTorch. 0 means unknown to callers.
-    using MemGetInfo = int (*)(std::size_t*, std::size_t*);
-    auto query = reinterpret_cast<MemGetInfo>(dlsym(RTLD_DEFAULT, "cudaMemGetInfo"));
+    const auto index = parseDeviceIndex(device);
+    if (!index || *index < 0 || !torch::cuda::is_available()) return 0;
+    // 0 means unknown to callers.
+    auto memGetInfo = cudaFunction<int (*)(std::size_t*, std::size_t*)>("cudaMemGetInfo");
     std::size_t freeBytes = 0, totalBytes = 0;
-    if (query && query(&freeBytes, &totalBytes) == 0) return static_cast<std::int64_t>(freeBytes);
-    return 0;
+    const bool ok = memGetInfo && onCudaDevice(*index, [&] {
+                        return memGetInfo(&freeBytes, &totalBytes) == 0;
+                    });
+    return ok ? static_cast<std::int64_t>(freeBytes) : 0;
 }
 
 }  // namespace ckptlab

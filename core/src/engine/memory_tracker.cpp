@@ -16,7 +16,56 @@ void MemoryTracker::reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t tot
                                       int64_t, c10::Device device) {
 #endif
     if (device.type() != device_ || alloc_size == 0) return;
+    if (alloc_size < 0 && ptr != nullptr && ptr == refused_) {
+        refused_ = nullptr;  // the block refused below, going back: it was never counted
+        return;
+    }
+    if (alloc_size > 0 && limit_ > 0) {
+        if (auto oom = overLimit(alloc_size, elapsedMs())) {
+            if (device_ == c10::DeviceType::CPU) {
+                // Give the block back before unwinding, or it would leak: the allocator has
+                // not yet wrapped it in a DataPtr. Its free report is skipped above.
+                refused_ = ptr;
+                c10::GetAllocator(c10::DeviceType::CPU)->raw_deallocate(ptr);
+                throw OutOfMemoryError(*oom);
+            }
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (!pending_) pending_ = oom;
+        }
+    }
     record(ptr, alloc_size, static_cast<std::int64_t>(total_allocated));
+}
+
+OutOfMemoryError::OutOfMemoryError(const OutOfMemory& oom)
+    : std::runtime_error(describe(oom)), where(oom) {}
+
+void MemoryTracker::setLimit(std::int64_t baselineBytes, std::int64_t limitBytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    baseline_ = baselineBytes;
+    limit_ = limitBytes;
+}
+
+std::optional<OutOfMemory> MemoryTracker::overLimit(std::int64_t bytes, double t) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::int64_t allocated = baseline_ + total_;
+    if (bytes <= limit_ - allocated) return std::nullopt;
+    OutOfMemory oom;
+    oom.requested_bytes = bytes;
+    oom.allocated_bytes = allocated;
+    oom.limit_bytes = limit_;
+    oom.phase = spans_.back().phase;
+    oom.block = spans_.back().block;
+    oom.t_ms = t;
+    return oom;
+}
+
+void MemoryTracker::throwIfOutOfMemory() const {
+    std::optional<OutOfMemory> oom;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        oom = pending_;
+    }
+    if (oom) throw OutOfMemoryError(*oom);
 }
 
 void MemoryTracker::record(const void* ptr, std::int64_t delta, std::int64_t allocatorTotal) {

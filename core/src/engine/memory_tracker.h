@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "ckptlab/result.h"
@@ -24,6 +26,12 @@ struct AllocationRecord {
     std::int64_t allocatorTotal;  // the allocator's own running total, for cross-checks
     int span;            // index into spans()
     const void* ptr;
+};
+
+// The modelled device is full (ExperimentConfig::memory_limit_mib), or the allocator failed.
+struct OutOfMemoryError : std::runtime_error {
+    explicit OutOfMemoryError(const OutOfMemory& where);
+    OutOfMemory where;
 };
 
 struct LabelSpan {
@@ -50,6 +58,14 @@ public:
     void setLabel(Phase phase, int block);
     void finish();  // closes the last span
 
+    // Models a device of `limitBytes` that already holds `baselineBytes` (parameters, input,
+    // optimizer state): an allocation that would pass the limit throws OutOfMemoryError. On
+    // CPU it throws from the allocation itself, after handing the block back to the allocator;
+    // elsewhere the allocator must not be unwound from inside, so it throws at the next label.
+    void setLimit(std::int64_t baselineBytes, std::int64_t limitBytes);
+    // Throws the OutOfMemoryError a deferred check recorded, if any.
+    void throwIfOutOfMemory() const;
+
     std::int64_t total() const;
     double elapsedMs() const;
     const std::vector<AllocationRecord>& records() const { return records_; }
@@ -57,6 +73,8 @@ public:
 
 private:
     void record(const void* ptr, std::int64_t delta, std::int64_t allocatorTotal);
+    // The limit's verdict on an allocation of `bytes`; set only when it does not fit.
+    std::optional<OutOfMemory> overLimit(std::int64_t bytes, double t) const;
 
     c10::DeviceType device_;
     std::chrono::steady_clock::time_point start_;
@@ -64,6 +82,10 @@ private:
     std::int64_t total_ = 0;
     std::vector<AllocationRecord> records_;
     std::vector<LabelSpan> spans_;
+    std::int64_t baseline_ = 0;
+    std::int64_t limit_ = 0;  // 0: no limit
+    std::optional<OutOfMemory> pending_;  // deferred out-of-memory (non-CPU devices)
+    const void* refused_ = nullptr;  // the refused block, whose free must not be recorded
 };
 
 // Installs a tracker for the current scope; the autograd engine carries it into backward.

@@ -10,7 +10,9 @@
 #include "ckptlab/pareto.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
+#include "ckptlab/saturating.h"
 #include "engine/grad_check.h"
+#include "engine/reference_gradients.h"
 #include "engine/step.h"
 #include "engine/trace_analysis.h"
 
@@ -49,11 +51,37 @@ std::int64_t optimizerStateBytes(const torch::optim::Optimizer* optimizer) {
 }
 
 torch::Device resolveDevice(const std::string& name) {
-    if (name == "cpu") return torch::kCPU;
+    const auto index = parseDeviceIndex(name);
+    if (!index)
+        throw ConfigError("device must be cpu, cuda or cuda:N (got \"" + name + "\")");
+    if (*index < 0) return torch::kCPU;
     if (!torch::cuda::is_available())
         throw ConfigError("device must be cpu: this LibTorch has no usable CUDA (got \"" + name +
                           "\")");
-    return torch::Device(name == "cuda" ? "cuda:0" : name);
+    const int count = static_cast<int>(torch::cuda::device_count());
+    if (*index >= count)
+        throw ConfigError("device must be cuda:0 to cuda:" + std::to_string(count - 1) +
+                          " on this machine (got \"" + name + "\")");
+    return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(*index));
+}
+
+// at::set_num_threads changes the whole process: put the previous count back afterwards, so a
+// later run with threads = 0 really gets LibTorch's default (config.h).
+class ThreadCountScope {
+public:
+    explicit ThreadCountScope(int threads) : previous_(at::get_num_threads()) {
+        if (threads > 0) at::set_num_threads(threads);
+    }
+    ~ThreadCountScope() {
+        if (at::get_num_threads() != previous_) at::set_num_threads(previous_);
+    }
+
+private:
+    int previous_;
+};
+
+std::int64_t limitBytes(const ExperimentConfig& config) {
+    return static_cast<std::int64_t>(config.memory_limit_mib * 1024 * 1024);
 }
 
 // Counts steps across the sweep for progress.
@@ -61,11 +89,37 @@ struct ProgressCounter {
     const RunnerHooks& hooks;
     int total;
     int done = 0;
-    void step(const std::string& message) {
-        ++done;
+    void step(const std::string& message) { advance(1, message); }
+    // A run that stopped early still moves the bar by all of its steps.
+    void advance(int steps, const std::string& message) {
+        done += steps;
         if (hooks.progress) hooks.progress(std::min(1.0, double(done) / total), message);
     }
 };
+
+int stepsPerRun(const ExperimentConfig& config) {
+    return 1 + config.warmup + config.repeats + (config.optimizer != Optimizer::None ? 1 : 0);
+}
+
+// An out-of-memory error the allocator raised itself, placed where the step was.
+OutOfMemory whereItRanOut(const std::exception& error, const StepContext& context,
+                          std::int64_t allocated) {
+    if (auto* ours = dynamic_cast<const engine::OutOfMemoryError*>(&error)) return ours->where;
+    OutOfMemory oom;
+    oom.phase = context.currentLabel().phase;
+    oom.block = context.currentLabel().block;
+    oom.allocated_bytes = allocated;
+    // c10's CPU allocator says "you tried to allocate N bytes".
+    const std::string text = error.what();
+    const std::string key = "tried to allocate ";
+    if (auto at = text.find(key); at != std::string::npos) {
+        try {
+            oom.requested_bytes = std::stoll(text.substr(at + key.size()));
+        } catch (const std::exception&) {
+        }
+    }
+    return oom;
+}
 
 // Measures one strategy: traced step (memory, gradients), then warm-up and timed steps.
 RunResult measure(Workbench& bench, const std::string& name, const Plan& plan,
@@ -84,16 +138,45 @@ RunResult measure(Workbench& bench, const std::string& name, const Plan& plan,
         // the traced step shows steady-state memory, then go back to the initial weights.
         engine::runStep(bench, plan, context);
         bench.restoreInitialWeights();
+        progress.step(name + ": optimizer state");
     }
 
     // Traced step. Old gradients go first: the trace must only see the step's own memory.
     bench.clearGradients();
     context.tracker = std::make_shared<engine::MemoryTracker>(bench.device.type());
+    const std::int64_t baseline = sat::add(bytesOf(bench.model.parameters()),
+                                           bytesOf({bench.input}),
+                                           optimizerStateBytes(bench.optimizer.get()));
+    if (bench.config.memory_limit_mib > 0)
+        context.tracker->setLimit(baseline, limitBytes(bench.config));
     std::int64_t activationBytes = 0;
+    std::optional<OutOfMemory> outOfMemory;
     {
         engine::TrackingScope scope(context.tracker);
-        engine::runStep(bench, plan, context, &activationBytes);
+        try {
+            engine::runStep(bench, plan, context, &activationBytes);
+        } catch (const std::exception& e) {
+            if (!engine::isOutOfMemory(e)) throw;
+            outOfMemory = whereItRanOut(e, context, baseline + context.tracker->total());
+        }
         context.tracker->finish();
+    }
+    if (outOfMemory) {
+        // The step up to where it stopped: its timeline, phases and peak, and no timings.
+        auto trace = engine::analyzeTrace(*context.tracker, {});
+        context.tracker.reset();
+        bench.clearGradients();
+        run.out_of_memory = outOfMemory;
+        run.error = name + ": " + describe(*outOfMemory);
+        run.metrics.peak_bytes = trace.peak;
+        run.metrics.baseline_bytes = baseline;
+        run.breakdown = trace.atPeak;
+        run.timeline = std::move(trace.timeline);
+        run.phases = std::move(trace.phases);
+        run.blocks = std::move(trace.blocks);
+        progress.advance(1 + bench.config.warmup + bench.config.repeats,
+                         name + ": out of memory");
+        return run;
     }
     auto gradients = bench.gradients();
     std::unordered_set<const void*> gradientBuffers;
@@ -157,22 +240,30 @@ void Runner::check(const ExperimentConfig& config, const std::vector<std::string
     const auto errors = validate(config);
     if (!errors.empty()) throw ConfigError(errors.front().message);
     if (strategies.empty()) throw ConfigError("strategies: give at least one strategy");
+    resolveDevice(config.device);
     std::int64_t predicted = 0;
     std::string worst;
     for (const auto& text : strategies) {
         const Strategy strategy = parseStrategy(text, config.depth, config.block);
+        if (strategy.kind == StrategyKind::Optimal) {
+            if (auto error = plannerLimitError(config, strategy.name()); !error.empty())
+                throw StrategyError(error);
+        }
         const MemoryEstimate estimate = estimateMemory(config, makePlan(strategy, config.depth));
         // The runner also keeps the initial weights and the reference gradients.
         const std::int64_t need =
-            estimate.total() + 2 * estimate.parameters + estimate.input;
+            sat::add(estimate.total(), sat::mul(2, estimate.parameters), estimate.input);
         if (need > predicted) predicted = need, worst = strategy.name();
     }
     const std::int64_t available = availableMemory(config.device);
     if (available > 0 && predicted > available) {
-        auto mib = [](std::int64_t bytes) { return std::to_string(bytes / (1024 * 1024)); };
+        auto mib = [](std::int64_t bytes) {
+            return sat::saturated(bytes) ? std::string("more than 8 EiB")
+                                         : std::to_string(bytes / (1024 * 1024)) + " MiB";
+        };
         throw MemoryError("config does not fit: strategy " + worst + " is predicted to need " +
-                              mib(predicted) + " MiB but only " + mib(available) +
-                              " MiB are available on " + config.device,
+                              mib(predicted) + " but only " + mib(available) +
+                              " are available on " + config.device,
                           predicted, available);
     }
 }
@@ -180,14 +271,13 @@ void Runner::check(const ExperimentConfig& config, const std::vector<std::string
 ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::string>& strategies,
                         const RunnerHooks& hooks) {
     check(config, strategies);
-    if (config.threads > 0) at::set_num_threads(config.threads);
+    const ThreadCountScope threads(config.threads);
     const torch::Device device = resolveDevice(config.device);
 
     ResultSet results;
     results.environment = describeEnvironment(config);
-    const int stepsPerRun = 1 + config.warmup + config.repeats +
-                            (config.optimizer != Optimizer::None ? 1 : 0);
-    ProgressCounter progress{hooks, 1 + stepsPerRun * static_cast<int>(strategies.size())};
+    ProgressCounter progress{hooks,
+                             1 + stepsPerRun(config) * static_cast<int>(strategies.size())};
     if (hooks.progress) hooks.progress(0.0, "building the model");
 
     std::unique_ptr<Workbench> bench;
@@ -197,8 +287,19 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
         bench = std::make_unique<Workbench>(config, device);
         StepContext context;
         context.cancel = hooks.cancel;
-        engine::runStep(*bench, makePlan(Strategy{}, config.depth), context);
-        reference = engine::snapshot(bench->gradients());
+        try {
+            engine::runStep(*bench, makePlan(Strategy{}, config.depth), context);
+            reference = engine::snapshot(bench->gradients());
+        } catch (const std::exception& e) {
+            if (!engine::isOutOfMemory(e)) throw;
+            bench->clearGradients();
+            reference = engine::snapshot(engine::unitByUnitReferenceGradients(*bench));
+            results.notes.push_back(
+                "the no-checkpoint reference step ran out of memory, so gradients are checked "
+                "against a unit-by-unit reference (plain autograd, one unit recomputed at a "
+                "time)");
+        }
+        bench->clearGradients();
         progress.step("reference gradients (none)");
         costs = costs_ ? *costs_ : measureCostModel(config, hooks.cancel);
     } catch (const engine::Cancelled&) {
@@ -230,17 +331,28 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
     }
 
     // Finer than the planner's default so comparisons near the curve are not rounding.
-    const OptimalPlanner comparisonPlanner(costs, 1000);
+    std::unique_ptr<OptimalPlanner> comparisonPlanner;
+    if (static_cast<int>(costs.units.size()) <= kComparisonMaxUnits) {
+        comparisonPlanner = std::make_unique<OptimalPlanner>(costs, 1000);
+    } else {
+        results.notes.push_back("\"vs optimal\" is not computed: the chain has " +
+                                std::to_string(costs.units.size()) +
+                                " units and the comparison plans at most " +
+                                std::to_string(kComparisonMaxUnits) + " in reasonable time");
+    }
     for (std::size_t i = 0; i < strategies.size(); ++i) {
         const Strategy strategy = parseStrategy(strategies[i], config.depth, config.block);
         const Plan& plan = plans[i];
         RunResult run;
+        const int doneBefore = progress.done;
         try {
             run = measure(*bench, strategy.name(), plan, reference, hooks, progress);
             const Prediction p = predict(costs, plan);
             run.prediction = PredictedMetrics{p.peak_bytes, p.activation_bytes, p.step_ms, {}};
-            if (const double best = optimalStepAt(comparisonPlanner, p.peak_bytes); best > 0)
-                run.prediction->optimal_step_ms = best;
+            if (comparisonPlanner) {
+                if (const double best = optimalStepAt(*comparisonPlanner, p.peak_bytes); best > 0)
+                    run.prediction->optimal_step_ms = best;
+            }
             run.schedule = describeSchedule(plan);
             run.forward_counts = forwardCounts(plan, static_cast<int>(costs.units.size()));
         } catch (const engine::Cancelled&) {
@@ -254,6 +366,8 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
             std::string message = e.what();
             run.error = message.substr(0, message.find('\n'));
             bench->clearGradients();
+            progress.advance(doneBefore + stepsPerRun(config) - progress.done,
+                             strategy.name() + ": failed");
         }
         results.runs.push_back(run);
         if (hooks.result) hooks.result(results.runs.back());
@@ -265,6 +379,7 @@ ResultSet Runner::pareto(const ExperimentConfig& config,
                          const std::vector<std::string>& handWritten, int points,
                          const RunnerHooks& hooks) {
     check(config, handWritten.empty() ? std::vector<std::string>{"none"} : handWritten);
+    if (auto error = plannerLimitError(config, "pareto"); !error.empty()) throw ConfigError(error);
     if (points < 2 || points > 50)
         throw ConfigError("points must be between 2 and 50 (got " + std::to_string(points) + ")");
     if (hooks.progress) hooks.progress(0.0, "measuring the cost model");

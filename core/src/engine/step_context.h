@@ -30,7 +30,10 @@ public:
 
     void label(Phase phase, int block = -1) {
         current_ = {phase, block};
-        if (tracker) tracker->setLabel(phase, block);
+        if (tracker) {
+            tracker->throwIfOutOfMemory();
+            tracker->setLabel(phase, block);
+        }
     }
     Label currentLabel() const { return current_; }
     void throwIfCancelled() const {

@@ -1,0 +1,18 @@
+#pragma once
+// Checks that an output can be written before any work starts, so a typo in a path costs a
+// second, not a finished sweep. Writing itself still goes through a temporary file and a
+// rename (results_io.h), so a failed write never leaves half a file.
+
+#include <string>
+
+namespace ckptlab {
+
+// Empty when `path` can be created or replaced: its folder exists and takes a new file, and
+// `path` is not a folder. Otherwise the reason, prefixed with `field` (e.g. "--json").
+std::string checkOutputFile(const std::string& path, const std::string& field);
+
+// Empty when `dir` is a writable folder, or does not exist yet but its parent is one (the
+// exporter creates it). Otherwise the reason, prefixed with `field` (e.g. "--png").
+std::string checkOutputDir(const std::string& dir, const std::string& field);
+
+}  // namespace ckptlab

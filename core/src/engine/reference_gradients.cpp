@@ -1,0 +1,81 @@
+#include "engine/reference_gradients.h"
+
+#include <new>
+#include <string>
+
+#include "engine/memory_tracker.h"
+
+namespace ckptlab::engine {
+namespace {
+
+struct RngStates {
+    at::Tensor cpu;
+    at::Tensor cuda;
+};
+
+RngStates saveRng(const torch::Device& device) {
+    RngStates states{at::detail::getDefaultCPUGenerator().get_state(), {}};
+    if (device.is_cuda()) states.cuda = at::globalContext().defaultGenerator(device).get_state();
+    return states;
+}
+
+void restoreRng(const RngStates& states, const torch::Device& device) {
+    at::Generator cpu = at::detail::getDefaultCPUGenerator();
+    cpu.set_state(states.cpu);
+    if (device.is_cuda()) {
+        at::Generator cuda = at::globalContext().defaultGenerator(device);
+        cuda.set_state(states.cuda);
+    }
+}
+
+}  // namespace
+
+std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
+    bench.clearGradients();
+    const int parts = bench.model.blocks.empty() ? 1 : bench.model.blocks.front()->partCount();
+    const int units = static_cast<int>(bench.model.blocks.size()) * parts;
+    auto runUnit = [&](int u, const torch::Tensor& x) {
+        return bench.model.blocks[u / parts]->forwardPart(u % parts, x);
+    };
+
+    // The same dropout masks as runStep: same seed, units consumed in the same order.
+    torch::manual_seed(bench.config.seed + 1);
+    std::vector<torch::Tensor> inputs;
+    std::vector<RngStates> rng;
+    torch::Tensor x = bench.input.detach();
+    {
+        torch::NoGradGuard noGrad;
+        for (int u = 0; u < units; ++u) {
+            inputs.push_back(x);
+            rng.push_back(saveRng(bench.device));
+            x = runUnit(u, x);
+        }
+    }
+    // loss = output.sum(), so the output's gradient is all ones.
+    torch::Tensor grad = torch::ones_like(x);
+    x = torch::Tensor();
+    const RngStates after = saveRng(bench.device);
+    for (int u = units - 1; u >= 0; --u) {
+        restoreRng(rng[static_cast<std::size_t>(u)], bench.device);
+        torch::Tensor in = inputs[static_cast<std::size_t>(u)].detach().requires_grad_(true);
+        inputs[static_cast<std::size_t>(u)] = torch::Tensor();
+        torch::AutoGradMode enableGrad(true);
+        torch::Tensor out = runUnit(u, in);
+        out.backward(grad);  // accumulates into this unit's parameters' .grad
+        grad = in.grad();
+    }
+    restoreRng(after, bench.device);
+    if (bench.input.requires_grad()) bench.input.mutable_grad() = grad;
+    return bench.gradients();
+}
+
+bool isOutOfMemory(const std::exception& error) {
+    if (dynamic_cast<const OutOfMemoryError*>(&error) || dynamic_cast<const std::bad_alloc*>(&error))
+        return true;
+    const std::string text = error.what();
+    // c10's CPU allocator: "DefaultCPUAllocator: not enough memory"; CUDA: "CUDA out of memory".
+    return text.find("not enough memory") != std::string::npos ||
+           text.find("out of memory") != std::string::npos;
+}
+
+}  // namespace ckptlab::engine

@@ -1,0 +1,23 @@
+#pragma once
+// Gradients of the no-checkpoint step computed one unit at a time, for when the plain `none`
+// step does not fit on the device: a forward without grad stores every unit's input and RNG
+// state, then backward recomputes one unit with grad, takes its gradients and drops it.
+// Written with plain autograd, not the checkpoint Function under test, so it stays an
+// independent reference. On CPU the gradients are bitwise those of the `none` step.
+
+#include <torch/torch.h>
+
+#include <exception>
+#include <vector>
+
+#include "engine/step.h"
+
+namespace ckptlab::engine {
+
+// Input gradient first, then the parameters', like Workbench::gradients().
+std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench);
+
+// True for our modelled out-of-memory and for the allocators' own failures.
+bool isOutOfMemory(const std::exception& error);
+
+}  // namespace ckptlab::engine
