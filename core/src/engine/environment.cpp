@@ -39,6 +39,7 @@ std::string loadedBlas() {
         if (slash == std::string::npos) continue;
         std::string path = line.substr(slash);
         if (path.find("blas") == std::string::npos) continue;
+        if (path.find("cublas") != std::string::npos) continue;  // the GPU's, not the CPU BLAS
         if (path.find("openblas") != std::string::npos) {
             std::string variant = path.find("openmp") != std::string::npos    ? " (OpenMP)"
                                   : path.find("pthread") != std::string::npos ? " (pthreads)"
