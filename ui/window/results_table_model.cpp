@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <QColor>
 #include <cmath>
+#include <limits>
 
 #include "charts/chart_builders.h"
 
@@ -52,12 +53,22 @@ std::vector<SummaryRow> summaryRows(const ResultSet& results)
     return rows;
 }
 
+// "nan" and "inf" spelled the same whatever the locale and the sign bit.
+QString gradDiff(double value, int precision)
+{
+    if (std::isnan(value))
+        return QStringLiteral("nan");
+    if (std::isinf(value))
+        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    return QString::number(value, 'g', precision);
+}
+
 QString gradText(const SummaryRow& row)
 {
     if (row.error)
         return QObject::tr("error");
-    return row.grad_ok ? QObject::tr("ok (%1)").arg(row.max_abs_diff, 0, 'g', 2)
-                       : QObject::tr("FAILED (%1)").arg(row.max_abs_diff, 0, 'g', 3);
+    return row.grad_ok ? QObject::tr("ok (%1)").arg(gradDiff(row.max_abs_diff, 2))
+                       : QObject::tr("FAILED (%1)").arg(gradDiff(row.max_abs_diff, 3));
 }
 
 }  // namespace
@@ -132,7 +143,7 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
             return QString::fromStdString(*row.error);
         if (column == GradCheckColumn)
             return tr("Largest difference from the `none` gradients: %1")
-                .arg(row.max_abs_diff, 0, 'g', 3);
+                .arg(gradDiff(row.max_abs_diff, 3));
         if (column == SavedPerAddedColumn)
             return tr("Memory saved % per time added % (higher is better)");
         if (column == SlowerThanOptimalColumn && row.optimal_step_ms)
@@ -186,7 +197,11 @@ QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const
     case MemorySavedColumn: return opt(row.memory_saved_pct);
     case TimeAddedColumn: return opt(row.time_added_pct);
     case SavedPerAddedColumn: return opt(row.saved_per_added);
-    case GradCheckColumn: return row.error ? 1e300 : row.max_abs_diff;
+    // NaN would break the sort's ordering: it sorts with the infinite differences.
+    case GradCheckColumn:
+        return row.error ? 1e300
+            : std::isnan(row.max_abs_diff) ? std::numeric_limits<double>::infinity()
+                                           : row.max_abs_diff;
     }
     return {};
 }

@@ -1,4 +1,5 @@
 // The summary table as CSV (RFC 4180 quoting), one row per run with its config beside it.
+#include <cmath>
 #include <locale>
 #include <sstream>
 
@@ -41,6 +42,13 @@ std::string significant(double value) {
     return out.str();
 }
 
+// A gradient difference; NaN and Inf spelled "nan" and "inf" whatever the sign bit.
+std::string gradDiffCell(double value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    return significant(value);
+}
+
 std::string optionalCell(const std::optional<double>& value, int decimals) {
     return value ? fixed(*value, decimals) : std::string();
 }
@@ -74,7 +82,7 @@ std::string summaryCsv(const ResultSet& results) {
             optionalCell(row.optimal_step_ms, 3),
             optionalCell(row.slower_than_optimal_pct, 2),
             checked ? (row.grad_ok ? "pass" : "fail") : "not checked",
-            checked ? significant(row.max_abs_diff) : std::string(),
+            checked ? gradDiffCell(row.max_abs_diff) : std::string(),
             row.error.value_or(std::string()),
             toString(c.block),
             std::to_string(c.depth),

@@ -1,5 +1,6 @@
 #include "engine/checkpoint.h"
 
+#include <torch/csrc/autograd/graph_task.h>
 #include <torch/cuda.h>
 
 #include "engine/step_context.h"
@@ -69,18 +70,32 @@ public:
     }
 
     static variable_list backward(AutogradContext* ctx, variable_list gradOutputs) {
-        // Throws LibTorch's own "backward through the graph a second time" when retained.
+        // After a backward without retain_graph the saved tensors are gone, and this throws
+        // LibTorch's own "Trying to backward through the graph a second time".
         auto saved = ctx->get_saved_variables();
-        auto closure = c10::static_intrusive_pointer_cast<Closure>(
-            ctx->saved_data["closure"].toCapsule());
-        // Drop the closure (RNG states, segment) now rather than when the graph node dies,
-        // which for the step's own checkpoints is only at the end of the step.
-        ctx->saved_data.clear();
+        auto found = ctx->saved_data.find("closure");
+        TORCH_CHECK(found != ctx->saved_data.end() && found->second.isCapsule(),
+                    "checkpoint: backward through this checkpoint a second time, after its "
+                    "recompute state was released; pass retain_graph=true to the first "
+                    "backward");
+        auto closure = c10::static_intrusive_pointer_cast<Closure>(found->second.toCapsule());
+        // A backward that keeps the graph (retain_graph=true, or create_graph) can be followed
+        // by another, which needs the closure again. Otherwise drop it (RNG states, segment)
+        // now rather than when the graph node dies, which for the step's own checkpoints is
+        // only at the end of the step.
+        if (!torch::autograd::get_current_graph_task_keep_graph()) ctx->saved_data.erase(found);
         const torch::Tensor input = saved[0];
         StepContext* step = closure->context;
+        // Under create_graph the engine runs backward with grad mode on: the gradients returned
+        // must then be differentiable, with respect to the input too, so the recompute starts
+        // from the input itself rather than a detached copy of it.
+        const bool createGraph = torch::GradMode::is_enabled();
 
-        torch::Tensor x = input.detach();
-        x.requires_grad_(input.requires_grad());
+        torch::Tensor x = input;
+        if (!createGraph) {
+            x = input.detach();
+            x.requires_grad_(input.requires_grad());
+        }
         torch::Tensor output;
         const Label before = step ? step->currentLabel() : Label{};
         {
@@ -111,15 +126,17 @@ public:
         // Differentiate the recomputed segment with respect to the input and the parameters.
         std::vector<torch::Tensor> wrt;
         std::vector<std::size_t> slot;  // position in the returned gradients
-        if (x.requires_grad()) wrt.push_back(x), slot.push_back(0);
+        if (input.requires_grad()) wrt.push_back(x), slot.push_back(0);
         for (std::size_t i = 1; i < saved.size(); ++i) {
             if (saved[i].requires_grad()) wrt.push_back(saved[i]), slot.push_back(i);
         }
         variable_list grads(saved.size() + 2);  // + the two non-tensor arguments
         if (!wrt.empty() && output.requires_grad()) {
+            // The recomputed graph is this call's own; under create_graph the gradients'
+            // graph goes through it, so it must stay.
             auto computed = torch::autograd::grad({output}, wrt, {gradOutputs[0]},
-                                                  /*retain_graph=*/false,
-                                                  /*create_graph=*/false,
+                                                  /*retain_graph=*/createGraph,
+                                                  /*create_graph=*/createGraph,
                                                   /*allow_unused=*/true);
             for (std::size_t i = 0; i < computed.size(); ++i) grads[slot[i]] = computed[i];
         }

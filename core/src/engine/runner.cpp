@@ -184,7 +184,8 @@ RunResult measure(Workbench& bench, const std::string& name, const Plan& plan,
         if (g.defined()) gradientBuffers.insert(g.data_ptr());
     auto trace = engine::analyzeTrace(*context.tracker, gradientBuffers);
     context.tracker.reset();
-    run.grad_check = engine::checkGradients(reference, gradients, bench.config.dtype);
+    run.grad_check = engine::checkGradients(reference, gradients, bench.config.dtype,
+                                            engine::gradientNames(bench.model));
     gradients.clear();
     progress.step(name + ": traced step");
 
