@@ -12,7 +12,7 @@ PACKAGES=(
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   qt6-tools-dev qt6-l10n-tools
   googletest libgtest-dev nlohmann-json3-dev libcli11-dev
-  xvfb xauth appstream python3
+  xvfb xauth appstream desktop-file-utils python3
 )
 
 install_missing() {

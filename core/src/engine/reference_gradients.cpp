@@ -73,8 +73,10 @@ bool isOutOfMemory(const std::exception& error) {
     if (dynamic_cast<const OutOfMemoryError*>(&error) || dynamic_cast<const std::bad_alloc*>(&error))
         return true;
     const std::string text = error.what();
-    // c10's CPU allocator: "DefaultCPUAllocator: not enough memory"; CUDA: "CUDA out of memory".
+    // c10's CPU allocator: "DefaultCPUAllocator: not enough memory" or "can't allocate
+    // memory" (posix_memalign failed); CUDA: "CUDA out of memory".
     return text.find("not enough memory") != std::string::npos ||
+           text.find("can't allocate memory") != std::string::npos ||
            text.find("out of memory") != std::string::npos;
 }
 

@@ -157,7 +157,12 @@ RunResult measure(Workbench& bench, const std::string& name, const Plan& plan,
             engine::runStep(bench, plan, context, &activationBytes);
         } catch (const std::exception& e) {
             if (!engine::isOutOfMemory(e)) throw;
-            outOfMemory = whereItRanOut(e, context, baseline + context.tracker->total());
+            // By now the unwinding has freed the step's tensors; the level it failed at is the
+            // highest the step reached.
+            std::int64_t reached = 0;
+            for (const auto& record : context.tracker->records())
+                reached = std::max(reached, record.total);
+            outOfMemory = whereItRanOut(e, context, baseline + reached);
         }
         context.tracker->finish();
     }
@@ -312,7 +317,9 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
             RunResult failed;
             failed.config = config;
             failed.strategy = name;
-            failed.error = std::string("could not build the model: ") + e.what();
+            // c10::Error messages carry a C++ backtrace after the first line.
+            const std::string message = e.what();
+            failed.error = "could not build the model: " + message.substr(0, message.find('\n'));
             results.runs.push_back(failed);
             if (hooks.result) hooks.result(failed);
         }
