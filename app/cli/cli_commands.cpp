@@ -42,13 +42,7 @@ int runExperiment(ExperimentOptions o, bool sweep) {
 }
 
 int plotResults(const PlotOptions& o) {
-    ResultSet results;
-    try {
-        results = loadResults(o.resultsPath);
-    } catch (const std::exception& e) {
-        std::cerr << "ckptlab-cli: " << e.what() << "\n";
-        return kBadInput;
-    }
+    // Outputs first: checking them costs nothing, loading a large file does not.
     if (o.pngDir.empty() && o.svgDir.empty()) {
         std::cerr << "ckptlab-cli: plot needs --png DIR and/or --svg DIR\n";
         return kBadInput;
@@ -59,6 +53,13 @@ int plotResults(const PlotOptions& o) {
             std::cerr << "ckptlab-cli: " << error << "\n";
             return kBadInput;
         }
+    }
+    ResultSet results;
+    try {
+        results = loadResults(o.resultsPath);
+    } catch (const std::exception& e) {
+        std::cerr << "ckptlab-cli: " << e.what() << "\n";
+        return kBadInput;
     }
     std::string error;
     if (!exportCharts(results, o.pngDir, o.svgDir, o.scale, &error)) {

@@ -8,13 +8,19 @@ tiny=(--depth 4 --width 16 --seq 8 --batch 1 --warmup 0 --repeats 1 -q)
 expect() {  # expect CODE PATTERN -- ARGS...
     local code=$1 pattern=$2
     shift 3
-    local err
+    local err start took
+    start=$(date +%s%N)
     err=$("$cli" "$@" 2>&1 >/dev/null)
     local got=$?
+    took=$((($(date +%s%N) - start) / 1000000))
     local lines
     lines=$(printf '%s' "$err" | grep -c '')
     if [[ $got -ne $code ]] || ! grep -qF -- "$pattern" <<<"$err" || [[ $code -eq 2 && $lines -ne 1 ]]; then
         echo "FAIL: ckptlab-cli $* -> exit $got, stderr: $err (wanted exit $code and '$pattern')"
+        failures=$((failures + 1))
+    elif [[ $code -eq 2 && $took -gt 2000 ]]; then
+        # Bad input is refused before any work: well under a second here; 2 s leaves CI slack.
+        echo "FAIL: ckptlab-cli $* took $took ms to refuse"
         failures=$((failures + 1))
     fi
 }
@@ -48,11 +54,40 @@ expect 2 "below the smallest feasible schedule" -- plan --budgets 0.001 "${tiny[
 expect 0 "" -- plan --brute-force --points 2 "${tiny[@]}"
 expect 2 "--vary must be depth, seq, width or batch" -- scaling --vary color --values 1,2
 expect 2 "--values needs at least two values" -- scaling --vary depth --values 4
-expect 2 "at depth=0: depth must be between" -- scaling --vary depth --values 0,4
+expect 2 "--values: item 1 (\"0\") must be a whole number between 1 and 512" -- scaling --vary depth --values 0,4
 expect 0 "" -- --help
 expect 0 "" -- sweep --help
 # A strategy with the tutorial's closure bug runs but fails its gradient check: exit 1.
 expect 1 "" -- sweep --strategies none,seed-bug:2 "${tiny[@]}"
+
+# Issue 8: nothing aborts, and outputs and lists are checked before any work.
+expect 2 "plan plans at most 128 units" -- plan --depth 300 --width 16 --seq 8 --batch 1
+expect 2 "device must be cpu: this LibTorch has no usable CUDA" -- plan --device cuda
+expect 2 "cuda:N with N from 0 to 63 (got \"cuda:abc\")" -- run --device cuda:abc
+expect 2 "cuda:N with N from 0 to 63 (got \"cuda:-1\")" -- run --device cuda:-1
+expect 2 "optimal:10 plans at most 128 units" -- sweep --strategies none,optimal:10 --depth 300 --width 16 --seq 8 --batch 1
+expect 2 "pareto plans at most 128 units" -- pareto --depth 200 --width 16 --seq 8 --batch 1
+expect 2 "--strategies: item 2 of \"none,,full\" is empty" -- sweep --strategies none,,full "${tiny[@]}"
+expect 2 "--strategies: item 2 of \"none,\" is empty" -- pareto --strategies none, "${tiny[@]}"
+expect 2 "--strategies: item 1" -- scaling --vary depth --values 2,4 --strategies ,full "${tiny[@]}"
+expect 2 "--values: item 2 of \"2,,4\" is empty" -- scaling --vary depth --values 2,,4
+expect 2 "--values: item 2 (\"4x\") must be a whole number between 1 and 512" -- scaling --vary depth --values 2,4x
+expect 2 "--budgets: item 2 (\"x\") is not a number" -- plan --budgets 1,x "${tiny[@]}"
+expect 2 "memory-limit must be between 0" -- run --memory-limit -5 "${tiny[@]}"
+expect 2 "is predicted to need more than 8 EiB" -- run -s none --block transformer --depth 512 --heads 256 --width 16384 --seq 65536 --batch 4096
+for command in run sweep pareto scaling plan; do
+    extra=()
+    [[ $command == scaling ]] && extra=(--vary depth --values 2,4)
+    for option in --json --csv --trace; do
+        expect 2 "$option: folder /nonexistent-dir/x does not exist" -- \
+            "$command" "${extra[@]}" "${tiny[@]}" "$option" /nonexistent-dir/x/out.json
+    done
+    for option in --png --svg; do
+        expect 2 "$option: cannot create /nonexistent-dir/x/charts" -- \
+            "$command" "${extra[@]}" "${tiny[@]}" "$option" /nonexistent-dir/x/charts
+    done
+done
+expect 2 "--svg: cannot create /nonexistent-dir/x" -- plot /dev/null --svg /nonexistent-dir/x/charts
 
 # Corrupt and foreign results files.
 tmp=$(mktemp -d)
