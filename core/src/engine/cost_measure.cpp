@@ -6,8 +6,10 @@
 #include <chrono>
 
 #include "ckptlab/cost_model.h"
+#include "ckptlab/statistics.h"
 #include "engine/memory_tracker.h"
 #include "engine/model.h"
+#include "engine/step.h"
 #include "engine/step_context.h"
 
 namespace ckptlab {
@@ -25,10 +27,6 @@ std::int64_t maxTotal(const engine::MemoryTracker& tracker, std::size_t from) {
 
 constexpr std::int64_t kEvictBytes = 64LL * 1024 * 1024;
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
 
 class UnitProbe {
 public:
@@ -39,10 +37,7 @@ public:
         input_ = torch::randn({config.batch, config.seq, config.width}, options).requires_grad_();
         gradOut_ = torch::randn({config.batch, config.seq, config.width}, options);
         params_ = block.partParameters(part);
-        if (config.optimizer == Optimizer::Adam)
-            optimizer_ = std::make_unique<torch::optim::Adam>(params_, torch::optim::AdamOptions(1e-3));
-        else if (config.optimizer == Optimizer::Sgd)
-            optimizer_ = std::make_unique<torch::optim::SGD>(params_, torch::optim::SGDOptions(1e-3));
+        optimizer_ = engine::makeOptimizer(config.optimizer, params_);
     }
 
     void clearGrads() {

@@ -11,6 +11,7 @@
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/saturating.h"
+#include "ckptlab/statistics.h"
 #include "engine/grad_check.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
@@ -22,13 +23,6 @@ namespace {
 using engine::StepContext;
 using engine::StepTimes;
 using engine::Workbench;
-
-double median(std::vector<double> values) {
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 std::int64_t bytesOf(const std::vector<torch::Tensor>& tensors) {
     std::int64_t total = 0;

@@ -30,13 +30,21 @@ void Workbench::restoreInitialWeights() {
     for (std::size_t i = 0; i < params.size(); ++i) params[i].copy_(initialWeights[i]);
 }
 
+std::unique_ptr<torch::optim::Optimizer> makeOptimizer(Optimizer kind,
+                                                       std::vector<torch::Tensor> parameters) {
+    switch (kind) {
+    case Optimizer::Sgd:
+        return std::make_unique<torch::optim::SGD>(parameters, torch::optim::SGDOptions(1e-3));
+    case Optimizer::Adam:
+        return std::make_unique<torch::optim::Adam>(parameters, torch::optim::AdamOptions(1e-3));
+    case Optimizer::None: break;
+    }
+    return nullptr;
+}
+
 void Workbench::resetOptimizer() {
     optimizer.reset();
-    auto params = model.parameters();
-    if (config.optimizer == Optimizer::Sgd)
-        optimizer = std::make_unique<torch::optim::SGD>(params, torch::optim::SGDOptions(1e-3));
-    else if (config.optimizer == Optimizer::Adam)
-        optimizer = std::make_unique<torch::optim::Adam>(params, torch::optim::AdamOptions(1e-3));
+    optimizer = makeOptimizer(config.optimizer, model.parameters());
 }
 
 void Workbench::clearGradients() {

@@ -14,6 +14,11 @@
 
 namespace ckptlab::engine {
 
+// The optimizer a config asks for over `parameters` (null for Optimizer::None). One factory
+// for the runner's steps and the cost model's, so both measure the same state and step.
+std::unique_ptr<torch::optim::Optimizer> makeOptimizer(Optimizer kind,
+                                                       std::vector<torch::Tensor> parameters);
+
 struct Workbench {
     Workbench(const ExperimentConfig& config, const torch::Device& device);
 
