@@ -18,7 +18,7 @@ expect() {  # expect CODE PATTERN -- ARGS...
     if [[ $got -ne $code ]] || ! grep -qF -- "$pattern" <<<"$err" || [[ $code -eq 2 && $lines -ne 1 ]]; then
         echo "FAIL: ckptlab-cli $* -> exit $got, stderr: $err (wanted exit $code and '$pattern')"
         failures=$((failures + 1))
-    elif [[ $code -eq 2 && $took -gt 2000 ]]; then
+    elif [[ $code -eq 2 && $took -gt $((2000 * ${CKPTLAB_TIME_SCALE:-1})) ]]; then
         # Bad input is refused before any work: well under a second here; 2 s leaves CI slack.
         echo "FAIL: ckptlab-cli $* took $took ms to refuse"
         failures=$((failures + 1))

@@ -3,10 +3,13 @@
 
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <limits>
 #include <random>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -64,8 +67,10 @@ ResultSet sampleResults() {
     run.phases = {{Phase::Forward, 0, 0.0, 0.4}, {Phase::Loss, -1, 0.4, 0.6},
                   {Phase::Backward, 5, 0.6, 1.0}, {Phase::Idle, -1, 1.0, 1.1}};
     run.prediction = PredictedMetrics{123000000, 2345000, 11.75, 10.5};
-    run.schedule = "ckpt[0,2){0 1} 2 3";
-    run.forward_counts = {2, 2, 1, 1};
+    c.memory_limit_mib = 4096.5;
+    // A transformer block is two units (attention, FFN): 12 units for depth 6.
+    run.schedule = "ckpt[0,2){0 1} 2 3 4 5 ckpt[6,12){ckpt[6,8){6 7} 8 9 10 11}";
+    run.forward_counts = {2, 2, 1, 1, 1, 1, 3, 3, 2, 2, 2, 2};
     set.runs.push_back(run);
 
     RunResult failed;
@@ -73,8 +78,11 @@ ResultSet sampleResults() {
     failed.config.depth = 4;
     failed.grad_check.max_abs_diff = std::numeric_limits<double>::quiet_NaN();
     failed.metrics.step_samples_ms = {std::numeric_limits<double>::infinity()};
+    failed.grad_check.note = "NaN in 12 of 4096 elements of block 3 ffn.up.weight";
     failed.error = "CUDA out of memory: \"tried\" to allocate\n2 GiB";
+    failed.out_of_memory = OutOfMemory{2147483648, 1073741824, 0, Phase::Recompute, 2, 3.25};
     set.runs.push_back(failed);
+    set.notes = {"the \"vs optimal\" comparison was skipped", "second note"};
     return set;
 }
 
@@ -102,24 +110,28 @@ void expectSameRun(const RunResult& a, const RunResult& b) {
     EXPECT_EQ(x.threads, y.threads);
     EXPECT_EQ(x.warmup, y.warmup);
     EXPECT_EQ(x.repeats, y.repeats);
+    EXPECT_EQ(x.memory_limit_mib, y.memory_limit_mib);
     EXPECT_EQ(a.strategy, b.strategy);
 
     const Metrics &m = a.metrics, &n = b.metrics;
     EXPECT_EQ(m.peak_bytes, n.peak_bytes);
     EXPECT_EQ(m.activation_bytes, n.activation_bytes);
     EXPECT_EQ(m.baseline_bytes, n.baseline_bytes);
-    EXPECT_EQ(m.step_ms, n.step_ms);
-    EXPECT_EQ(m.forward_ms, n.forward_ms);
-    EXPECT_EQ(m.backward_ms, n.backward_ms);
-    EXPECT_EQ(m.recompute_ms, n.recompute_ms);
-    EXPECT_EQ(m.optimizer_ms, n.optimizer_ms);
+    expectSameDouble(m.step_ms, n.step_ms, "step_ms");
+    expectSameDouble(m.forward_ms, n.forward_ms, "forward_ms");
+    expectSameDouble(m.backward_ms, n.backward_ms, "backward_ms");
+    expectSameDouble(m.recompute_ms, n.recompute_ms, "recompute_ms");
+    expectSameDouble(m.optimizer_ms, n.optimizer_ms, "optimizer_ms");
     EXPECT_EQ(m.recomputed_blocks, n.recomputed_blocks);
-    EXPECT_EQ(m.step_samples_ms, n.step_samples_ms);
+    ASSERT_EQ(m.step_samples_ms.size(), n.step_samples_ms.size());
+    for (std::size_t i = 0; i < m.step_samples_ms.size(); ++i)
+        expectSameDouble(m.step_samples_ms[i], n.step_samples_ms[i], "step_samples_ms");
 
     EXPECT_EQ(a.grad_check.checked, b.grad_check.checked);
     expectSameDouble(a.grad_check.max_abs_diff, b.grad_check.max_abs_diff, "max_abs_diff");
-    EXPECT_EQ(a.grad_check.tolerance, b.grad_check.tolerance);
+    expectSameDouble(a.grad_check.tolerance, b.grad_check.tolerance, "tolerance");
     EXPECT_EQ(a.grad_check.passed(), b.grad_check.passed());
+    EXPECT_EQ(a.grad_check.note, b.grad_check.note);
 
     const Breakdown &p = a.breakdown, &q = b.breakdown;
     EXPECT_EQ(p.parameters, q.parameters);
@@ -156,12 +168,27 @@ void expectSameRun(const RunResult& a, const RunResult& b) {
     if (a.prediction) {
         EXPECT_EQ(a.prediction->peak_bytes, b.prediction->peak_bytes);
         EXPECT_EQ(a.prediction->activation_bytes, b.prediction->activation_bytes);
-        EXPECT_EQ(a.prediction->step_ms, b.prediction->step_ms);
-        EXPECT_EQ(a.prediction->optimal_step_ms, b.prediction->optimal_step_ms);
+        expectSameDouble(a.prediction->step_ms, b.prediction->step_ms, "prediction step_ms");
+        ASSERT_EQ(a.prediction->optimal_step_ms.has_value(),
+                  b.prediction->optimal_step_ms.has_value());
+        if (a.prediction->optimal_step_ms) {
+            expectSameDouble(*a.prediction->optimal_step_ms, *b.prediction->optimal_step_ms,
+                             "optimal_step_ms");
+        }
     }
     EXPECT_EQ(a.schedule, b.schedule);
     EXPECT_EQ(a.forward_counts, b.forward_counts);
     EXPECT_EQ(a.error, b.error);
+    ASSERT_EQ(a.out_of_memory.has_value(), b.out_of_memory.has_value());
+    if (a.out_of_memory) {
+        const OutOfMemory &o = *a.out_of_memory, &p = *b.out_of_memory;
+        EXPECT_EQ(o.requested_bytes, p.requested_bytes);
+        EXPECT_EQ(o.allocated_bytes, p.allocated_bytes);
+        EXPECT_EQ(o.limit_bytes, p.limit_bytes);
+        EXPECT_EQ(o.phase, p.phase);
+        EXPECT_EQ(o.block, p.block);
+        EXPECT_EQ(o.t_ms, p.t_ms);
+    }
 }
 
 void expectSameResults(const ResultSet& a, const ResultSet& b) {
@@ -176,6 +203,7 @@ void expectSameResults(const ResultSet& a, const ResultSet& b) {
     EXPECT_EQ(e.cuda_compiled, f.cuda_compiled);
     EXPECT_EQ(e.created_utc, f.created_utc);
     EXPECT_EQ(a.cancelled, b.cancelled);
+    EXPECT_EQ(a.notes, b.notes);
     ASSERT_EQ(a.runs.size(), b.runs.size());
     for (std::size_t i = 0; i < a.runs.size(); ++i) {
         SCOPED_TRACE("run " + std::to_string(i));
@@ -365,7 +393,8 @@ TEST(ResultsJson, RejectsImpossibleValues) {
               "runs[0].breakdown.gradients: expected a non-negative integer, got -1");
     doc = sampleDocument();
     doc["runs"][0]["metrics"]["step_ms"] = -3.0;
-    EXPECT_EQ(rejectionOf(doc), "runs[0].metrics.step_ms: expected a duration of 0 ms or more");
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].metrics.step_ms: expected a duration of 0 ms or more, got -3.0");
     doc = sampleDocument();
     doc["runs"][0]["metrics"]["peak_bytes"] = 18446744073709551615ull;
     EXPECT_EQ(rejectionOf(doc),
@@ -447,7 +476,9 @@ TEST(ResultsJson, EveryFieldIsCheckedWithItsPath) {
         // Keys added after schema 1 shipped may be absent, so older files still open.
         const bool optional = ptr.back() == "prediction" || ptr.back() == "schedule" ||
                               ptr.back() == "forward_counts" || ptr.back() == "optimal_step_ms" ||
-                              ptr.back() == "predicted_frontier";
+                              ptr.back() == "predicted_frontier" ||
+                              ptr.back() == "memory_limit_mib" || ptr.back() == "note" ||
+                              ptr.back() == "out_of_memory" || ptr.back() == "notes";
         if (parent.is_object() && !optional) {
             doc = good;
             doc[ptr.parent_pointer()].erase(ptr.back());
@@ -488,6 +519,192 @@ TEST(ResultsJson, DeepNestingIsRefusedWithoutCrashing) {
     EXPECT_EQ(rejection(deepRuns), "environment: expected an object, got an array");
 }
 
+// Every double the writer writes goes through its non-finite spelling: nlohmann alone would
+// write NaN and Inf as null, which the reader refuses. The gradient check's difference and
+// tolerance are NaN or +Inf when gradients are (core/src/engine/grad_check.cpp).
+TEST(ResultsJson, NonFiniteDoublesAreWrittenAsStringsAndReadBack) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    ResultSet set = sampleResults();
+    for (RunResult& run : set.runs) {
+        Metrics& m = run.metrics;
+        for (double* d : {&m.step_ms, &m.forward_ms, &m.backward_ms, &m.recompute_ms,
+                          &m.optimizer_ms}) {
+            *d = nan;
+        }
+        m.step_samples_ms = {nan, inf, 1.0};
+        run.grad_check.checked = true;
+        run.grad_check.tolerance = inf;
+        run.prediction = PredictedMetrics{1, 2, inf, nan};
+    }
+    set.runs[0].grad_check.max_abs_diff = nan;
+    set.runs[1].grad_check.max_abs_diff = inf;
+    set.predicted_frontier = {{1024, nan}, {2048, inf}};
+
+    const std::string text = resultsToJson(set);
+    // No number became null: the only null is the first run's absent error.
+    const Json doc = Json::parse(text);
+    std::vector<std::string> nulls;
+    const std::function<void(const Json&, const std::string&)> findNulls =
+        [&](const Json& j, const std::string& at) {
+            if (j.is_null()) nulls.push_back(at);
+            if (j.is_object())
+                for (const auto& [key, value] : j.items()) findNulls(value, at + "/" + key);
+            if (j.is_array())
+                for (std::size_t i = 0; i < j.size(); ++i)
+                    findNulls(j[i], at + "/" + std::to_string(i));
+        };
+    findNulls(doc, "");
+    EXPECT_EQ(nulls, std::vector<std::string>{"/runs/0/error"});
+    EXPECT_EQ(doc["runs"][0]["grad_check"]["max_abs_diff"], "nan");
+    EXPECT_EQ(doc["runs"][1]["grad_check"]["max_abs_diff"], "inf");
+    EXPECT_EQ(doc["runs"][0]["grad_check"]["tolerance"], "inf");
+    EXPECT_EQ(doc["runs"][0]["grad_check"]["passed"], false);
+    EXPECT_EQ(doc["runs"][0]["metrics"]["step_samples_ms"], Json::parse(R"(["nan","inf",1.0])"));
+    EXPECT_EQ(doc["predicted_frontier"][1]["step_ms"], "inf");
+
+    const ResultSet loaded = resultsFromJson(text);
+    expectSameResults(set, loaded);
+    EXPECT_TRUE(std::isnan(loaded.runs[0].grad_check.max_abs_diff));
+    EXPECT_EQ(loaded.runs[1].grad_check.max_abs_diff, inf);
+    EXPECT_FALSE(loaded.runs[0].grad_check.passed());
+    EXPECT_FALSE(loaded.runs[1].grad_check.passed());
+    EXPECT_TRUE(std::isnan(loaded.predicted_frontier[0].step_ms));
+    EXPECT_EQ(resultsToJson(loaded), text);
+
+    // A negative NaN is still "nan"; a negative difference or tolerance cannot be.
+    set.runs[0].grad_check.max_abs_diff = -nan;
+    EXPECT_EQ(Json::parse(resultsToJson(set))["runs"][0]["grad_check"]["max_abs_diff"], "nan");
+    Json bad = Json::parse(text);
+    bad["runs"][0]["grad_check"]["max_abs_diff"] = "-inf";
+    EXPECT_EQ(rejectionOf(bad),
+              "runs[0].grad_check.max_abs_diff: expected 0 or more (or \"nan\", \"inf\"), got -inf");
+}
+
+TEST(ResultsJson, RejectsDuplicateKeysNamingThem) {
+    const std::string text = resultsToJson(sampleResults());
+    std::string twice = text;
+    twice.replace(twice.find("\"cancelled\": true"), 17, "\"cancelled\": true, \"cancelled\": false");
+    EXPECT_EQ(rejection(twice), "duplicate key \"cancelled\" (each key may appear once in an object)");
+    twice = text;
+    twice.replace(twice.find("\"peak_bytes\": 123456789"), 23,
+                  "\"peak_bytes\": 1, \"peak_bytes\": 123456789");
+    EXPECT_EQ(rejection(twice),
+              "runs[0].metrics: duplicate key \"peak_bytes\" (each key may appear once in an "
+              "object)");
+    // In an object the reader ignores, too: the file is ambiguous either way.
+    EXPECT_CONTAINS(rejection(R"({"schema": "ckptlab.results/1", "x": [{"a": 1, "a": 2}]})"),
+                    "x[0]: duplicate key \"a\"");
+}
+
+TEST(ResultsJson, RejectsInvalidUtf8AndNulAtTheirByte) {
+    std::string text = resultsToJson(sampleResults());
+    const std::size_t at = text.find("Some CPU");
+    std::string bad = text;
+    bad[at] = '\xff';
+    EXPECT_CONTAINS(rejection(bad), "not valid JSON at byte " + std::to_string(at + 1) + " (");
+    EXPECT_CONTAINS(rejection(bad), "invalid UTF-8 (byte 0xff)");
+    bad = text;
+    bad.replace(at, 2, "\xc3\x28");  // a lead byte without its continuation
+    EXPECT_CONTAINS(rejection(bad), "at byte " + std::to_string(at + 1) + " (");
+    EXPECT_CONTAINS(rejection(bad), "invalid UTF-8 (byte 0xc3)");
+    bad = text;
+    bad.replace(at, 3, "\xed\xa0\x80");  // a UTF-16 surrogate, not a character
+    EXPECT_CONTAINS(rejection(bad), "invalid UTF-8 (byte 0xed)");
+    bad = text;
+    bad[at] = '\0';
+    EXPECT_CONTAINS(rejection(bad), "at byte " + std::to_string(at + 1) + " (");
+    EXPECT_CONTAINS(rejection(bad), "a NUL byte");
+    // Valid multi-byte text loads, and an escaped NUL is a character like any other.
+    bad = text;
+    bad.replace(at, 8, "\xc3\xbc \xe6\x97\xa5 \xf0\x9f\x99\x82 \\u0000");
+    EXPECT_EQ(rejection(bad), "");
+}
+
+TEST(ResultsJson, RejectsNumbersOutsideWhatCanBeMeasured) {
+    Json doc = sampleDocument();
+    doc["runs"][0]["metrics"]["peak_bytes"] = (std::int64_t{1} << 53) + 1;
+    EXPECT_EQ(rejectionOf(doc), "runs[0].metrics.peak_bytes: expected at most 2^53 bytes (8 PiB), "
+                                "got 9007199254740993");
+    doc = sampleDocument();
+    doc["runs"][0]["metrics"]["peak_bytes"] = std::int64_t{1} << 53;  // the largest accepted
+    EXPECT_EQ(rejectionOf(doc), "");
+    doc = sampleDocument();
+    doc["runs"][0]["breakdown"]["other"] = std::numeric_limits<std::int64_t>::max();
+    EXPECT_CONTAINS(rejectionOf(doc), "runs[0].breakdown.other: expected at most 2^53 bytes");
+    doc = sampleDocument();
+    doc["runs"][0]["metrics"]["step_ms"] = 2e12;
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].metrics.step_ms: expected a duration of at most 1e12 ms, got 2000000000000.0");
+    doc = sampleDocument();
+    doc["runs"][0]["timeline"]["t_ms"][1] = "nan";
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].timeline.t_ms[1]: expected a time from -1e12 to 1e12 ms, got nan");
+    doc = sampleDocument();
+    doc["runs"][0]["timeline"]["delta"][0] = std::numeric_limits<std::int64_t>::min();
+    EXPECT_CONTAINS(rejectionOf(doc), "runs[0].timeline.delta[0]: expected an integer from");
+    doc = sampleDocument();
+    doc["runs"][0]["config"]["dropout"] = "nan";
+    EXPECT_CONTAINS(rejectionOf(doc), "runs[0].config.dropout: dropout must be between 0 and 0.9");
+    std::string text = resultsToJson(sampleResults());
+    text.replace(text.find("\"step_ms\": 12.5"), 15, "\"step_ms\": 1e999");
+    EXPECT_CONTAINS(rejection(text), "number overflow parsing '1e999'");
+    text = resultsToJson(sampleResults());
+    text.replace(text.find("\"peak_bytes\": 123456789"), 23, "\"peak_bytes\": 123456789000000000000");
+    EXPECT_EQ(rejection(text), "runs[0].metrics.peak_bytes: integer 1.23456789e+20 is too large");
+}
+
+TEST(ResultsJson, RejectsSchedulesThatDoNotDescribeTheModel) {
+    Json doc = sampleDocument();
+    doc["runs"][0]["schedule"] = "0 1 2 3";
+    EXPECT_EQ(rejectionOf(doc), "runs[0].schedule: covers units 0..3 but the model has 12 units");
+    doc["runs"][0]["schedule"] = "0 1 2 3 4 5 6 7 8 9 10 11 999999";
+    EXPECT_CONTAINS(rejectionOf(doc), "runs[0].schedule: schedule: units must run 0, 1, 2");
+    doc["runs"][0]["schedule"] = "ckpt[0,5){0}";
+    EXPECT_CONTAINS(rejectionOf(doc), "runs[0].schedule: schedule: checkpoint body must cover");
+    // Nested deeper than there are units: refused before the (recursive) parser sees it.
+    std::string deep;
+    for (int i = 0; i < 100000; ++i) deep += "ckpt[0,12){";
+    deep += "0 1 2 3 4 5 6 7 8 9 10 11" + std::string(100000, '}');
+    doc["runs"][0]["schedule"] = deep;
+    EXPECT_EQ(rejectionOf(doc), "runs[0].schedule: checkpoints nested more than 12 deep, deeper "
+                                "than the model has units");
+    doc = sampleDocument();
+    doc["runs"][0]["forward_counts"] = Json::array({1, 2});
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].forward_counts: has 2 values but the model has 12 units");
+}
+
+TEST(ResultsJson, RejectsMoreRunsThanASweepMakesWhileParsing) {
+    // 10,001 minimal runs: refused at the first one too many, without reading every run.
+    Json run = sampleDocument()["runs"][1];
+    std::string text = R"({"schema": "ckptlab.results/1", "runs": [)";
+    const std::string one = run.dump();
+    for (int i = 0; i < 10001; ++i) text += (i ? "," : "") + one;
+    text += "]}";
+    EXPECT_EQ(rejection(text), "runs: more than 10000 runs; a results file holds at most 10000");
+}
+
+TEST(ResultsJson, NamesFilesFromANewerVersion) {
+    Json doc = sampleDocument();
+    doc["schema"] = "ckptlab.results/2";
+    EXPECT_EQ(rejectionOf(doc), "unsupported schema \"ckptlab.results/2\" (expected "
+                                "ckptlab.results/1): the file is from a newer Checkpoint Lab");
+    doc["schema"] = "ckptlab.results/1\nsecond line";  // echoed on one line
+    EXPECT_EQ(rejectionOf(doc), "unsupported schema \"ckptlab.results/1?second line\" (expected "
+                                "ckptlab.results/1)");
+}
+
+TEST(ResultsJson, CutOffTextIsReportedWithoutParsingIt) {
+    const std::string text = resultsToJson(sampleResults());
+    const std::string cut = text.substr(0, 1000);
+    const std::string message = rejection(cut);
+    EXPECT_CONTAINS(message, "not valid JSON at byte 1000 (line ");
+    EXPECT_CONTAINS(message, "is the file truncated?");
+    EXPECT_CONTAINS(rejection(text + "x"), "the text ends without the '}'");
+    EXPECT_EQ(rejection("\xEF\xBB\xBF" + text), "");  // a byte order mark is fine
+}
+
 // ---------------------------------------------------------------- files
 
 TEST(ResultsFiles, LoadReportsFileProblems) {
@@ -522,6 +739,13 @@ TEST(ResultsFiles, LoadReportsFileProblems) {
         FAIL() << "loaded a directory";
     } catch (const ResultsFileError& e) {
         EXPECT_CONTAINS(e.what(), "it is a directory");
+    }
+    // A device never ends: refused before reading.
+    try {
+        loadResults("/dev/zero");
+        FAIL() << "loaded /dev/zero";
+    } catch (const ResultsFileError& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot open /dev/zero: not a regular file");
     }
 }
 

@@ -1,6 +1,8 @@
 // Files from the window: Save/Open round trip, bad and foreign files, CSV and Chrome trace
 // export, and chart export (PNG that decodes to a non-blank image, SVG that parses).
 
+#include <QDir>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -60,6 +62,7 @@ private Q_SLOTS:
     void roundTripsThroughSaveAndOpen();
     void badFilesGiveMessages_data();
     void badFilesGiveMessages();
+    void corruptFilesKeepWhatWasOpen();
     void opensScalingSweep();
     void exportsCsvAndTrace();
     void exportsCharts();
@@ -169,6 +172,82 @@ void TestFiles::badFilesGiveMessages()
     QVERIFY(m_recorder.messages[0].text.contains(path));
     QVERIFY(!failed.first().at(1).toString().isEmpty());  // ResultsFileError's message
     QVERIFY(window.document()->isEmpty());
+}
+
+// Every corrupt file of the fuzz corpus (tests/data/fuzz, see tests/fuzz/README.md), a missing
+// file, a folder and a 200 MB file cut off, opened over a good file: each gives one error
+// message naming the file, and what was open stays open, unchanged.
+void TestFiles::corruptFilesKeepWhatWasOpen()
+{
+    const QDir data(QFileInfo(QStringLiteral(__FILE__)).absolutePath() +
+                    QStringLiteral("/../data/fuzz"));
+    QVERIFY2(data.exists(QStringLiteral("corrupt")), qPrintable(data.absolutePath()));
+
+    MainWindow window;
+    const QString good = data.absoluteFilePath(QStringLiteral("valid/tiny-sweep.json"));
+    {
+        QSignalSpy opened(window.files(), &FileController::opened);
+        window.openResultsFile(good);
+        QVERIFY(opened.wait(30000));
+    }
+    QVERIFY(m_recorder.messages.isEmpty());
+    QCOMPARE(window.document()->runCount(), 3);
+    const std::string before = resultsToJson(window.document()->results());
+    const QString title = window.windowTitle();
+    const int rows = window.resultsModel()->rowCount();
+
+    QStringList paths;
+    const QDir::Filters files = QDir::Files | QDir::Hidden;
+    for (const QFileInfo& info :
+         QDir(data.filePath(QStringLiteral("corrupt"))).entryInfoList(files, QDir::Name))
+        paths << info.absoluteFilePath();
+    // The fuzz corpus holds files that load and files that do not; take the second kind.
+    int corpusRefused = 0;
+    for (const QFileInfo& info :
+         QDir(data.filePath(QStringLiteral("corpus"))).entryInfoList(files, QDir::Name)) {
+        try {
+            loadResults(QFile::encodeName(info.absoluteFilePath()).toStdString());
+        } catch (const ResultsFileError&) {
+            paths << info.absoluteFilePath();
+            ++corpusRefused;
+        }
+    }
+    QVERIFY(paths.size() > 50);
+    paths << m_dir.filePath(QStringLiteral("missing.json"));
+    QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("a-directory.json")));
+    paths << m_dir.filePath(QStringLiteral("a-directory.json"));
+    // 200 MB that start like a results file and stop in the middle of the runs.
+    const QString big = m_dir.filePath(QStringLiteral("cut-200mb.json"));
+    {
+        QFile file(big);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"schema": "ckptlab.results/1", "cancelled": false, "runs": [)");
+        const QByteArray chunk = QByteArray(R"({"strategy": "none", "metrics": {}},)").repeated(28000);
+        while (file.size() < 200'000'000)
+            QCOMPARE(file.write(chunk), qint64(chunk.size()));
+    }
+    paths << big;
+
+    for (const QString& path : paths) {
+        const int messages = int(m_recorder.messages.size());
+        QSignalSpy failed(window.files(), &FileController::openFailed);
+        window.openResultsFile(path);
+        QVERIFY2(failed.wait(30000), qPrintable(path));
+        QCOMPARE(int(m_recorder.messages.size()), messages + 1);
+        const Message& message = m_recorder.messages.last();
+        QCOMPARE(message.kind, MessageKind::Error);
+        QVERIFY2(message.text.contains(QDir::toNativeSeparators(path)), qPrintable(message.text));
+        QVERIFY2(!failed.first().at(1).toString().contains(QLatin1Char('\n')),
+                 qPrintable(failed.first().at(1).toString()));  // one line
+        // What was open before is still there, and still the document's file.
+        QCOMPARE(window.document()->runCount(), 3);
+        QCOMPARE(window.document()->filePath(), good);
+        QCOMPARE(window.windowTitle(), title);
+        QCOMPARE(window.resultsModel()->rowCount(), rows);
+    }
+    QCOMPARE(resultsToJson(window.document()->results()), before);
+    QFile::remove(big);
+    qInfo("%d files refused, %d of them from the fuzz corpus", int(paths.size()), corpusRefused);
 }
 
 void TestFiles::opensScalingSweep()

@@ -77,8 +77,9 @@ bool exportChartSvg(QChart* chart, const QString& path, const QString& title,
     generator.setSize(size.toSize());
     generator.setViewBox(QRectF(QPointF(0, 0), size));
     generator.setResolution(layoutDpi());
-    generator.setTitle(title);
-    generator.setDescription(description);
+    // Qt 6.4 writes both unescaped: a run named "</svg>" would end the document.
+    generator.setTitle(title.toHtmlEscaped());
+    generator.setDescription(description.toHtmlEscaped());
     QPainter painter;
     if (!painter.begin(&generator))
         return fail(error, QStringLiteral("Could not start writing %1.").arg(path));

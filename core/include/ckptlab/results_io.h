@@ -16,9 +16,14 @@ struct ResultsFileError : std::runtime_error {
 };
 
 std::string resultsToJson(const ResultSet& results);
-ResultSet resultsFromJson(const std::string& text);  // throws ResultsFileError
+// Anything it does not load (not JSON, not ours, a value out of range: see the top of
+// results_json_read.cpp) throws ResultsFileError with one printable line naming the place, and
+// nothing else escapes; tests/fuzz checks this on a fuzzed corpus.
+ResultSet resultsFromJson(const std::string& text);
 
 void saveResults(const ResultSet& results, const std::string& path);
+// As resultsFromJson, the message starting with the path; also refuses a missing file, a
+// folder, a device and a file over 1 GiB.
 ResultSet loadResults(const std::string& path);
 
 std::string summaryCsv(const ResultSet& results);

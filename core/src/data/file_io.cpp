@@ -1,7 +1,10 @@
 // File helpers: atomic writes for every saver, and the size-capped read of a results file.
 #include "data/file_io.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
+#include <cstdint>
 #include <cstddef>
 #include <cstdio>
 #include <filesystem>
@@ -34,14 +37,36 @@ std::string readFile(const std::string& path) {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
                                                         &std::fclose);
     if (!file) throw ResultsFileError("cannot open " + path + ": " + errnoText(errno));
+    const std::string tooLarge = "cannot open " + path + ": larger than 1 GiB, too large for a " +
+                                 "results file";
+    struct stat info {};
+    if (fstat(fileno(file.get()), &info) != 0) {
+        throw ResultsFileError("cannot read " + path + ": " + errnoText(errno));
+    }
+    // Pipes (process substitution) are read to their end; devices such as /dev/zero never end.
+    if (!S_ISREG(info.st_mode) && !S_ISFIFO(info.st_mode)) {
+        throw ResultsFileError("cannot open " + path + ": not a regular file");
+    }
     std::string text;
+    if (S_ISREG(info.st_mode)) {
+        // One read into a buffer of the file's size: no copies of a large file, and a file
+        // over the limit is refused before any of it is read.
+        const auto size = static_cast<std::uint64_t>(info.st_size);
+        if (size > kMaxFileBytes) throw ResultsFileError(tooLarge);
+        text.resize(static_cast<std::size_t>(size));
+        std::size_t got = 0;
+        while (got < text.size()) {
+            const std::size_t n = std::fread(&text[got], 1, text.size() - got, file.get());
+            if (n == 0) break;
+            got += n;
+        }
+        text.resize(got);  // the file shrank while being read
+    }
+    // Then whatever is left: all of a pipe, or what was appended since the size was taken.
     char buffer[1 << 16];
     std::size_t got = 0;
     while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) {
-        if (text.size() + got > kMaxFileBytes) {
-            throw ResultsFileError("cannot open " + path +
-                                   ": larger than 1 GiB, too large for a results file");
-        }
+        if (text.size() + got > kMaxFileBytes) throw ResultsFileError(tooLarge);
         text.append(buffer, got);
     }
     if (std::ferror(file.get())) {

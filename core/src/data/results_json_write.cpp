@@ -1,8 +1,14 @@
 // Results as JSON (schema "ckptlab.results/1"): writing. Reading is in results_json_read.cpp.
 //
 // Layout notes beyond the obvious field names:
-// - Non-finite doubles (a NaN gradient difference, say) have no JSON number, so they are
-//   written as the strings "nan", "inf" and "-inf" and read back as such.
+// - Non-finite doubles (a NaN gradient difference, say) have no JSON number, so every double
+//   goes through number(), which writes them as the strings "nan", "inf" and "-inf"; the
+//   reader reads them back where a run can hold them (durations, the gradient check).
+// - Keys added after schema 1 first shipped are optional on reading ("prediction", "schedule",
+//   "forward_counts", "predicted_frontier" and the ones below). The newest are written only
+//   when they hold something, so other files read exactly as before: the config's
+//   "memory_limit_mib", the gradient check's "note", a run's "out_of_memory" and the set's
+//   "notes".
 // - The timeline is stored as columns (t_ms, delta, total, phase, block) because it can hold
 //   hundreds of thousands of events. Its "phase" column holds small integers that index the
 //   "phase_codes" list stored beside it, so the file explains itself.
@@ -45,13 +51,16 @@ OrderedJson environmentJson(const Environment& e) {
 }
 
 OrderedJson configJson(const ExperimentConfig& c) {
-    return OrderedJson{{"block", toString(c.block)},   {"depth", c.depth},
+    OrderedJson config{{"block", toString(c.block)},   {"depth", c.depth},
                        {"width", c.width},             {"seq", c.seq},
                        {"batch", c.batch},             {"heads", c.heads},
                        {"dropout", number(c.dropout)}, {"dtype", toString(c.dtype)},
                        {"device", c.device},           {"optimizer", toString(c.optimizer)},
                        {"seed", c.seed},               {"threads", c.threads},
                        {"warmup", c.warmup},           {"repeats", c.repeats}};
+    // Only when set, so files of runs without a limit read as they always did.
+    if (c.memory_limit_mib != 0) config["memory_limit_mib"] = number(c.memory_limit_mib);
+    return config;
 }
 
 OrderedJson metricsJson(const Metrics& m) {
@@ -110,15 +119,17 @@ OrderedJson runJson(const RunResult& run) {
                                      {"end_ms", number(s.end_ms)}});
     }
     const GradCheck& g = run.grad_check;
-    return OrderedJson{
+    OrderedJson gradCheck{{"checked", g.checked},
+                          {"max_abs_diff", number(g.max_abs_diff)},
+                          {"tolerance", number(g.tolerance)},
+                          {"passed", g.passed()}};
+    if (!g.note.empty()) gradCheck["note"] = g.note;
+    OrderedJson json{
         {"config", configJson(run.config)},
         {"strategy", run.strategy},
         {"metrics", metricsJson(run.metrics)},
         // "passed" is derived; it is written for people and scripts, and recomputed on load.
-        {"grad_check", OrderedJson{{"checked", g.checked},
-                                   {"max_abs_diff", number(g.max_abs_diff)},
-                                   {"tolerance", number(g.tolerance)},
-                                   {"passed", g.passed()}}},
+        {"grad_check", std::move(gradCheck)},
         {"breakdown", breakdownJson(run.breakdown)},
         {"blocks", std::move(blocks)},
         {"timeline", timelineJson(run.timeline)},
@@ -135,6 +146,15 @@ OrderedJson runJson(const RunResult& run) {
         {"schedule", run.schedule},
         {"forward_counts", run.forward_counts},
         {"error", run.error ? OrderedJson(*run.error) : OrderedJson(nullptr)}};
+    if (const auto& o = run.out_of_memory) {
+        json["out_of_memory"] = OrderedJson{{"requested_bytes", o->requested_bytes},
+                                            {"allocated_bytes", o->allocated_bytes},
+                                            {"limit_bytes", o->limit_bytes},
+                                            {"phase", toString(o->phase)},
+                                            {"block", o->block},
+                                            {"t_ms", number(o->t_ms)}};
+    }
+    return json;
 }
 
 std::string compact(const OrderedJson& j) {
@@ -185,11 +205,12 @@ std::string resultsToJson(const ResultSet& results) {
     OrderedJson frontier = OrderedJson::array();
     for (const FrontierPoint& p : results.predicted_frontier)
         frontier.push_back(OrderedJson{{"peak_bytes", p.peak_bytes}, {"step_ms", number(p.step_ms)}});
-    const OrderedJson doc{{"schema", kResultsSchema},
-                          {"environment", environmentJson(results.environment)},
-                          {"cancelled", results.cancelled},
-                          {"runs", std::move(runs)},
-                          {"predicted_frontier", std::move(frontier)}};
+    OrderedJson doc{{"schema", kResultsSchema},
+                    {"environment", environmentJson(results.environment)},
+                    {"cancelled", results.cancelled},
+                    {"runs", std::move(runs)},
+                    {"predicted_frontier", std::move(frontier)}};
+    if (!results.notes.empty()) doc["notes"] = results.notes;
     std::string text;
     appendPretty(text, doc, 0);
     text += '\n';
