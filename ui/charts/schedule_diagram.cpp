@@ -317,7 +317,7 @@ bool exportScheduleSvg(const ResultSet& results, const QString& path, const QStr
     generator.setSize(size.toSize());
     generator.setViewBox(QRectF(QPointF(0, 0), size));
     generator.setTitle(QObject::tr("Checkpoint schedules"));
-    generator.setDescription(description);
+    generator.setDescription(description.toHtmlEscaped());  // Qt 6.4 does not escape it
     {
         QPainter painter(&generator);
         painter.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
