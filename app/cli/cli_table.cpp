@@ -88,6 +88,8 @@ std::string formatSummaryTable(const ResultSet& results) {
         if (run.strategy.rfind("optimal:", 0) == 0 || run.strategy.rfind("revolve:", 0) == 0)
             out << "  schedule " << run.strategy << ": " << run.schedule << "\n";
     }
+    // What the sweep left out or did differently, and why.
+    for (const auto& note : results.notes) out << "  note: " << note << "\n";
     return out.str();
 }
 

@@ -126,3 +126,24 @@ TEST(Runner, CancelStopsWithinASecondAndKeepsFinishedRuns) {
     EXPECT_EQ(set.runs[0].strategy, "none");
     EXPECT_EQ(finished, 1);
 }
+
+TEST(Runner, ChainsBeyondThePlannersReachRunWithANote) {
+    // depth 257-512 used to fail every sweep, none included, after the reference step.
+    ExperimentConfig c = tiny(BlockKind::Ffn);
+    c.depth = 300;
+    c.width = 16;
+    c.seq = 8;
+    c.batch = 1;
+    const ResultSet set = Runner().sweep(c, {"none", "sqrt"});
+    ASSERT_EQ(set.runs.size(), 2u);
+    for (const auto& run : set.runs) {
+        ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
+        EXPECT_TRUE(run.grad_check.passed());
+        ASSERT_TRUE(run.prediction);
+        EXPECT_FALSE(run.prediction->optimal_step_ms);
+    }
+    ASSERT_EQ(set.notes.size(), 1u);
+    EXPECT_NE(set.notes[0].find("\"vs optimal\" is not computed"), std::string::npos);
+    // optimal: at a size the planner refuses is bad input, before anything runs.
+    EXPECT_THROW(Runner::check(c, {"optimal:1"}), StrategyError);
+}
