@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
     bool verbose = false;
     app.add_flag("--verbose,-v", verbose,
                  "On a LibTorch error, print its whole message with the C++ backtrace");
+    app.fallthrough();  // so --verbose also works after the subcommand
 
     ExperimentOptions sweepOptions;
     auto* sweep = app.add_subcommand("sweep", "Measure several strategies on the same weights");

@@ -9,6 +9,7 @@
 #include "ckptlab/estimate.h"
 #include "ckptlab/output_paths.h"
 #include "ckptlab/planner.h"
+#include "ckptlab/result.h"
 #include "ckptlab/saturating.h"
 #include "ckptlab/strategy.h"
 
@@ -132,4 +133,16 @@ TEST(OutputPaths, CheckedBeforeAnyWork) {
     for (const auto& entry : fs::directory_iterator(dir)) entries += entry.path().filename() != "file";
     EXPECT_EQ(entries, 0);
     fs::remove_all(dir);
+}
+
+TEST(OutOfMemoryText, TheRequestedSizeIsReadFromEitherAllocator) {
+    EXPECT_EQ(requestedBytesIn("DefaultCPUAllocator: can't allocate memory: you tried to "
+                               "allocate 16777216 bytes. Error code 12"),
+              16777216);
+    EXPECT_EQ(requestedBytesIn("CUDA out of memory. Tried to allocate 146.00 MiB (GPU 0; 79.3 "
+                               "GiB total capacity)"),
+              146LL * 1024 * 1024);
+    EXPECT_EQ(requestedBytesIn("CUDA out of memory. Tried to allocate 2.50 GiB"),
+              static_cast<std::int64_t>(2.5 * 1024 * 1024 * 1024));
+    EXPECT_EQ(requestedBytesIn("something else"), 0);
 }

@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "ckptlab/runner.h"
+#include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
 #include "engine/memory_tracker.h"
 #include "engine/reference_gradients.h"

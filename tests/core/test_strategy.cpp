@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "ckptlab/config.h"
+#include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
 
 using namespace ckptlab;

@@ -537,6 +537,133 @@ private Q_SLOTS:
         QCOMPARE(representativeRun(set)->strategy, std::string("every:2"));  // keeps and recomputes
     }
 
+    // makeSet under a 31 MiB limit with 10 MiB of parameters: `none` runs out in the forward of
+    // block 5, 5.3 ms into the step, with 20 MiB of activations; the others fit.
+    static ResultSet makeLimitedSet() {
+        ResultSet set = makeSet();
+        for (RunResult& run : set.runs) {
+            run.config.memory_limit_mib = 31;
+            run.metrics.baseline_bytes = 10 * std::int64_t(kMiB);
+        }
+        RunResult& none = set.runs[0];
+        std::vector<TimelineEvent> kept;
+        for (const TimelineEvent& e : none.timeline)
+            if (e.t_ms < 5.0) kept.push_back(e);
+        none.metrics.peak_bytes = kept.back().total;
+        // As the runner records it: after the stop, the unwinding frees everything, and the
+        // last phase runs on until then.
+        std::int64_t total = kept.back().total;
+        double t = 5.5;
+        while (total > 0) {
+            kept.push_back({t, -kAct, total - kAct, Phase::Forward, 5});
+            total -= kAct, t += 0.1;
+        }
+        none.timeline = kept;
+        std::vector<PhaseSpan> spans;
+        for (PhaseSpan s : none.phases)
+            if (s.begin_ms < 5.3) spans.push_back(s);
+        spans.back().end_ms = t;
+        none.phases = spans;
+        none.metrics.step_ms = 0;
+        none.grad_check = GradCheck{};
+        none.out_of_memory = OutOfMemory{kAct / 2, 10 * std::int64_t(kMiB) + kept.back().total,
+                                         31 * std::int64_t(kMiB), Phase::Forward, 5, 5.3};
+        none.error = "none: " + describe(*none.out_of_memory);
+        none.prediction = PredictedMetrics{std::int64_t(36 * kMiB), 0, 49, {}};
+        return set;
+    }
+
+    void outOfMemoryRunsDrawnWhereTheyStopped() {
+        const ResultSet set = makeLimitedSet();
+        const RunResult& none = set.runs[0];
+        QVERIFY(hasPartialTrace(none));
+        const double level = double(none.metrics.peak_bytes) / kMiB;  // 20 MiB
+
+        // Timeline: none's line holds its last level up to where it stopped, and ends there in
+        // a labelled cross; the limit is a line 21 MiB above the step's start.
+        const auto data = makeTimelineData(set, &set.runs[2]);
+        QCOMPARE(data.size(), size_t(5));
+        QCOMPARE(data[1].run, &none);
+        std::unique_ptr<QChart> timeline(buildTimelineChart(set, data));
+        QLineSeries* noneLine = nullptr;
+        for (QLineSeries* line : runLines(timeline.get()))
+            if (line->name() == QLatin1String("none")) noneLine = line;
+        QVERIFY(noneLine);
+        QCOMPARE(noneLine->at(noneLine->count() - 1), QPointF(5.3, level));
+        for (const QPointF& p : noneLine->points()) QVERIFY(p.x() <= 5.3);  // not the unwinding
+        QScatterSeries* cross = nullptr;
+        QLineSeries* limit = nullptr;
+        for (QAbstractSeries* s : timeline->series()) {
+            if (s->objectName() == QLatin1String("outOfMemory")) cross = qobject_cast<QScatterSeries*>(s);
+            if (s->objectName() == QLatin1String("memoryLimit")) limit = qobject_cast<QLineSeries*>(s);
+        }
+        QVERIFY(cross && limit);
+        QCOMPARE(cross->at(0), QPointF(5.3, level));
+        QVERIFY(!cross->lightMarker().isNull());
+        QCOMPARE(limit->at(0).y(), 21.0);
+        QVERIFY(limit->name().contains(QLatin1String("31.00 MiB")));
+        auto* labels = timeline->findChild<PointLabels*>();
+        QVERIFY(labels);
+        QCOMPARE(labels->text(0), QStringLiteral("none: out of memory at forward of block 5"));
+        auto* interaction = ChartInteraction::of(timeline.get());
+        QVERIFY(interaction->pointTooltip(cross, cross->at(0)).contains(QLatin1String("limit")));
+        // With none first, its phases are shaded up to where it stopped.
+        std::unique_ptr<QChart> first(buildTimelineChart(set, makeTimelineData(set, &none)));
+        auto* x = qobject_cast<QValueAxis*>(first->axes(Qt::Horizontal).front());
+        QVERIFY(x->max() >= 5.3);
+        for (QAreaSeries* area : seriesOf<QAreaSeries>(first.get()))
+            for (const QPointF& p : area->upperSeries()->points()) QVERIFY(p.x() <= 5.3 + 1e-9);
+        QCOMPARE(interaction->pointStrategy(cross, cross->at(0)), QStringLiteral("none"));
+
+        // Tradeoff: no measured point and no frontier for none, a cross at its partial peak
+        // (at its predicted step time) and the capacity on the memory axis.
+        std::unique_ptr<QChart> tradeoff(buildTradeoffChart(set));
+        QStringList dots;
+        for (QScatterSeries* s : strategyDots(tradeoff.get()))
+            if (s->property("ckptlabBaseMarker").isValid()) dots << s->name();
+        QCOMPARE(dots, (QStringList{"full", "every:2", "every:4", "segments:2"}));
+        QScatterSeries* tradeoffCross = nullptr;
+        QLineSeries* capacity = nullptr;
+        for (QAbstractSeries* s : tradeoff->series()) {
+            if (s->objectName() == QLatin1String("outOfMemory"))
+                tradeoffCross = qobject_cast<QScatterSeries*>(s);
+            if (s->objectName() == QLatin1String("memoryCapacity"))
+                capacity = qobject_cast<QLineSeries*>(s);
+        }
+        QVERIFY(tradeoffCross && capacity);
+        QCOMPARE(tradeoffCross->at(0), QPointF(level, 49));
+        QCOMPARE(capacity->at(0).x(), 21.0);
+        auto* memory = qobject_cast<QValueAxis*>(tradeoff->axes(Qt::Horizontal).front());
+        QVERIFY(memory->min() <= 20 && memory->max() >= 80);
+        bool labelled = false;
+        auto* tradeoffLabels = tradeoff->findChild<PointLabels*>();
+        for (int i = 0; i < tradeoffLabels->count(); ++i)
+            labelled |= tradeoffLabels->text(i) == QLatin1String("none: out of memory at forward of block 5");
+        QVERIFY(labelled);
+
+        // Breakdown: skipped. Everything renders.
+        std::unique_ptr<QChart> breakdown(buildBreakdownChart(set));
+        QCOMPARE(seriesOf<QHorizontalStackedBarSeries>(breakdown.get())[0]->barSets()[0]->count(), 4);
+        bool limitBar = false;  // the bars are totals, so the limit itself
+        for (QLineSeries* s : seriesOf<QLineSeries>(breakdown.get()))
+            limitBar |= s->objectName() == QLatin1String("memoryLimit") && s->at(0).x() == 31.0;
+        QVERIFY(limitBar);
+        QTemporaryDir dir;
+        QString error;
+        QCOMPARE(exportAllCharts(set, dir.path(), true, true, 1, &error).size(), 10);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString out = qEnvironmentVariable("CKPTLAB_CHART_DIR");
+        if (!out.isEmpty()) exportAllCharts(set, out + "/limited", true, false, 1, &error);
+
+        // Only failed runs: still a chart, not "No results yet".
+        ResultSet alone;
+        alone.runs.push_back(none);
+        std::unique_ptr<QChart> lone(buildTradeoffChart(alone));
+        QVERIFY(lone->title() != noResultsTitle());
+        std::unique_ptr<QChart> loneTimeline(buildTimelineChart(alone, makeTimelineData(alone, nullptr)));
+        QVERIFY(loneTimeline->title() != noResultsTitle());
+    }
+
     void emptySetsGiveEmptyCharts() {
         const ResultSet empty;
         std::vector<std::unique_ptr<QChart>> charts;

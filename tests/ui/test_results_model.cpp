@@ -4,6 +4,8 @@
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QClipboard>
+#include <QFont>
+#include <limits>
 #include <QSortFilterProxyModel>
 #include <QtTest>
 
@@ -65,6 +67,8 @@ private Q_SLOTS:
     void relativeColumnsFollowLateBaseline();
     void sortsByNumbers();
     void copiesSelectedRowsAsTsv();
+    void showsOutOfMemoryWhereItHappened();
+    void gradNoteInTooltip();
 };
 
 void TestResultsModel::passesModelTester()
@@ -183,6 +187,80 @@ void TestResultsModel::copiesSelectedRowsAsTsv()
     view.selectRow(0);  // "full", run 1
     QVERIFY(!selected.isEmpty());
     QCOMPARE(selected.last().at(0).toInt(), 1);
+}
+
+void TestResultsModel::showsOutOfMemoryWhereItHappened()
+{
+    ResultSet set = makeSet();
+    RunResult& none = set.runs.front();
+    none.config.memory_limit_mib = 80;
+    none.metrics.peak_bytes = std::int64_t(61.5 * kMiB);  // what it reached before it stopped
+    none.metrics.step_ms = 0;
+    none.grad_check = GradCheck{};
+    none.out_of_memory = OutOfMemory{2 * 1024 * 1024, std::int64_t(79 * kMiB),
+                                     std::int64_t(80 * kMiB), Phase::Backward, 7, 12.5};
+    none.error = "none: " + describe(*none.out_of_memory);  // English; the table builds its own
+    none.prediction = PredictedMetrics{std::int64_t(100 * kMiB), 0, 9.0, {}};
+    RunResult loss = makeRun("every:4", 60.0, 11.0, 0.0);
+    loss.out_of_memory = OutOfMemory{1024, 1024, 2048, Phase::Loss, -1, 3};
+    loss.error = "every:4: " + describe(*loss.out_of_memory);
+    set.runs.push_back(loss);
+
+    ResultsTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setResults(set);
+    QCOMPARE(cell(model, 0, ResultsTableModel::GradCheckColumn),
+             QStringLiteral("out of memory at backward of block 7"));
+    QCOMPARE(cell(model, 4, ResultsTableModel::GradCheckColumn), QStringLiteral("out of memory at loss"));
+    const QString tip =
+        model.index(0, ResultsTableModel::GradCheckColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("backward of block 7")) && tip.contains(QStringLiteral("80.00 MiB"))
+                 && tip.contains(QStringLiteral("2.00 MiB")),
+             qPrintable(tip));
+    // The same description on every cell of the row.
+    QCOMPARE(model.index(0, ResultsTableModel::PeakMiBColumn).data(Qt::ToolTipRole).toString(), tip);
+    // The peak it reached, marked partial (in italics); what it never measured is a dash; its
+    // prediction stays, the error against a partial peak does not.
+    QCOMPARE(cell(model, 0, ResultsTableModel::PeakMiBColumn), QStringLiteral("61.50 (partial)"));
+    QVERIFY(model.index(0, ResultsTableModel::PeakMiBColumn).data(Qt::FontRole).value<QFont>().italic());
+    QCOMPARE(cell(model, 0, ResultsTableModel::PredictedPeakColumn), QStringLiteral("100.00"));
+    QCOMPARE(cell(model, 0, ResultsTableModel::PredictedStepColumn), QStringLiteral("9.0"));
+    QCOMPARE(cell(model, 0, ResultsTableModel::StepMsColumn), QStringLiteral("out of memory"));
+    for (int column : {ResultsTableModel::FastestStepColumn,
+                       ResultsTableModel::ActivationsMiBColumn, ResultsTableModel::PeakErrorColumn,
+                       ResultsTableModel::MemorySavedColumn})
+        QCOMPARE(cell(model, 0, column), QStringLiteral("—"));
+    QVERIFY(model.index(0, ResultsTableModel::GradCheckColumn).data(Qt::ForegroundRole).isValid());
+    QVERIFY(model.index(0, ResultsTableModel::StrategyColumn).data(Qt::BackgroundRole).isValid());
+    // The others are not compared with a baseline that never finished, and read as before.
+    QCOMPARE(cell(model, 1, ResultsTableModel::PeakMiBColumn), QStringLiteral("40.00"));
+    QCOMPARE(cell(model, 1, ResultsTableModel::MemorySavedColumn), QStringLiteral("—"));
+    QVERIFY(cell(model, 1, ResultsTableModel::GradCheckColumn).startsWith(QStringLiteral("ok")));
+    QVERIFY(!model.index(1, ResultsTableModel::StrategyColumn).data(Qt::BackgroundRole).isValid());
+    // Copied rows say the same.
+    const QString tsv = model.toTsv({0});
+    QVERIFY2(tsv.contains(QStringLiteral("none\t61.50 (partial)\t100.00\t—\t—\tout of memory\t—")),
+             qPrintable(tsv));
+    QVERIFY(tsv.trimmed().endsWith(QStringLiteral("out of memory at backward of block 7")));
+}
+
+void TestResultsModel::gradNoteInTooltip()
+{
+    ResultSet set = makeSet();
+    set.runs[3].grad_check.max_abs_diff = std::numeric_limits<double>::quiet_NaN();
+    set.runs[3].grad_check.note = "NaN in 12 of 4096 elements of block 3 ffn.up.weight";
+    ResultsTableModel model;
+    model.setResults(set);
+    QCOMPARE(cell(model, 3, ResultsTableModel::GradCheckColumn), QStringLiteral("FAILED (nan)"));
+    const QString tip =
+        model.index(3, ResultsTableModel::GradCheckColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("NaN in 12 of 4096 elements of block 3 ffn.up.weight")),
+             qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("nan")), qPrintable(tip));
+    QCOMPARE(model.row(3).grad_note, set.runs[3].grad_check.note);
+    // Finite gradients: no note.
+    QVERIFY(!model.index(1, ResultsTableModel::GradCheckColumn)
+                 .data(Qt::ToolTipRole).toString().contains(QLatin1Char('\n')));
 }
 
 QTEST_MAIN(TestResultsModel)

@@ -55,6 +55,7 @@ void TestSettings::configRoundTrips()
     c.threads = 2;
     c.warmup = 0;
     c.repeats = 9;
+    c.memory_limit_mib = 123.5;
     Settings settings;
     settings.setLastConfig(c);
     const ExperimentConfig back = Settings().lastConfig();
@@ -71,6 +72,7 @@ void TestSettings::configRoundTrips()
     QCOMPARE(back.threads, c.threads);
     QCOMPARE(back.warmup, c.warmup);
     QCOMPARE(back.repeats, c.repeats);
+    QCOMPARE(back.memory_limit_mib, c.memory_limit_mib);
 
     settings.setCheckedStrategies({"none", "segments:3"});
     QCOMPARE(Settings().checkedStrategies(), QStringList({"none", "segments:3"}));
@@ -81,6 +83,9 @@ void TestSettings::badStoredConfigFallsBack()
     QSettings().setValue("config/width", 999999);  // beyond limits::width
     const ExperimentConfig back = Settings().lastConfig();
     QCOMPARE(back.width, ExperimentConfig{}.width);
+    QSettings().remove("config");
+    QSettings().setValue("config/memoryLimitMib", -3.0);  // below limits: no limit instead
+    QCOMPARE(Settings().lastConfig().memory_limit_mib, 0.0);
     QSettings().remove("config");
 }
 

@@ -46,6 +46,18 @@ inline ExperimentConfig tinyConfig()
     return c;
 }
 
+// About a second per sweep, with activations well above the parameters: none's footprint is
+// about twice full's, so a memory limit between them is passed in none's forward.
+inline ExperimentConfig activationHeavyConfig()
+{
+    ExperimentConfig c = tinyConfig();
+    c.depth = 12;
+    c.width = 64;
+    c.seq = 256;
+    c.batch = 2;
+    return c;
+}
+
 // Long enough (seconds per strategy) that a cancel lands in the middle of a sweep.
 inline ExperimentConfig slowConfig()
 {

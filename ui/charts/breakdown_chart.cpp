@@ -1,10 +1,15 @@
 // Chart 4: what the memory holds at each run's peak, stacked per strategy. It shows why a small
 // model saves little: checkpointing only shrinks the activations part of the bar. Bars run
-// horizontally so long sweeps keep every strategy's name readable.
+// horizontally so long sweeps keep every strategy's name readable. Runs that ran out of memory
+// have no peak to break down and are left out; a memory limit the runs share is a vertical line
+// (the bars are totals, parameters included, like the limit).
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QCoreApplication>
 #include <QHorizontalStackedBarSeries>
+#include <QLineSeries>
+#include <QPen>
 #include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -79,11 +84,28 @@ QChart* buildBreakdownChart(const ResultSet& results) {
     auto* x = makeValueAxis(
         QStringLiteral("Memory at the step's peak (MiB); checkpointing shrinks only the activations"));
     const double maxTotal = *std::max_element(totals.begin(), totals.end());
-    setNiceRange(x, 0, maxTotal, 0.12, true, 10);  // room for the total beside the longest bar
+    double limit = runs.front()->config.memory_limit_mib;
+    for (const RunResult& run : results.runs)
+        if (run.config.memory_limit_mib != limit) limit = 0;  // no one line for all
+    const bool drawLimit = limit > 0 && limit <= std::max(maxTotal, 1e-9) * 2.0;
+    // Room for the total beside the longest bar.
+    setNiceRange(x, 0, drawLimit ? std::max(maxTotal, limit) : maxTotal, 0.12, true, 10);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     bars->attachAxis(x);
     bars->attachAxis(y);
+
+    if (drawLimit) {
+        auto* line = new QLineSeries;
+        line->setObjectName(QStringLiteral("memoryLimit"));
+        line->setName(QCoreApplication::translate("ckptlab", "memory limit %1").arg(formatMiB(limit)));
+        QPen pen(outOfMemoryColor(), 1.6, Qt::DashLine);
+        pen.setCosmetic(true);
+        line->setPen(pen);
+        line->append(limit, -0.5);
+        line->append(limit, double(categories.size()) - 0.5);
+        attach(chart, line, x, y);
+    }
 
     // A dot in the strategy's colour at the end of each bar, labelled with the total, ties the
     // bar to the other charts' colours.

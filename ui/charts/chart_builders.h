@@ -39,6 +39,12 @@ struct TimelineData {
 // chart_view.h, for tooltips and clicks). They need a QApplication, keep no pointers into the
 // results, skip failed runs and return a chart titled "No results yet" when nothing is left.
 // The timeline shades the phases and marks the block boundaries of runs[0].
+// Runs that ran out of memory (hasPartialTrace) are the exception: the timeline draws them up
+// to where they stopped, ending in a cross labelled "out of memory at …", and the tradeoff
+// chart marks them with a cross at their partial peak, apart from the measured points; the
+// breakdown skips them. When the runs share a memory limit, the timeline draws it as a
+// horizontal line and the tradeoff chart as a vertical capacity line, both above the step's
+// start (the limit less parameters, input and optimizer state).
 QChart* buildTradeoffChart(const ResultSet& results);
 QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineData>& runs);
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run);
@@ -49,12 +55,16 @@ QChart* buildBreakdownChart(const ResultSet& results);
 // Runs the charts plot: those without an error, in the set's order.
 std::vector<const RunResult*> plottedRuns(const ResultSet& results);
 
+// A run that ran out of memory and carries its trace up to that moment.
+bool hasPartialTrace(const RunResult& run);
+
 // The run that best shows what checkpointing does: the first plotted run with a passing
 // gradient check that both keeps and recomputes activations, else the first that recomputes,
 // else the first plotted run; nullptr when nothing can be plotted. Used by headless export.
 const RunResult* representativeRun(const ResultSet& results);
 
-// Timeline data for the plotted runs, each thinned to `maxPoints` with core downsampleTimeline:
+// Timeline data for the plotted runs and those with a partial trace, each thinned to
+// `maxPoints` with core downsampleTimeline:
 // `first` (if plotted) first, since the timeline chart shades the phases of its first run,
 // then `none` to compare against, then the rest in the set's order, at most `maxRuns` in all.
 // Plain C++, safe to call on a worker thread; the pointers refer into `results`.

@@ -71,6 +71,10 @@ std::vector<const RunResult*> plottedRuns(const ResultSet& results) {
     return runs;
 }
 
+bool hasPartialTrace(const RunResult& run) {
+    return run.out_of_memory && !run.timeline.empty();
+}
+
 const RunResult* representativeRun(const ResultSet& results) {
     const auto runs = plottedRuns(results);
     // Best: a correct run with both kept and recomputed activations, so its lifetimes chart
@@ -86,7 +90,9 @@ const RunResult* representativeRun(const ResultSet& results) {
 
 std::vector<TimelineData> makeTimelineData(const ResultSet& results, const RunResult* first,
                                            std::size_t maxPoints, std::size_t maxRuns) {
-    const auto runs = plottedRuns(results);
+    std::vector<const RunResult*> runs;
+    for (const RunResult& run : results.runs)
+        if (!run.error || hasPartialTrace(run)) runs.push_back(&run);
     std::vector<const RunResult*> chosen;
     auto take = [&](const RunResult* run) {
         if (run && chosen.size() < maxRuns &&

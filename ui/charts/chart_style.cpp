@@ -7,6 +7,11 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QValueAxis>
+#include <QImage>
+#include <QPainter>
+#include <QPen>
+#include <QScatterSeries>
+#include <utility>
 #include <cmath>
 
 #include "charts/chart_builders.h"
@@ -153,6 +158,33 @@ QString phaseLabel(Phase phase) {
         case Phase::Idle: break;
     }
     return QStringLiteral("idle");
+}
+
+QColor outOfMemoryColor() { return QColor(0xc0, 0x1c, 0x28); }
+
+QScatterSeries* makeCrossMarker(const QString& strategy, const QColor& color, const QPointF& at) {
+    constexpr int kSide = 64;  // drawn large, scaled down to the marker size: crisp at 2x
+    QImage image(kSide, kSide, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::transparent);
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        const qreal in = kSide * 0.18, out = kSide - in;
+        for (const auto& [pen, width] : {std::pair{outOfMemoryColor(), kSide * 0.30},
+                                         std::pair{color, kSide * 0.16}}) {
+            painter.setPen(QPen(pen, width, Qt::SolidLine, Qt::RoundCap));
+            painter.drawLine(QPointF(in, in), QPointF(out, out));
+            painter.drawLine(QPointF(in, out), QPointF(out, in));
+        }
+    }
+    auto* series = new QScatterSeries;
+    series->setName(strategy);
+    series->setProperty(kStrategyProperty, strategy);
+    series->setMarkerSize(18);
+    series->setLightMarker(image);
+    series->setColor(color);
+    series->append(at);
+    return series;
 }
 
 QString formatMiB(double mib) {

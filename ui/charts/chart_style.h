@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QPointF>
 #include <QString>
 
 #include "ckptlab/result.h"
@@ -14,6 +15,7 @@ class QValueAxis;
 class QAbstractAxis;
 class QAbstractSeries;
 class QAreaSeries;
+class QScatterSeries;
 QT_END_NAMESPACE
 
 namespace ckptlab::ui {
@@ -58,6 +60,15 @@ void placeLegend(QChart* chart);
 // Translucent band colours for the step's phases, and their display names.
 QColor phaseColor(Phase phase);
 QString phaseLabel(Phase phase);
+
+// Where runs ran out of memory and where the memory limit lies: one strong red for the
+// limit lines, the crosses' rims and their labels.
+QColor outOfMemoryColor();
+
+// A scatter series of one point drawn as a thick "×" in `color` with a rim of
+// outOfMemoryColor (a light marker, so it needs no marker shape Qt lacks), hidden from the
+// legend by the caller. Its kStrategyProperty names `strategy`, so a click selects the run.
+QScatterSeries* makeCrossMarker(const QString& strategy, const QColor& color, const QPointF& at);
 
 // "12.3 MiB", "456 ms": numbers for tooltips with a sensible number of digits.
 QString formatMiB(double mib);

@@ -2,7 +2,9 @@
 
 #include <QAbstractAxis>
 #include <QChart>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
+#include <QPen>
 #include <QScatterSeries>
 #include <QValueAxis>
 
@@ -19,10 +21,19 @@ PointLabels::PointLabels(QChart* chart) : QObject(chart), m_chart(chart) {
     connect(chart, &QChart::plotAreaChanged, this, &PointLabels::relayout);
 }
 
-void PointLabels::add(QXYSeries* series, int index, const QString& text) {
+void PointLabels::add(QXYSeries* series, int index, const QString& text, const QColor& color,
+                      bool boxed) {
     auto* item = new QGraphicsSimpleTextItem(text, m_chart);
     item->setFont(pointLabelFont());
-    item->setBrush(QColor(40, 40, 40));
+    item->setBrush(color);
+    if (boxed) {
+        auto* ground = new QGraphicsRectItem(item->boundingRect().adjusted(-3, -1, 3, 1), item);
+        ground->setFlag(QGraphicsItem::ItemStacksBehindParent);
+        ground->setBrush(QColor(255, 255, 255, 225));
+        QColor rim = color;
+        rim.setAlpha(120);
+        ground->setPen(QPen(rim, 1));
+    }
     item->setZValue(1000);  // above every series
     m_labels.push_back({series, index, item});
     if (!m_axesConnected) {  // zooming changes ranges without moving the plot area

@@ -3,6 +3,7 @@
 // Qt's own point labels always sit centred above the point, so close runs of a sweep
 // (every:4 next to segments:4) print over each other; these try right, left, above and below.
 
+#include <QColor>
 #include <QObject>
 #include <QPointer>
 #include <QString>
@@ -21,8 +22,10 @@ class PointLabels : public QObject {
 public:
     explicit PointLabels(QChart* chart);  // a child of the chart; its items are the chart's
 
-    // Labels point `index` of `series` (already in the chart) with `text`.
-    void add(QXYSeries* series, int index, const QString& text);
+    // Labels point `index` of `series` (already in the chart) with `text`. A `boxed` label
+    // sits on a white ground, to stay readable where it has to cross lines.
+    void add(QXYSeries* series, int index, const QString& text,
+             const QColor& color = QColor(40, 40, 40), bool boxed = false);
 
     // Places every label again; runs by itself when the plot area or an axis range changes.
     void relayout();

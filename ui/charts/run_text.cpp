@@ -1,5 +1,8 @@
 #include "charts/run_text.h"
 
+#include <QCoreApplication>
+#include <cmath>
+
 #include "charts/chart_style.h"
 #include "ckptlab/summary.h"
 
@@ -17,6 +20,74 @@ QString gradCheckText(const GradCheck& check) {
     if (check.passed()) return QStringLiteral("gradient check passed (max |Δ| %1)").arg(diff);
     return QStringLiteral("gradient check FAILED (max |Δ| %1 > %2)")
         .arg(diff, QString::number(check.tolerance, 'g', 3));
+}
+
+QString whereText(Phase phase, int block) {
+    QString name;
+    switch (phase) {
+        case Phase::Forward: name = QCoreApplication::translate("ckptlab", "forward"); break;
+        case Phase::Loss: name = QCoreApplication::translate("ckptlab", "loss"); break;
+        case Phase::Recompute: name = QCoreApplication::translate("ckptlab", "recompute"); break;
+        case Phase::Backward: name = QCoreApplication::translate("ckptlab", "backward"); break;
+        case Phase::Optimizer:
+            name = QCoreApplication::translate("ckptlab", "optimizer step");
+            break;
+        case Phase::Idle:
+            name = QCoreApplication::translate("ckptlab", "the start of the step");
+            break;
+    }
+    if (block < 0) return name;
+    //: %1 is a phase of the step (forward, backward, ...), %2 a block number
+    return QCoreApplication::translate("ckptlab", "%1 of block %2").arg(name).arg(block);
+}
+
+QString outOfMemoryText(const OutOfMemory& oom) {
+    return QCoreApplication::translate("ckptlab", "out of memory at %1")
+        .arg(whereText(oom.phase, oom.block));
+}
+
+QString outOfMemoryDetails(const RunResult& run) {
+    if (!run.out_of_memory) return run.error ? QString::fromStdString(*run.error) : QString();
+    const OutOfMemory& oom = *run.out_of_memory;
+    auto mib = [](std::int64_t bytes) { return formatMiB(double(bytes) / kMiB); };
+    QStringList lines;
+    lines << QCoreApplication::translate("ckptlab", "%1 ran out of memory at %2, %3 into the step:")
+                 .arg(QString::fromStdString(run.strategy), whereText(oom.phase, oom.block),
+                      formatMs(oom.t_ms));
+    lines << (oom.limit_bytes > 0
+                  ? QCoreApplication::translate("ckptlab",
+                                                "it tried to allocate %1 with %2 allocated, over "
+                                                "the %3 limit.")
+                        .arg(mib(oom.requested_bytes), mib(oom.allocated_bytes),
+                             mib(oom.limit_bytes))
+                  : QCoreApplication::translate("ckptlab",
+                                                "it tried to allocate %1 with %2 allocated, and "
+                                                "the allocator failed.")
+                        .arg(mib(oom.requested_bytes), mib(oom.allocated_bytes)));
+    lines << QCoreApplication::translate("ckptlab",
+                                         "Peak %1 above the step's start: the highest it reached "
+                                         "before it stopped.")
+                 .arg(mib(run.metrics.peak_bytes));
+    lines << QCoreApplication::translate("ckptlab", "Not timed; gradients not checked.");
+    return lines.join(QLatin1Char('\n'));
+}
+
+double capacityAboveStartMiB(const std::vector<const RunResult*>& runs) {
+    double limit = 0;
+    std::int64_t baseline = -1;
+    for (const RunResult* run : runs) {
+        const double l = run->config.memory_limit_mib;
+        if (!(l > 0)) return 0;  // a run without a limit: no single capacity
+        if (limit > 0 && l != limit) return 0;
+        limit = l;
+        // A run that failed before its trace has no baseline; the others say it.
+        if (run->metrics.baseline_bytes <= 0) continue;
+        if (baseline >= 0 && run->metrics.baseline_bytes != baseline) return 0;
+        baseline = run->metrics.baseline_bytes;
+    }
+    if (!(limit > 0) || baseline < 0) return 0;
+    const double capacity = limit - double(baseline) / kMiB;
+    return std::isfinite(capacity) && capacity > 0 ? capacity : 0;
 }
 
 QString runTooltip(const RunResult& run, const RunResult* baseline) {

@@ -2,6 +2,7 @@
 // Tooltip text for one run: its numbers, absolute and against the `none` baseline.
 
 #include <QString>
+#include <vector>
 
 #include "ckptlab/result.h"
 
@@ -20,5 +21,21 @@ double predictionErrorPct(double predicted, double measured);
 
 // "gradient check passed (max |Δ| 1.2e-07)" and its failed / not-run forms.
 QString gradCheckText(const GradCheck& check);
+
+// Where in the step something happened, built from the phase and block (not parsed from
+// core's English): "forward of block 7", "loss", "optimizer step". Translated.
+QString whereText(Phase phase, int block);
+
+// "out of memory at forward of block 7" (translated), for the table and the chart labels.
+QString outOfMemoryText(const OutOfMemory& oom);
+
+// The run's out-of-memory in full, for tooltips: what was requested, what was allocated and
+// the limit, then that the peak shown is the one reached before it stopped.
+QString outOfMemoryDetails(const RunResult& run);
+
+// The modelled device's capacity as the charts draw it, above the step's start (the limit
+// minus parameters, input and optimizer state), in MiB; 0 when the runs set no limit, or set
+// different limits or baselines (one line could not stand for all of them).
+double capacityAboveStartMiB(const std::vector<const RunResult*>& runs);
 
 }  // namespace ckptlab::ui

@@ -1,16 +1,24 @@
 // Chart 2: memory above the step's start over one step, one line per run, with the phases of
-// the first run shaded and its block boundaries marked.
+// the first run shaded and its block boundaries marked. A run that ran out of memory ends where
+// it stopped, in a cross labelled "out of memory at …", with the allocation that did not fit
+// dotted above it; a memory limit is a horizontal line at what it leaves above the step's start.
 #include <QAreaSeries>
 #include <QChart>
+#include <QCoreApplication>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QPen>
 #include <QValueAxis>
 #include <algorithm>
+#include <optional>
+#include <cmath>
 
 #include "charts/chart_builders.h"
 #include "charts/chart_interaction.h"
 #include "charts/chart_style.h"
 #include "charts/phase_bands.h"
+#include "charts/point_labels.h"
+#include "charts/run_text.h"
 #include "ckptlab/summary.h"
 
 namespace ckptlab::ui {
@@ -90,22 +98,62 @@ QString pointText(const RunInfo& info, const QPointF& value) {
     return text;
 }
 
+// A run as the chart draws it. One that ran out of memory is cut where it stopped: the trace
+// goes on with the frees of the unwinding (down to nothing) and its last phase with them, and
+// neither happened in the step.
+struct Shown {
+    const RunResult* run = nullptr;
+    std::vector<TimelineEvent> points;
+    std::vector<PhaseSpan> phases;
+    std::optional<double> stoppedMs;  // set for a run that ran out of memory
+};
+
+Shown shownRun(const TimelineData& data) {
+    Shown shown{data.run, data.points, data.run->phases, std::nullopt};
+    const auto& oom = data.run->out_of_memory;
+    if (!oom || !std::isfinite(oom->t_ms)) return shown;
+    const double stop = oom->t_ms;
+    shown.stoppedMs = stop;
+    auto& points = shown.points;
+    points.erase(std::find_if(points.begin(), points.end(),
+                              [stop](const TimelineEvent& e) { return e.t_ms > stop; }),
+                 points.end());
+    if (points.empty()) points.push_back(TimelineEvent{0, 0, 0, Phase::Idle, -1});
+    auto& phases = shown.phases;
+    phases.erase(std::remove_if(phases.begin(), phases.end(),
+                                [stop](const PhaseSpan& s) { return s.begin_ms >= stop; }),
+                 phases.end());
+    for (PhaseSpan& s : phases) s.end_ms = std::min(s.end_ms, stop);
+    return shown;
+}
+
 }  // namespace
 
 QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineData>& runs) {
-    std::vector<const TimelineData*> shown;
+    std::vector<Shown> shown;
     for (const TimelineData& data : runs)
-        if (data.run && !data.run->error && !data.points.empty()) shown.push_back(&data);
+        if (data.run && (!data.run->error || hasPartialTrace(*data.run)) && !data.points.empty())
+            shown.push_back(shownRun(data));
     if (shown.empty()) return makeEmptyChart();
 
-    const RunResult& first = *shown.front()->run;
+    const RunResult& first = *shown.front().run;
+    const std::vector<PhaseSpan>& firstPhases = shown.front().phases;
     double maxT = 0, maxMiB = 0;
-    for (const TimelineData* data : shown)
-        for (const TimelineEvent& e : data->points) {
+    std::vector<const RunResult*> shownRuns;
+    for (const Shown& s : shown) {
+        shownRuns.push_back(s.run);
+        for (const TimelineEvent& e : s.points) {
             maxT = std::max(maxT, e.t_ms);
             maxMiB = std::max(maxMiB, double(e.total) / kMiB);
         }
-    for (const PhaseSpan& s : first.phases) maxT = std::max(maxT, s.end_ms);
+        if (s.stoppedMs) maxT = std::max(maxT, *s.stoppedMs);
+    }
+    for (const PhaseSpan& s : firstPhases) maxT = std::max(maxT, s.end_ms);
+    // The limit as the plot measures memory: above the step's start. Drawn when it is within
+    // reach of the lines (a limit far above them would only flatten them).
+    const double capacity = capacityAboveStartMiB(shownRuns);
+    const bool drawCapacity = capacity > 0 && capacity <= std::max(maxMiB, 1e-9) * 2.0;
+    if (drawCapacity) maxMiB = std::max(maxMiB, capacity);
 
     const QString firstName = QString::fromStdString(first.strategy);
     auto* chart = new QChart;
@@ -120,17 +168,17 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 
-    const auto bands = flattenPhases(first.phases);
+    const auto bands = flattenPhases(firstPhases);
     for (Phase phase : {Phase::Forward, Phase::Loss, Phase::Recompute, Phase::Backward,
                         Phase::Optimizer})
         if (QAreaSeries* area = phaseArea(phase, bands, y->max())) attachArea(chart, area, x, y);
-    const auto boundaries = blockBoundaries(first.phases, maxT * 0.004);
+    const auto boundaries = blockBoundaries(firstPhases, maxT * 0.004);
     if (!boundaries.empty()) attach(chart, boundaryLines(boundaries, y->max()), x, y);
 
     const QStringList order = strategyOrder(results);
     std::vector<RunInfo> infos;
-    for (const TimelineData* data : shown) {
-        const QString name = QString::fromStdString(data->run->strategy);
+    for (const Shown& s : shown) {
+        const QString name = QString::fromStdString(s.run->strategy);
         auto* line = new QLineSeries;
         line->setName(name);
         line->setProperty(kStrategyProperty, name);
@@ -139,13 +187,69 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
         QPen pen(strategyColor(name, order), kLineWidth);
         pen.setCosmetic(true);
         line->setPen(pen);
-        line->replace(stepPoints(data->points));
+        QList<QPointF> points = stepPoints(s.points);
+        // A run that ran out of memory ends where it stopped, holding its last level.
+        if (s.stoppedMs && *s.stoppedMs > points.back().x())
+            points << QPointF(*s.stoppedMs, points.back().y());
+        line->replace(points);
         attach(chart, line, x, y);
-        infos.push_back({name, data->run->phases, flattenPhases(data->run->phases)});
+        infos.push_back({name, s.phases, flattenPhases(s.phases)});
+    }
+
+    if (drawCapacity) {
+        auto* limit = new QLineSeries;
+        limit->setObjectName(QStringLiteral("memoryLimit"));
+        limit->setName(QCoreApplication::translate("ckptlab", "memory limit %1 (%2 for the step)")
+                           .arg(formatMiB(first.config.memory_limit_mib), formatMiB(capacity)));
+        QPen pen(outOfMemoryColor(), 1.6, Qt::DashLine);
+        pen.setCosmetic(true);
+        limit->setPen(pen);
+        limit->append(x->min(), capacity);
+        limit->append(x->max(), capacity);
+        attach(chart, limit, x, y);
+    }
+
+    // Where each run ran out: the cross on top of everything, the allocation that did not fit
+    // dotted above it (through the limit line, which is why it failed), and a label.
+    PointLabels* labels = nullptr;
+    QStringList oomTexts;
+    for (const Shown& s : shown) {
+        const RunResult& run = *s.run;
+        if (!s.stoppedMs) continue;
+        const OutOfMemory& oom = *run.out_of_memory;
+        const QString name = QString::fromStdString(run.strategy);
+        const QColor color = strategyColor(name, order);
+        const double level = double(s.points.back().total) / kMiB;
+        const QPointF at(std::max(oom.t_ms, s.points.back().t_ms), level);
+        if (oom.requested_bytes > 0) {
+            auto* request = new QLineSeries;
+            request->setName(QCoreApplication::translate("ckptlab", "allocation that did not fit"));
+            QPen pen(outOfMemoryColor(), 2.0, Qt::DotLine);
+            pen.setCosmetic(true);
+            request->setPen(pen);
+            request->append(at);
+            request->append(at.x(), std::min(level + double(oom.requested_bytes) / kMiB, y->max()));
+            attach(chart, request, x, y);
+            hideFromLegend(chart, request);
+        }
+        QScatterSeries* cross = makeCrossMarker(name, color, at);
+        cross->setObjectName(QStringLiteral("outOfMemory"));
+        cross->setProperty("ckptlabOomIndex", int(oomTexts.size()));
+        oomTexts << outOfMemoryDetails(run);
+        attach(chart, cross, x, y);
+        hideFromLegend(chart, cross);
+        if (!labels) labels = new PointLabels(chart);
+        //: a run's name, then where it ran out of memory
+        labels->add(cross, 0,
+                    QCoreApplication::translate("ckptlab", "%1: %2").arg(name, outOfMemoryText(oom)),
+                    outOfMemoryColor(), true);
     }
 
     auto* interaction = new ChartInteraction(chart);
-    interaction->pointTooltip = [infos, bands](QAbstractSeries* series, const QPointF& value) {
+    interaction->pointTooltip = [infos, bands, oomTexts](QAbstractSeries* series,
+                                                         const QPointF& value) {
+        const QVariant oom = series->property("ckptlabOomIndex");
+        if (oom.isValid()) return oomTexts.value(oom.toInt());
         const QVariant index = series->property("ckptlabRunIndex");
         if (index.isValid()) return pointText(infos[index.toInt()], value);
         if (series->property("ckptlabPhase").isValid())

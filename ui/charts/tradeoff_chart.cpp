@@ -1,6 +1,10 @@
 // Chart 1: peak memory against step time, one scatter series per strategy, the Pareto frontier
 // and the `none` baseline's crosshair; predictions and optimal curves from prediction_overlay.
+// Runs that ran out of memory are no measured points: each is a cross at its partial peak (at
+// its predicted step time, or on the time axis without one), labelled where it stopped, and a
+// memory limit is a vertical capacity line.
 #include <QChart>
+#include <QCoreApplication>
 #include <QLegend>
 #include <QLineSeries>
 #include <QPen>
@@ -70,11 +74,49 @@ QScatterSeries* strategySeries(const QString& name, const QColor& color, bool ba
     return series;
 }
 
+
+// A run that ran out of memory: where its cross goes and what it says.
+struct Failed {
+    QString strategy;
+    double peakMiB = 0;       // the partial peak
+    double stepMs = qQNaN();  // predicted; NaN without a prediction
+    QString label;
+    QString tooltip;
+};
+
+std::vector<Failed> failedRuns(const ResultSet& results) {
+    std::vector<Failed> failed;
+    for (const RunResult& run : results.runs) {
+        if (!run.out_of_memory) continue;
+        Failed f;
+        f.strategy = QString::fromStdString(run.strategy);
+        f.peakMiB = double(run.metrics.peak_bytes) / kMiB;
+        if (!std::isfinite(f.peakMiB)) continue;
+        QPointF predicted;
+        if (predictedPoint(run, &predicted)) f.stepMs = predicted.y();
+        f.label = QCoreApplication::translate("ckptlab", "%1: %2")
+                      .arg(f.strategy, outOfMemoryText(*run.out_of_memory));
+        f.tooltip = outOfMemoryDetails(run);
+        f.tooltip += QLatin1Char('\n');
+        f.tooltip += std::isfinite(f.stepMs)
+            ? QCoreApplication::translate("ckptlab",
+                                          "Drawn at its partial peak and its predicted step "
+                                          "time (%1), not a measured point.")
+                  .arg(formatMs(f.stepMs))
+            : QCoreApplication::translate("ckptlab",
+                                          "Drawn at its partial peak on the time axis: it has "
+                                          "no step time.");
+        failed.push_back(f);
+    }
+    return failed;
+}
+
 }  // namespace
 
 QChart* buildTradeoffChart(const ResultSet& results) {
     const auto runs = plottedRuns(results);
-    if (runs.empty()) return makeEmptyChart();
+    std::vector<Failed> failed = failedRuns(results);
+    if (runs.empty() && failed.empty()) return makeEmptyChart();
 
     const RunResult* baseline = results.find("none");
     if (baseline && baseline->error) baseline = nullptr;
@@ -87,13 +129,31 @@ QChart* buildTradeoffChart(const ResultSet& results) {
                           runTooltip(*run, baseline)});
     }
 
-    if (points.empty()) return makeEmptyChart();
+    if (points.empty() && failed.empty()) return makeEmptyChart();
 
     // Predicted points and the frontier count for the axes' range, not for labels or the
     // measured Pareto frontier.
     std::vector<QPointF> extent;
     for (const Point& p : points) extent.push_back(p.value);
     for (const QPointF& v : overlayValues(results, runs)) extent.push_back(v);
+    double minX = qInf(), maxX = -qInf(), minY = qInf(), maxY = -qInf();
+    for (const QPointF& p : extent) {
+        minX = std::min(minX, p.x()), maxX = std::max(maxX, p.x());
+        minY = std::min(minY, p.y()), maxY = std::max(maxY, p.y());
+    }
+    for (const Failed& f : failed) {
+        minX = std::min(minX, f.peakMiB), maxX = std::max(maxX, f.peakMiB);
+        if (std::isfinite(f.stepMs)) minY = std::min(minY, f.stepMs), maxY = std::max(maxY, f.stepMs);
+    }
+    if (!std::isfinite(minY)) minY = 0, maxY = 1;  // only failed runs, none predicted
+    std::vector<const RunResult*> limited = runs;
+    for (const RunResult& run : results.runs)
+        if (run.out_of_memory) limited.push_back(&run);
+    // The device's capacity on the memory axis (above the step's start, like the peaks), when
+    // it is near enough to the points to belong on this chart.
+    const double capacity = capacityAboveStartMiB(limited);
+    const bool drawCapacity = capacity > 0 && capacity <= std::max(maxX, 1e-9) * 2.0;
+    if (drawCapacity) minX = std::min(minX, capacity), maxX = std::max(maxX, capacity);
     std::vector<Point> predicted;
     for (const RunResult* run : runs) {
         QPointF at;
@@ -108,14 +168,8 @@ QChart* buildTradeoffChart(const ResultSet& results) {
     styleChart(chart, QStringLiteral("%1 (lower left is better)").arg(chartTitle(ChartKind::Tradeoff)));
     auto* x = makeValueAxis(QStringLiteral("Peak memory (MiB)"));
     auto* y = makeValueAxis(QStringLiteral("Step time (ms)"));
-    auto [minX, maxX] = std::minmax_element(extent.begin(), extent.end(), [](auto& a, auto& b) {
-        return a.x() < b.x();
-    });
-    auto [minY, maxY] = std::minmax_element(extent.begin(), extent.end(), [](auto& a, auto& b) {
-        return a.y() < b.y();
-    });
-    setNiceRange(x, minX->x(), maxX->x(), 0.12, true);
-    setNiceRange(y, minY->y(), maxY->y(), 0.15, true);
+    setNiceRange(x, minX, maxX, 0.12, true);
+    setNiceRange(y, minY, maxY, 0.15, true);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 
@@ -133,6 +187,17 @@ QChart* buildTradeoffChart(const ResultSet& results) {
     attach(chart, frontier, x, y);
     addPredictionOverlays(chart, x, y, results, runs, order);
 
+    if (drawCapacity) {
+        auto* line = dashedLine(
+            QCoreApplication::translate("ckptlab", "device capacity: limit %1 (%2 for the step)")
+                .arg(formatMiB(limited.front()->config.memory_limit_mib), formatMiB(capacity)),
+            outOfMemoryColor(), 1.6);
+        line->setObjectName(QStringLiteral("memoryCapacity"));
+        line->append(capacity, y->min());
+        line->append(capacity, y->max());
+        attach(chart, line, x, y);
+    }
+
     // One series per strategy, in the set's order, so the legend lists strategies.
     auto* labels = new PointLabels(chart);  // named beside the point, clear of the others
     QStringList seen;
@@ -145,6 +210,19 @@ QChart* buildTradeoffChart(const ResultSet& results) {
             if (q.strategy == p.strategy) series->append(q.value);
         attach(chart, series, x, y);
         for (int i = 0; i < series->count(); ++i) labels->add(series, i, p.strategy);
+    }
+
+    // Failed runs last, on top: a cross each, outside the legend and the frontier.
+    QStringList failedTips;
+    for (const Failed& f : failed) {
+        const QPointF at(f.peakMiB, std::isfinite(f.stepMs) ? f.stepMs : y->min());
+        QScatterSeries* cross = makeCrossMarker(f.strategy, strategyColor(f.strategy, order), at);
+        cross->setObjectName(QStringLiteral("outOfMemory"));
+        cross->setProperty("ckptlabOomIndex", int(failedTips.size()));
+        failedTips << f.tooltip;
+        attach(chart, cross, x, y);
+        hideFromLegend(chart, cross);
+        labels->add(cross, 0, f.label, outOfMemoryColor(), true);
     }
 
     auto* interaction = new ChartInteraction(chart);
@@ -163,7 +241,10 @@ QChart* buildTradeoffChart(const ResultSet& results) {
         }
         return best;
     };
-    interaction->pointTooltip = [nearest](QAbstractSeries* series, const QPointF& value) {
+    interaction->pointTooltip = [nearest, failedTips](QAbstractSeries* series,
+                                                      const QPointF& value) {
+        const QVariant oom = series->property("ckptlabOomIndex");
+        if (oom.isValid()) return failedTips.value(oom.toInt());
         const Point* p = nearest(series, value);
         return p ? p->tooltip : QString();
     };

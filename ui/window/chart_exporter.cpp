@@ -3,10 +3,12 @@
 #include <QAction>
 #include <QDir>
 #include <QFileDialog>
+#include <QFile>
 #include <QFileInfo>
 #include <QMenu>
 
 #include "charts/chart_export.h"
+#include "ckptlab/output_paths.h"
 #include "charts/schedule_diagram.h"
 #include "charts_panel.h"
 #include "messages.h"
@@ -75,8 +77,24 @@ bool ChartExporter::hasResults() const
     return false;
 }
 
+QString ChartExporter::refuseFile(const QString& path, const QString& title) const
+{
+    const std::string why =
+        checkOutputFile(QFile::encodeName(path).toStdString(),
+                        QDir::toNativeSeparators(path).toStdString());
+    if (why.empty())
+        return {};
+    const QString reason = QString::fromStdString(why);
+    showMessage(m_window, MessageKind::Error, title,
+                tr("Cannot write %1.\n\n%2\n\nNothing was written.")
+                    .arg(QDir::toNativeSeparators(path), reason));
+    return reason;
+}
+
 bool ChartExporter::exportChart(ChartKind kind, ChartFormat format, const QString& path)
 {
+    if (!refuseFile(path, tr("Cannot export chart")).isEmpty())
+        return false;
     QChart* chart = m_charts->chart(kind);
     QString error;
     const bool ok = format == ChartFormat::Svg
@@ -90,6 +108,28 @@ bool ChartExporter::exportChart(ChartKind kind, ChartFormat format, const QStrin
 QStringList ChartExporter::exportAll(const QString& folder)
 {
     QStringList written;
+    const std::string why = checkOutputDir(QFile::encodeName(folder).toStdString(),
+                                           QDir::toNativeSeparators(folder).toStdString());
+    if (!why.empty()) {
+        showMessage(m_window, MessageKind::Error, tr("Cannot export charts"),
+                    tr("Cannot export into %1.\n\n%2\n\nNothing was written.")
+                        .arg(QDir::toNativeSeparators(folder), QString::fromStdString(why)));
+        return written;
+    }
+    // Every target of an existing folder is checked before the first is written, so a name
+    // taken by a folder or a read-only file does not stop the export half way.
+    QStringList targets;
+    for (ChartKind kind : ChartsPanel::kKinds)
+        if (m_charts->isAvailable(kind))
+            targets << chartFileStem(kind);
+    targets << kScheduleStem;
+    if (QFileInfo(folder).isDir())
+        for (const QString& stem : targets)
+            for (const char* suffix : {".png", ".svg"})
+                if (!refuseFile(QDir(folder).filePath(stem + QLatin1String(suffix)),
+                                tr("Cannot export charts"))
+                         .isEmpty())
+                    return written;
     if (!QDir().mkpath(folder)) {
         showMessage(m_window, MessageKind::Error, tr("Cannot export charts"),
                     tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(folder)));
@@ -120,6 +160,8 @@ QStringList ChartExporter::exportAll(const QString& folder)
 
 bool ChartExporter::exportSchedule(ChartFormat format, const QString& path)
 {
+    if (!refuseFile(path, tr("Cannot export the schedules")).isEmpty())
+        return false;
     QString error;
     const ResultSet& results = m_document->results();
     const bool ok = format == ChartFormat::Svg

@@ -29,11 +29,15 @@ public:
     // Adds the export actions to `menu` (File > Export chart).
     void addActions(QMenu* menu);
 
-    // Dialog-free variants; false (with a message shown) on failure.
+    // Dialog-free variants; false (with a message shown) on failure. Every target is checked
+    // first (core checkOutputFile / checkOutputDir): one that cannot be written gives a message
+    // naming the path and the reason, and nothing is written.
     bool exportChart(ChartKind kind, ChartFormat format, const QString& path);
     // The schedule diagram (Checkpoint schedules tab).
     bool exportSchedule(ChartFormat format, const QString& path);
-    // Writes <stem>.png (2x, for slides) and <stem>.svg of every chart; returns the paths.
+    // Writes <stem>.png (2x, for slides) and <stem>.svg of every chart; returns the paths. The
+    // folder may be new, but its parent must exist; every file in it is checked before any is
+    // written.
     QStringList exportAll(const QString& folder);
 
 public Q_SLOTS:
@@ -43,6 +47,8 @@ public Q_SLOTS:
 private:
     QString description() const;
     bool hasResults() const;
+    // Empty when `path` can be written; else shows why (titled `title`) and returns the reason.
+    QString refuseFile(const QString& path, const QString& title) const;
 
     ChartsPanel* m_charts;
     ResultsDocument* m_document;

@@ -214,8 +214,8 @@ QChart* ChartsPanel::build(ChartKind kind) const
         const auto& thinned = m_document->thinnedTimelines();
         for (size_t i = 0; i < results.runs.size(); ++i) {
             const RunResult& run = results.runs[i];
-            if (run.error)
-                continue;
+            if (run.error && !hasPartialTrace(run))
+                continue;  // a run that ran out of memory is drawn up to where it stopped
             TimelineData d{&run, thinned[i]};
             if (&run == selected)
                 data.insert(data.begin(), std::move(d));

@@ -27,6 +27,7 @@
 #include "strategy_list.h"
 #include "strategy_table.h"
 #include "sweep_controller.h"
+#include "sweep_summary.h"
 
 namespace ckptlab::ui {
 
@@ -102,9 +103,21 @@ void MainWindow::createPanels()
     // Bottom: the numbers.
     m_model = new ResultsTableModel(this);
     m_table = new ResultsView(m_model);
+    m_notes = new QLabel;
+    m_notes->setObjectName(QStringLiteral("resultsNotes"));
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes->setContentsMargins(4, 2, 4, 2);
+    m_notes->hide();
+    auto* results = new QWidget;
+    auto* resultsLayout = new QVBoxLayout(results);
+    resultsLayout->setContentsMargins(0, 0, 0, 0);
+    resultsLayout->setSpacing(2);
+    resultsLayout->addWidget(m_table, 1);
+    resultsLayout->addWidget(m_notes);
     auto* bottom = new QDockWidget(tr("Results"), this);
     bottom->setObjectName(QStringLiteral("resultsDock"));
-    bottom->setWidget(m_table);
+    bottom->setWidget(results);
     bottom->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::BottomDockWidgetArea, bottom);
     // Room for a preset's six runs without scrolling (a saved layout overrides this).
@@ -131,6 +144,14 @@ void MainWindow::connectSignals()
     connect(m_predictions, &PredictionController::updated, this, &MainWindow::onPrediction);
     connect(m_sweep, &SweepController::frontierPlanned, m_document,
             &ResultsDocument::setPredictedFrontier);
+    connect(m_sweep, &SweepController::notesReported, this, [this](const QStringList& notes) {
+        if (m_runsThisSweep == 0)
+            return;  // nothing replaced the results on screen: the notes are not theirs
+        std::vector<std::string> lines;
+        for (const QString& note : notes)
+            lines.push_back(note.toStdString());
+        m_document->setNotes(lines);
+    });
 
     connect(m_sweep, &SweepController::progress, m_progress, &ProgressStatus::report);
     connect(m_sweep, &SweepController::measured, this, &MainWindow::onMeasured);
@@ -141,6 +162,9 @@ void MainWindow::connectSignals()
     const auto refreshTable = [this] { m_model->setResults(m_document->results()); };
     connect(m_document, &ResultsDocument::resetDone, this, refreshTable);
     connect(m_document, &ResultsDocument::runAdded, this, refreshTable);
+    connect(m_document, &ResultsDocument::resetDone, this, &MainWindow::updateNotes);
+    connect(m_document, &ResultsDocument::runAdded, this, &MainWindow::updateNotes);
+    connect(m_document, &ResultsDocument::notesChanged, this, &MainWindow::updateNotes);
     connect(m_document, &ResultsDocument::selectionChanged, m_table, &ResultsView::selectRun);
     connect(m_document, &ResultsDocument::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &ResultsDocument::resetDone, this, &MainWindow::updateActions);
@@ -171,7 +195,8 @@ void MainWindow::onParametersChanged()
     const MemoryForecast& forecast = m_memory->forecast();
     if (forecast.valid && !forecast.refused) {
         m_predictions->request(config, m_strategies->table()->allStrategies());
-        m_strategies->table()->setForecast(m_memory->shownPrediction());
+        m_strategies->table()->setForecast(m_memory->shownPrediction(),
+                                           m_memory->capacityAboveStart());
     } else {
         m_predictions->clear();
         static const LivePrediction nothing;  // blank cells: nothing will be measured
@@ -182,7 +207,8 @@ void MainWindow::onParametersChanged()
 void MainWindow::onPrediction(const LivePrediction& prediction)
 {
     m_memory->setPrediction(prediction);
-    m_strategies->table()->setForecast(m_memory->shownPrediction());
+    m_strategies->table()->setForecast(m_memory->shownPrediction(),
+                                       m_memory->capacityAboveStart());
     // The moved budget is forecast next: a replay of the cached block, no measuring.
     m_strategies->table()->followForecast(prediction);
 }
@@ -216,6 +242,13 @@ void MainWindow::updateTitle()
     const QString file = m_document->filePath();
     setWindowTitle(file.isEmpty() ? tr("Checkpoint Lab")
                                   : tr("%1 — Checkpoint Lab").arg(QFileInfo(file).fileName()));
+}
+
+void MainWindow::updateNotes()
+{
+    const QStringList lines = resultNotes(m_document->results());
+    m_notes->setText(lines.join(QLatin1Char('\n')));
+    m_notes->setVisible(!lines.isEmpty());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

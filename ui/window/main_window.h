@@ -45,6 +45,8 @@ public:
     ResultsDocument* document() const { return m_document; }
     ResultsTableModel* resultsModel() const { return m_model; }
     ResultsView* resultsView() const { return m_table; }
+    // Under the table: which runs ran out of memory, and the set's notes (ResultSet::notes).
+    QLabel* resultsNotes() const { return m_notes; }
     ChartsPanel* chartsPanel() const { return m_charts; }
     SweepController* sweepController() const { return m_sweep; }
     PredictionController* predictions() const { return m_predictions; }
@@ -98,6 +100,7 @@ private:
     void endSweep(bool cancelled, bool failed);
     void updateActions();
     void updateTitle();
+    void updateNotes();
 
     Settings m_settings;
     ResultsDocument* m_document;
@@ -108,6 +111,7 @@ private:
     MemoryEstimateLabel* m_memory = nullptr;
     ResultsTableModel* m_model = nullptr;
     ResultsView* m_table = nullptr;
+    QLabel* m_notes = nullptr;
     ChartsPanel* m_charts = nullptr;
     ProgressStatus* m_progress = nullptr;
     FileController* m_files = nullptr;

@@ -223,6 +223,11 @@ void MainWindow::onSweepFinished(bool cancelled, const Environment& environment)
         message += QStringLiteral(". ") + paretoVerdict(m_document->results());
     if (m_sweepKind == SweepRequest::Kind::Scaling && !cancelled)
         message += QStringLiteral(". ") + scalingVerdict(m_document->results());
+    if (m_runsThisSweep > 0) {
+        const QString oom = outOfMemoryVerdict(m_document->results());
+        if (!oom.isEmpty())
+            message += QStringLiteral(". ") + oom;
+    }
     m_statusNote = message;
     statusBar()->showMessage(message);
     endSweep(cancelled, false);

@@ -2,6 +2,7 @@
 
 #include "ckptlab/estimate.h"
 #include "ckptlab/runner.h"
+#include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
 #include "format.h"
 
@@ -101,6 +102,62 @@ const LivePrediction* MemoryEstimateLabel::shownPrediction() const
     return current ? &m_prediction : nullptr;
 }
 
+std::int64_t MemoryEstimateLabel::capacityAboveStart() const
+{
+    if (!(m_config.memory_limit_mib > 0) || !m_forecast.valid)
+        return 0;
+    const double limit = m_config.memory_limit_mib * 1024.0 * 1024.0;
+    const double left = limit - double(m_forecast.baseline);
+    return left >= 1 ? std::int64_t(left) : 1;
+}
+
+QStringList MemoryEstimateLabel::predictedOverLimit() const
+{
+    QStringList over;
+    const std::int64_t capacity = capacityAboveStart();
+    const LivePrediction* p = shownPrediction();
+    if (capacity <= 0 || !p)
+        return over;
+    for (const QString& name : m_strategies) {
+        const StrategyForecast* f = p->find(name);
+        if (f && f->ok && f->peak_bytes > capacity)
+            over << name;
+    }
+    return over;
+}
+
+// The memory limit against the forecast: which checked strategies are predicted to run out.
+// Never a reason to refuse Run: watching a strategy fail under the limit is the point.
+QString MemoryEstimateLabel::limitText(const LivePrediction* p) const
+{
+    const std::int64_t capacity = capacityAboveStart();
+    if (capacity <= 0)
+        return {};
+    const QString limit = formatBytes(std::int64_t(m_config.memory_limit_mib * 1024.0 * 1024.0));
+    if (capacity <= 1)
+        return tr("<br>Memory limit %1: parameters, input and optimizer state alone (%2) do not "
+                  "fit, so every run will run out of memory.")
+            .arg(limit, formatBytes(m_forecast.baseline));
+    QString text = tr("<br>Memory limit %1 leaves %2 for the step.")
+                       .arg(limit, formatBytes(capacity));
+    if (!p)
+        return text;
+    const QStringList over = predictedOverLimit();
+    QStringList escaped;
+    for (const QString& name : over)
+        escaped << QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
+    if (!over.isEmpty())
+        text += QLatin1Char(' ')
+            + tr("Predicted to run out of memory: %1; they will fail where they pass it and the "
+                 "others go on.")
+                  .arg(escaped.join(QStringLiteral(", ")));
+    else
+        text += QLatin1Char(' ') + tr("Every checked strategy is predicted to fit.");
+    if (p->minimum_peak > capacity)
+        text += QLatin1Char(' ') + tr("No schedule fits under it.");
+    return text;
+}
+
 QString MemoryEstimateLabel::measuredText(const LivePrediction& p) const
 {
     QString text = tr("Predicted peak: <b>%1</b> without checkpointing (step ≈ %2 ms)")
@@ -119,6 +176,7 @@ QString MemoryEstimateLabel::measuredText(const LivePrediction& p) const
     text += tr("; no schedule goes below %1.").arg(formatBytes(p.minimum_peak));
     text += tr("<br>Plus %1 of parameters, input and optimizer state; %2 available.")
                 .arg(formatBytes(m_forecast.baseline), formatBytes(m_forecast.available));
+    text += limitText(&p);
     return text;
 }
 
@@ -153,6 +211,7 @@ void MemoryEstimateLabel::render()
             text += tr(" <i>(measuring one block…)</i>");
         else if (!m_prediction.valid && !m_prediction.error.isEmpty())
             text += tr("<br>Measuring one block failed: %1").arg(m_prediction.error.toHtmlEscaped());
+        text += limitText(nullptr);
         setToolTip(tr("From the model's shape alone (conservative), until one block of it has "
                       "been measured"));
     }

@@ -45,6 +45,13 @@ public:
     // The measured forecast shown, when it is for the current parameters; else null.
     const LivePrediction* shownPrediction() const;
 
+    // Bytes the memory limit leaves for the step above parameters, input and optimizer state;
+    // 0 without a limit, and 1 when even those do not fit (every run will fail).
+    std::int64_t capacityAboveStart() const;
+    // Checked strategies the measured forecast predicts to pass the memory limit (they will
+    // run out of memory; the sweep still runs them). Empty without a limit or a forecast.
+    QStringList predictedOverLimit() const;
+
 public Q_SLOTS:
     // New parameters: the analytic check now, the measured forecast when it comes.
     void refresh(const ckptlab::ExperimentConfig& config, const QStringList& strategies);
@@ -54,6 +61,7 @@ public Q_SLOTS:
 private:
     void render();
     QString measuredText(const LivePrediction& p) const;
+    QString limitText(const LivePrediction* p) const;
 
     MemoryForecast m_forecast;
     ExperimentConfig m_config;

@@ -36,6 +36,27 @@ void setComboData(QComboBox* combo, const QVariant& data)
         combo->setCurrentIndex(index);
 }
 
+// MiB with up to three decimals (a KiB or so, for the tiny models of a class) written without
+// trailing zeros: "62", "0.25", not "62.000".
+class MibSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+
+protected:
+    QString textFromValue(double value) const override
+    {
+        QString text = locale().toString(value, 'f', decimals());
+        const QChar point = locale().decimalPoint().front();
+        if (text.contains(point)) {
+            while (text.endsWith(QLatin1Char('0')))
+                text.chop(1);
+            if (text.endsWith(point))
+                text.chop(1);
+        }
+        return text;
+    }
+};
+
 }  // namespace
 
 ParameterPanel::ParameterPanel(QWidget* parent)
@@ -71,6 +92,35 @@ ParameterPanel::ParameterPanel(QWidget* parent)
     for (const std::string& device : availableDevices())
         m_device->addItem(QString::fromStdString(device), QString::fromStdString(device));
     place(tr("De&vice"), m_device);
+    m_memoryLimit = new MibSpinBox;
+    m_memoryLimit->setObjectName(QStringLiteral("memoryLimit"));
+    m_memoryLimit->setRange(0.0, limits::memoryLimitMaxMib);
+    m_memoryLimit->setDecimals(3);
+    m_memoryLimit->setSingleStep(1.0);
+    m_memoryLimit->setAccelerated(true);
+    m_memoryLimit->setKeyboardTracking(false);
+    m_memoryLimit->setSpecialValueText(tr("none"));
+    m_memoryLimit->setSuffix(tr(" MiB"));
+    m_memoryLimit->setToolTip(
+        tr("The capacity of the device being modelled, in MiB (0 = no limit, up to %1 MiB): "
+           "parameters, input and optimizer state count against it. A run whose step passes it "
+           "fails with \"out of memory\" where it happened, in the table and on the charts, "
+           "and the other runs go on. Set it between the totals of full and none to see none "
+           "fail and full fit.")
+            .arg(qlonglong(limits::memoryLimitMaxMib)));
+    place(tr("&Memory limit"), m_memoryLimit);
+    connect(m_memoryLimit, &QDoubleSpinBox::valueChanged, this, [this] {
+        if (!m_loading)
+            m_refusedLimit.clear();
+        onChanged();
+    });
+    // Editing the field, even back to the value it kept, answers a refused limit.
+    connect(m_memoryLimit, &QDoubleSpinBox::editingFinished, this, [this] {
+        if (m_refusedLimit.isEmpty())
+            return;
+        m_refusedLimit.clear();
+        onChanged();
+    });
     m_optimizer = enumCombo<Optimizer>("optimizer",
                                        {Optimizer::None, Optimizer::Sgd, Optimizer::Adam});
     m_optimizer->setToolTip(tr("Adam keeps two state tensors per parameter: more baseline memory"));
@@ -140,6 +190,7 @@ ExperimentConfig ParameterPanel::config() const
     c.threads = m_threads->value();
     c.warmup = m_warmup->value();
     c.repeats = m_repeats->value();
+    c.memory_limit_mib = m_memoryLimit->value();
     return c;
 }
 
@@ -160,6 +211,18 @@ void ParameterPanel::setConfig(const ExperimentConfig& c)
     m_threads->setValue(c.threads);
     m_warmup->setValue(c.warmup);
     m_repeats->setValue(c.repeats);
+    // The spin box would clamp an out-of-range limit into another, valid one without a word;
+    // a run under a limit nobody asked for is worse than no run.
+    m_refusedLimit.clear();
+    ExperimentConfig limitOnly;
+    limitOnly.memory_limit_mib = c.memory_limit_mib;
+    for (const FieldError& e : validate(limitOnly))
+        if (e.field == "memory-limit")
+            m_refusedLimit = tr("%1; the field kept %2. Set a limit in range (0 = none) to run.")
+                                 .arg(QString::fromStdString(e.message),
+                                      m_memoryLimit->textFromValue(m_memoryLimit->value()));
+    if (m_refusedLimit.isEmpty())
+        m_memoryLimit->setValue(c.memory_limit_mib);
     m_loading = false;
     onChanged();
 }
@@ -169,6 +232,8 @@ QStringList ParameterPanel::problems() const
     QStringList list;
     for (const FieldError& e : validate(config()))
         list << QString::fromStdString(e.message);
+    if (!m_refusedLimit.isEmpty())
+        list << m_refusedLimit;
     return list;
 }
 

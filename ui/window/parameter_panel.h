@@ -1,6 +1,8 @@
 #pragma once
 // The experiment's parameters. Widget ranges come from ckptlab::limits, so an out-of-range
-// value cannot be typed; cross-field rules (heads divide width) are shown below the form.
+// value cannot be typed; cross-field rules (heads divide width) are shown below the form. A
+// memory limit out of range handed to setConfig (a file, stale settings) is refused: the field
+// keeps its value and problems() names the field until it is edited.
 
 #include <QWidget>
 
@@ -21,7 +23,8 @@ public:
 
     ExperimentConfig config() const;
     void setConfig(const ExperimentConfig& config);
-    // Messages of ckptlab::validate for the current values; empty when runnable.
+    // Messages of ckptlab::validate for the current values, and of a memory limit refused by
+    // setConfig until the field is edited; empty when runnable.
     QStringList problems() const;
 
 Q_SIGNALS:
@@ -48,6 +51,8 @@ private:
     QSpinBox* m_threads;
     QSpinBox* m_warmup;
     QSpinBox* m_repeats;
+    QDoubleSpinBox* m_memoryLimit;
+    QString m_refusedLimit;  // validate's message for a limit setConfig refused
     QLabel* m_problems;
     QGridLayout* m_grid;
     int m_placed = 0;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ckptlab/cost_model.h"
+#include "ckptlab/runner.h"
 #include "live_prediction.h"
 #include "sweep_worker.h"
 

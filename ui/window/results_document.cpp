@@ -66,6 +66,13 @@ void ResultsDocument::setPredictedFrontier(const std::vector<FrontierPoint>& fro
     Q_EMIT frontierChanged();
 }
 
+void ResultsDocument::setNotes(const std::vector<std::string>& notes)
+{
+    m_results.notes = notes;
+    m_modified = true;
+    Q_EMIT notesChanged();
+}
+
 void ResultsDocument::select(int runIndex)
 {
     if (runIndex < -1 || runIndex >= runCount())

@@ -40,6 +40,8 @@ public:
     void setEnvironment(const Environment& environment, bool cancelled);
     // A Pareto sweep's predicted frontier, drawn on the tradeoff chart and saved with the runs.
     void setPredictedFrontier(const std::vector<FrontierPoint>& frontier);
+    // What the sweep left out and why (ResultSet::notes), shown under the table and saved.
+    void setNotes(const std::vector<std::string>& notes);
 
 public Q_SLOTS:
     void select(int runIndex);
@@ -48,6 +50,7 @@ Q_SIGNALS:
     void resetDone();
     void runAdded(int runIndex);
     void frontierChanged();
+    void notesChanged();
     void selectionChanged(int runIndex);
     void filePathChanged(const QString& path);
 

@@ -2,10 +2,12 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QFont>
 #include <cmath>
 #include <limits>
 
 #include "charts/chart_builders.h"
+#include "charts/run_text.h"
 
 namespace ckptlab::ui {
 
@@ -65,6 +67,8 @@ QString gradDiff(double value, int precision)
 
 QString gradText(const SummaryRow& row)
 {
+    if (row.out_of_memory)
+        return outOfMemoryText(*row.out_of_memory);
     if (row.error)
         return QObject::tr("error");
     return row.grad_ok ? QObject::tr("ok (%1)").arg(gradDiff(row.max_abs_diff, 2))
@@ -78,8 +82,18 @@ void ResultsTableModel::setResults(const ResultSet& results)
     std::vector<SummaryRow> rows = summaryRows(results);
     m_strategies = strategyOrder(results);
     m_runStrategy.clear();
-    for (const RunResult& run : results.runs)
+    m_oomDetails.clear();
+    for (size_t i = 0; i < results.runs.size(); ++i) {
+        const RunResult& run = results.runs[i];
         m_runStrategy << QString::fromStdString(run.strategy);
+        m_oomDetails << (run.out_of_memory ? outOfMemoryDetails(run) : QString());
+        // A run that ran out of memory keeps its forecast (what it would have needed); only
+        // the errors against its partial measurement are left out.
+        if (run.out_of_memory && run.prediction && i < rows.size()) {
+            rows[i].predicted_peak_mib = double(run.prediction->peak_bytes) / kMiB;
+            rows[i].predicted_step_ms = run.prediction->step_ms;
+        }
+    }
 
     const int before = int(m_rows.size());
     const int after = int(rows.size());
@@ -117,6 +131,17 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
     const int column = index.column();
     switch (role) {
     case Qt::DisplayRole:
+        if (row.out_of_memory) {
+            // Only what the step measured before it stopped; a partial peak says so.
+            if (column == PeakMiBColumn)
+                return tr("%1 (partial)").arg(number(row.peak_mib, 2));
+            // Where the missing time would be, in view without scrolling to the last column.
+            if (column == StepMsColumn)
+                return tr("out of memory");
+            if (column != StrategyColumn && column != GradCheckColumn
+                && column != PredictedPeakColumn && column != PredictedStepColumn)
+                return QStringLiteral("—");
+        }
         return display(row, column);
     case SortRole:
         return sortValue(row, column);
@@ -130,7 +155,21 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
         if (column == StrategyColumn)
             return strategyColor(m_runStrategy.value(index.row()), m_strategies);
         return {};
+    case Qt::FontRole:
+        if (row.out_of_memory && column == PeakMiBColumn) {
+            QFont italic;
+            italic.setItalic(true);
+            return italic;
+        }
+        return {};
+    case Qt::BackgroundRole:
+        // The whole row reads as failed at a glance, in light and dark themes.
+        if (row.out_of_memory)
+            return QBrush(QColor(0xc0, 0x1c, 0x28, 40));
+        return {};
     case Qt::ForegroundRole:
+        if (row.out_of_memory && column == StepMsColumn)
+            return QBrush(QColor(0xc0, 0x1c, 0x28));
         if (column == GradCheckColumn && (!row.grad_ok || row.error))
             return QBrush(QColor(0xc0, 0x1c, 0x28));
         // Below the optimal curve cannot happen unless the planner or cost model is wrong.
@@ -139,11 +178,17 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
             return QBrush(QColor(0xc0, 0x1c, 0x28));
         return {};
     case Qt::ToolTipRole:
+        if (row.out_of_memory)
+            return m_oomDetails.value(index.row());
         if (row.error)
             return QString::fromStdString(*row.error);
-        if (column == GradCheckColumn)
-            return tr("Largest difference from the `none` gradients: %1")
-                .arg(gradDiff(row.max_abs_diff, 3));
+        if (column == GradCheckColumn) {
+            QString tip = tr("Largest difference from the `none` gradients: %1")
+                              .arg(gradDiff(row.max_abs_diff, 3));
+            if (!row.grad_note.empty())
+                tip += QLatin1Char('\n') + QString::fromStdString(row.grad_note);
+            return tip;
+        }
         if (column == SavedPerAddedColumn)
             return tr("Memory saved % per time added % (higher is better)");
         if (column == SlowerThanOptimalColumn && row.optimal_step_ms)
@@ -183,6 +228,11 @@ QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const
 {
     // Missing values sort below every number.
     const auto opt = [](const std::optional<double>& v) { return v ? *v : -1e300; };
+    // A run that ran out of memory measured its partial peak and nothing else.
+    if (row.out_of_memory && column != StrategyColumn && column != PeakMiBColumn
+        && column != GradCheckColumn && column != PredictedPeakColumn
+        && column != PredictedStepColumn)
+        return -1e300;
     switch (column) {
     case StrategyColumn: return QString::fromStdString(row.strategy);
     case PeakMiBColumn: return row.peak_mib;
@@ -262,7 +312,7 @@ QString ResultsTableModel::toTsv(const std::vector<int>& rows) const
             continue;
         QStringList cells;
         for (int c = 0; c < NumColumns; ++c)
-            cells << display(m_rows[size_t(r)], c).toString();
+            cells << data(index(r, c), Qt::DisplayRole).toString();
         lines << cells.join(QLatin1Char('\t'));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -1,5 +1,7 @@
 #pragma once
-// The summary table: one row per run, compared with the `none` baseline of the same set.
+// The summary table: one row per run, compared with the `none` baseline of the same set. A run
+// that ran out of memory reads "out of memory at <phase/block>" in the gradient check column,
+// its peak is marked partial and what it never measured is a dash.
 
 #include <QAbstractTableModel>
 #include <QStringList>
@@ -56,6 +58,8 @@ private:
     QVariant sortValue(const SummaryRow& row, int column) const;
 
     std::vector<SummaryRow> m_rows;
+    // Per row: the full out-of-memory description, for tooltips.
+    QStringList m_oomDetails;
     QStringList m_runStrategy;  // each row's plain strategy name, for its colour
     QStringList m_strategies;   // the set's order, for colours
 };

@@ -48,6 +48,7 @@ ExperimentConfig Settings::lastConfig() const
     c.threads = s.value("threads", d.threads).toInt();
     c.warmup = s.value("warmup", d.warmup).toInt();
     c.repeats = s.value("repeats", d.repeats).toInt();
+    c.memory_limit_mib = s.value("memoryLimitMib", d.memory_limit_mib).toDouble();
     // A hand-edited or stale file must not put the widgets out of range.
     return validate(c).empty() ? c : d;
 }
@@ -70,6 +71,7 @@ void Settings::setLastConfig(const ExperimentConfig& c)
     s.setValue("threads", c.threads);
     s.setValue("warmup", c.warmup);
     s.setValue("repeats", c.repeats);
+    s.setValue("memoryLimitMib", c.memory_limit_mib);
 }
 
 QStringList Settings::checkedStrategies() const

@@ -312,7 +312,7 @@ void StrategyTable::followForecast(const LivePrediction& prediction)
     Q_EMIT strategiesChanged();
 }
 
-void StrategyTable::setForecast(const LivePrediction* prediction)
+void StrategyTable::setForecast(const LivePrediction* prediction, std::int64_t capacity)
 {
     const QSignalBlocker blocker(this);
     for (int row = 0; row < rowCount(); ++row) {
@@ -327,11 +327,20 @@ void StrategyTable::setForecast(const LivePrediction* prediction)
         if (f->ok) {
             cell->setText(tr("%1 · %2 ms").arg(formatBytes(f->peak_bytes))
                               .arg(f->step_ms, 0, 'f', f->step_ms < 100 ? 1 : 0));
-            cell->setToolTip(tr("Predicted peak %1 above the step's start (activations %2), "
-                                "step %3 ms")
-                                 .arg(formatBytes(f->peak_bytes), formatBytes(f->activation_bytes))
-                                 .arg(f->step_ms, 0, 'f', 1));
-            cell->setForeground(QBrush());
+            QString tip = tr("Predicted peak %1 above the step's start (activations %2), "
+                             "step %3 ms")
+                              .arg(formatBytes(f->peak_bytes), formatBytes(f->activation_bytes))
+                              .arg(f->step_ms, 0, 'f', 1);
+            const bool over = capacity > 0 && f->peak_bytes > capacity;
+            if (over)
+                tip += QLatin1Char('\n')
+                    + tr("Over the memory limit, which leaves %1 for the step: predicted to run "
+                         "out of memory (it will fail where it passes the limit; the other runs "
+                         "go on)")
+                          .arg(formatBytes(capacity));
+            cell->setToolTip(tip);
+            // Amber, not red: running it to watch it fail is the point of a limit.
+            cell->setForeground(over ? QBrush(QColor(0x9c, 0x6a, 0x00)) : QBrush());
         } else {
             cell->setText(tr("does not fit"));
             cell->setToolTip(f->error);

@@ -5,6 +5,7 @@
 
 #include <QStringList>
 #include <QTableWidget>
+#include <cstdint>
 
 #include "ckptlab/config.h"
 
@@ -21,8 +22,10 @@ public:
     QStringList checkedStrategies() const;
     // Every row's text, checked or not (the live forecast predicts them all).
     QStringList allStrategies() const;
-    // Fills the Predicted column; null marks it as being measured.
-    void setForecast(const LivePrediction* prediction);
+    // Fills the Predicted column; null marks it as being measured. Peaks predicted above
+    // `capacity` bytes over the step's start (the memory limit less the baseline; 0 = no
+    // limit) are marked as predicted to run out of memory.
+    void setForecast(const LivePrediction* prediction, std::int64_t capacity = 0);
     // Until the user edits it, moves the built-in optimal row's budget halfway between the
     // smallest feasible peak and the no-checkpoint peak of this forecast, so that it fits
     // whatever the model. Emits strategiesChanged when it moved (a new strategy to forecast).

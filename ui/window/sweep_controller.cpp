@@ -15,6 +15,10 @@ SweepController::SweepController(QObject* parent)
         if (jobId == m_job && m_running)
             Q_EMIT frontierPlanned(points);
     });
+    connect(m_worker, &SweepWorker::notes, this, [this](quint64 jobId, const QStringList& notes) {
+        if (jobId == m_job && m_running)
+            Q_EMIT notesReported(notes);
+    });
     connect(m_worker, &SweepWorker::finished, this, &SweepController::onFinished);
     connect(m_worker, &SweepWorker::failed, this, &SweepController::onFailed);
     m_thread.start();

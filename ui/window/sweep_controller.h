@@ -32,6 +32,8 @@ Q_SIGNALS:
     void progress(double fraction, const QString& message);
     void measured(const ckptlab::ui::MeasuredRun& run);
     void frontierPlanned(const ckptlab::ui::Frontier& points);
+    // The sweep's notes (ResultSet::notes), before `finished`.
+    void notesReported(const QStringList& notes);
     void finished(bool cancelled, const ckptlab::Environment& environment);
     void failed(const QString& title, const QString& message,
                 const ckptlab::Environment& environment);

@@ -3,7 +3,10 @@
 #include <QObject>
 #include <QStringList>
 
+#include "charts/chart_style.h"
+
 #include "charts/chart_builders.h"
+#include "charts/run_text.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/summary.h"
 
@@ -28,6 +31,46 @@ QString scalingVerdict(const ResultSet& results)
     }
     return QObject::tr("Activation memory ∝ %1^k: %2")
         .arg(QString::fromStdString(toString(axis)), parts.join(QStringLiteral(", ")));
+}
+
+QString outOfMemoryVerdict(const ResultSet& results)
+{
+    QStringList failed;
+    int others = 0;
+    double limit = 0;
+    bool oneLimit = true;
+    for (const RunResult& run : results.runs) {
+        if (run.out_of_memory) {
+            failed << QObject::tr("%1 at %2")
+                          .arg(QString::fromStdString(run.strategy),
+                               whereText(run.out_of_memory->phase, run.out_of_memory->block));
+            const double l = run.config.memory_limit_mib;
+            if (limit > 0 && l != limit)
+                oneLimit = false;
+            limit = l;
+        } else if (!run.error) {
+            ++others;
+        }
+    }
+    if (failed.isEmpty())
+        return {};
+    const QString where = failed.join(QStringLiteral(", "));
+    const QString fit = QObject::tr("%n other run(s) fit.", nullptr, others);
+    if (oneLimit && limit > 0)
+        return QObject::tr("Under the %1 memory limit, out of memory: %2. %3")
+            .arg(formatMiB(limit), where, fit);
+    return QObject::tr("Out of memory: %1. %2").arg(where, fit);
+}
+
+QStringList resultNotes(const ResultSet& results)
+{
+    QStringList lines;
+    const QString oom = outOfMemoryVerdict(results);
+    if (!oom.isEmpty())
+        lines << oom;
+    for (const std::string& note : results.notes)
+        lines << QObject::tr("Note: %1").arg(QString::fromStdString(note));
+    return lines;
 }
 
 // Hand-written strategies landed against the optimal curve (predicted,

@@ -15,4 +15,12 @@ QString paretoVerdict(const ResultSet& results);
 // "Activation memory ∝ depth^k: none k=1.00, sqrt k=0.50"; empty if not a scaling sweep.
 QString scalingVerdict(const ResultSet& results);
 
+// "Under the 40.00 MiB memory limit, none ran out of memory at forward of block 12; 3 other
+// run(s) fit." Empty when no run ran out of memory.
+QString outOfMemoryVerdict(const ResultSet& results);
+
+// What to show under the results table: the out-of-memory verdict, then the set's notes
+// (ResultSet::notes), one per line. Empty when there is nothing to say.
+QStringList resultNotes(const ResultSet& results);
+
 }  // namespace ckptlab::ui

@@ -74,6 +74,12 @@ void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag can
             set = runner.scaling(config, request.scalingAxis, request.scalingValues, names, hooks);
             break;
         }
+        if (!set.notes.empty()) {
+            QStringList lines;
+            for (const std::string& note : set.notes)
+                lines << QString::fromStdString(note);
+            Q_EMIT notes(jobId, lines);
+        }
         if (!set.predicted_frontier.empty())
             Q_EMIT frontier(jobId, set.predicted_frontier);
         Q_EMIT finished(jobId, set.cancelled, set.environment);

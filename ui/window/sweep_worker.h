@@ -42,6 +42,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     void progress(quint64 jobId, double fraction, const QString& message);
     void measured(quint64 jobId, const ckptlab::ui::MeasuredRun& run);
+    // What the sweep left out and why (ResultSet::notes), just before `finished`; only sent
+    // when there is something to say.
+    void notes(quint64 jobId, const QStringList& notes);
     // A Pareto sweep's predicted frontier, just before `finished`.
     void frontier(quint64 jobId, const ckptlab::ui::Frontier& points);
     // The sweep ended normally or by cancel; `environment` describes where it ran.

@@ -67,9 +67,6 @@ struct Prediction {
 // checkpoint engine's rules), each backward's temporaries and the gradients that accumulate.
 Prediction predict(const CostModel& model, const Plan& plan);
 
-// Measures one block of `config` (warm-up and the median of `config.repeats`, at least 5,
-// for times) and replicates it along the chain. Runs LibTorch; a few block steps long.
-CostModel measureCostModel(const ExperimentConfig& config,
-                           const std::atomic<bool>* cancel = nullptr);
+// measureCostModel, which runs LibTorch to fill a CostModel, is declared in runner.h.
 
 }  // namespace ckptlab

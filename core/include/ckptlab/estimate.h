@@ -21,7 +21,6 @@ struct MemoryEstimate {
 
 MemoryEstimate estimateMemory(const ExperimentConfig& config, const Plan& plan);
 
-// Bytes the device can still give: MemAvailable for cpu, free memory for cuda.
-std::int64_t availableMemory(const std::string& device);
+// availableMemory, which asks the device, is declared in runner.h.
 
 }  // namespace ckptlab

@@ -21,6 +21,16 @@ struct BudgetError : std::invalid_argument {
     std::int64_t minimum;
 };
 
+// The same plan with bounds in units; `subLayer` becomes per-unit segments.
+Plan toUnitLevel(const Plan& plan, int unitsPerBlock);
+
+// Block-level plan of a strategy. For Optimal, which needs measured costs, use OptimalPlanner
+// or Runner; here it returns the `full` plan as a stand-in for estimates.
+Plan makePlan(const Strategy& strategy, int depth);
+
+// Blocks whose forward is checkpointed (counts one per block, for tables and tests).
+int checkpointedBlockCount(const Plan& plan, int depth);
+
 // The DP's time grows as units^3 x quanta. Measured on the 2-core CI-sized machine with
 // `ckptlab-cli plan --points 2` (tiny blocks, so the planner dominates): 3.7 s at 64 units,
 // 26 s at 128 and 242 s at 256. So optimal:MiB, pareto and plan refuse chains longer than

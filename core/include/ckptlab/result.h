@@ -122,6 +122,9 @@ std::string describeWhere(Phase phase, int block);  // "backward of block 7", "l
 // "out of memory at backward of block 7: tried to allocate 2.00 MiB with 61.50 MiB allocated,
 // over the 62.00 MiB limit"
 std::string describe(const OutOfMemory& oom);
+// The size in an allocator's failure message: the CPU allocator's "you tried to allocate
+// 16777216 bytes", CUDA's "Tried to allocate 146.00 MiB". 0 when there is none.
+std::int64_t requestedBytesIn(const std::string& allocatorMessage);
 
 struct RunResult {
     ExperimentConfig config;

@@ -75,6 +75,15 @@ private:
 // Devices this build can run on now: "cpu" always, "cuda" when LibTorch has it and a GPU exists.
 std::vector<std::string> availableDevices();
 
+// Bytes the device can still give: MemAvailable for cpu, free memory of cuda:N; 0 if unknown.
+std::int64_t availableMemory(const std::string& device);
+
+// Measures one block of `config` (warm-up and the median of `config.repeats`, at least 5,
+// for times) and replicates it along the chain (cost_model.h). Runs LibTorch; a few block
+// steps long.
+CostModel measureCostModel(const ExperimentConfig& config,
+                           const std::atomic<bool>* cancel = nullptr);
+
 Environment describeEnvironment(const ExperimentConfig& config);
 
 }  // namespace ckptlab

@@ -60,15 +60,7 @@ struct Plan {
     bool unitLevel = false;
 };
 
-// The same plan with bounds in units; `subLayer` becomes per-unit segments.
-Plan toUnitLevel(const Plan& plan, int unitsPerBlock);
-
-// Block-level plan. For Optimal, which needs measured costs, use planOptimal (planner.h) or
-// Runner; here it returns the `full` plan as a stand-in for estimates.
-Plan makePlan(const Strategy& strategy, int depth);
-
-// Blocks whose forward is checkpointed (counts one per block, for tables and tests).
-int checkpointedBlockCount(const Plan& plan, int depth);
+// makePlan (strategy -> plan), toUnitLevel and checkpointedBlockCount are in planner.h.
 
 // Named sets of strategies: "seed-tradeoff", "experiment-1", "experiment-2", "experiment-3".
 std::vector<std::string> presetNames();

@@ -30,7 +30,12 @@ struct SummaryRow {
     std::optional<double> slower_than_optimal_pct;
     bool grad_ok = false;
     double max_abs_diff = 0;
+    // GradCheck::note: which gradients hold NaN or Inf, in which run; empty when all finite.
+    std::string grad_note;
     std::optional<std::string> error;
+    // Set when the run ran out of memory (RunResult::out_of_memory): peak_mib is then the peak
+    // the step reached before it stopped, a lower bound of what it needs; nothing was timed.
+    std::optional<OutOfMemory> out_of_memory;
 };
 
 std::vector<SummaryRow> summarize(const ResultSet& results);

@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "ckptlab/cost_model.h"
+#include "ckptlab/runner.h"
 #include "ckptlab/statistics.h"
 #include "engine/memory_tracker.h"
 #include "engine/model.h"
@@ -58,7 +59,7 @@ public:
             optimizer_->step();
             clearGrads();
         }
-        auto tracker = std::make_shared<engine::MemoryTracker>(device_.type());
+        auto tracker = std::make_shared<engine::MemoryTracker>(device_);
         {
             engine::TrackingScope scope(tracker);
             torch::Tensor y = block_.forwardPart(part_, input_);
@@ -77,7 +78,7 @@ public:
             }
             clearGrads();
         }
-        auto nograd = std::make_shared<engine::MemoryTracker>(device_.type());
+        auto nograd = std::make_shared<engine::MemoryTracker>(device_);
         {
             engine::TrackingScope scope(nograd);
             torch::NoGradGuard noGrad;

@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
 #include "engine/model.h"
 #include "engine/step_context.h"

@@ -2,7 +2,7 @@
 
 namespace ckptlab::engine {
 
-MemoryTracker::MemoryTracker(c10::DeviceType device)
+MemoryTracker::MemoryTracker(c10::Device device)
     : device_(device), start_(std::chrono::steady_clock::now()) {
     records_.reserve(1 << 14);
     spans_.push_back({Phase::Idle, -1, 0.0, 0.0});
@@ -15,14 +15,15 @@ void MemoryTracker::reportMemoryUsage(void* ptr, int64_t alloc_size, size_t tota
 void MemoryTracker::reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t total_allocated,
                                       int64_t, c10::Device device) {
 #endif
-    if (device.type() != device_ || alloc_size == 0) return;
+    if (device.type() != device_.type() || alloc_size == 0) return;
+    if (device_.has_index() && device.has_index() && device.index() != device_.index()) return;
     if (alloc_size < 0 && ptr != nullptr && ptr == refused_) {
         refused_ = nullptr;  // the block refused below, going back: it was never counted
         return;
     }
     if (alloc_size > 0 && limit_ > 0) {
         if (auto oom = overLimit(alloc_size, elapsedMs())) {
-            if (device_ == c10::DeviceType::CPU) {
+            if (device_.is_cpu()) {
                 // Give the block back before unwinding, or it would leak: the allocator has
                 // not yet wrapped it in a DataPtr. Its free report is skipped above.
                 refused_ = ptr;

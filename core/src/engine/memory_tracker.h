@@ -43,7 +43,9 @@ struct LabelSpan {
 
 class MemoryTracker : public c10::MemoryReportingInfoBase {
 public:
-    explicit MemoryTracker(c10::DeviceType device);
+    // Counts the allocations of `device`: one GPU when it has an index (cuda:1 does not see
+    // cuda:0's), every device of the type otherwise.
+    explicit MemoryTracker(c10::Device device);
 
 #if TORCH_VERSION_MAJOR >= 2
     void reportMemoryUsage(void* ptr, int64_t alloc_size, size_t total_allocated,
@@ -76,7 +78,7 @@ private:
     // The limit's verdict on an allocation of `bytes`; set only when it does not fit.
     std::optional<OutOfMemory> overLimit(std::int64_t bytes, double t) const;
 
-    c10::DeviceType device_;
+    c10::Device device_;
     std::chrono::steady_clock::time_point start_;
     mutable std::mutex mutex_;  // allocations may come from intra-op or autograd threads
     std::int64_t total_ = 0;

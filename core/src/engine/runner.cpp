@@ -103,15 +103,7 @@ OutOfMemory whereItRanOut(const std::exception& error, const StepContext& contex
     oom.phase = context.currentLabel().phase;
     oom.block = context.currentLabel().block;
     oom.allocated_bytes = allocated;
-    // c10's CPU allocator says "you tried to allocate N bytes".
-    const std::string text = error.what();
-    const std::string key = "tried to allocate ";
-    if (auto at = text.find(key); at != std::string::npos) {
-        try {
-            oom.requested_bytes = std::stoll(text.substr(at + key.size()));
-        } catch (const std::exception&) {
-        }
-    }
+    oom.requested_bytes = requestedBytesIn(error.what());
     return oom;
 }
 
@@ -137,7 +129,7 @@ RunResult measure(Workbench& bench, const std::string& name, const Plan& plan,
 
     // Traced step. Old gradients go first: the trace must only see the step's own memory.
     bench.clearGradients();
-    context.tracker = std::make_shared<engine::MemoryTracker>(bench.device.type());
+    context.tracker = std::make_shared<engine::MemoryTracker>(bench.device);
     const std::int64_t baseline = sat::add(bytesOf(bench.model.parameters()),
                                            bytesOf({bench.input}),
                                            optimizerStateBytes(bench.optimizer.get()));

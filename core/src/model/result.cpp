@@ -1,6 +1,8 @@
 #include "ckptlab/result.h"
 
+#include <cctype>
 #include <cstdio>
+#include <cstdlib>
 
 namespace ckptlab {
 
@@ -41,6 +43,26 @@ std::string describe(const OutOfMemory& oom) {
     text += oom.limit_bytes > 0 ? ", over the " + mib(oom.limit_bytes) + " limit"
                                 : std::string(", and the allocator failed");
     return text;
+}
+
+std::int64_t requestedBytesIn(const std::string& message) {
+    std::string lower = message;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string key = "tried to allocate ";
+    const auto at = lower.find(key);
+    if (at == std::string::npos) return 0;
+    char* end = nullptr;
+    const char* number = lower.c_str() + at + key.size();
+    const double value = std::strtod(number, &end);
+    if (end == number || !(value >= 0)) return 0;
+    std::string unit(end);
+    unit = unit.substr(unit.find_first_not_of(' ') == std::string::npos ? 0 : unit.find_first_not_of(' '));
+    double scale = 1;
+    for (const auto& [name, factor] : {std::pair{"kib", 1024.0}, {"mib", 1024.0 * 1024},
+                                       {"gib", 1024.0 * 1024 * 1024},
+                                       {"tib", 1024.0 * 1024 * 1024 * 1024}})
+        if (unit.rfind(name, 0) == 0) scale = factor;
+    return static_cast<std::int64_t>(value * scale);
 }
 
 const RunResult* ResultSet::find(const std::string& strategy) const {

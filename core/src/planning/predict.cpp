@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "ckptlab/cost_model.h"
+#include "ckptlab/planner.h"
 
 namespace ckptlab {
 namespace {

@@ -38,7 +38,7 @@
 
 #include "ckptlab/config.h"
 #include "ckptlab/planner.h"
-#include "data/file_io.h"
+#include "formats/file_io.h"
 
 namespace ckptlab {
 

@@ -1,5 +1,5 @@
 // File helpers: atomic writes for every saver, and the size-capped read of a results file.
-#include "data/file_io.h"
+#include "formats/file_io.h"
 
 #include <sys/stat.h>
 

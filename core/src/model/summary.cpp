@@ -37,7 +37,9 @@ SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
     row.step_fastest_ms = fastestStepMs(run);
     row.grad_ok = run.grad_check.passed();
     row.max_abs_diff = run.grad_check.max_abs_diff;
+    row.grad_note = run.grad_check.note;
     row.error = run.error;
+    row.out_of_memory = run.out_of_memory;
     if (run.prediction && !run.error) addPrediction(*run.prediction, run.metrics, row);
 
     // A failed run's metrics are partial, so comparing them would mislead.
@@ -72,6 +74,7 @@ ResultSet withFastestSteps(const ResultSet& results) {
     light.environment = results.environment;
     light.predicted_frontier = results.predicted_frontier;
     light.cancelled = results.cancelled;
+    light.notes = results.notes;
     light.runs.reserve(results.runs.size());
     for (const RunResult& run : results.runs) {
         RunResult copy;
@@ -85,6 +88,7 @@ ResultSet withFastestSteps(const ResultSet& results) {
         copy.schedule = run.schedule;
         copy.forward_counts = run.forward_counts;
         copy.error = run.error;
+        copy.out_of_memory = run.out_of_memory;
         light.runs.push_back(std::move(copy));
     }
     return light;

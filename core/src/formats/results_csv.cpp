@@ -5,7 +5,7 @@
 
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
-#include "data/file_io.h"
+#include "formats/file_io.h"
 
 namespace ckptlab {
 

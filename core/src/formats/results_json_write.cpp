@@ -21,7 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ckptlab/config.h"
-#include "data/file_io.h"
+#include "formats/file_io.h"
 
 namespace ckptlab {
 
