@@ -174,3 +174,18 @@ TEST(Threads, TheProcessCountIsRestoredAfterASweep) {
     Runner().sweep(c, {"full"});
     EXPECT_EQ(at::get_num_threads(), before);
 }
+
+TEST(MemoryLimit, TheFailedStepEndsWhereItRanOut) {
+    ExperimentConfig c = model();
+    c.memory_limit_mib = limitBetweenFullAndNone(c);
+    const ResultSet set = Runner().sweep(c, {"none"});
+    const RunResult& none = set.runs[0];
+    ASSERT_TRUE(none.out_of_memory);
+    const double stop = none.out_of_memory->t_ms;
+    EXPECT_GT(stop, 0);
+    ASSERT_FALSE(none.timeline.empty());
+    // The frees of the unwinding after the failure are not part of the step.
+    EXPECT_LE(none.timeline.back().t_ms, stop);
+    EXPECT_GT(none.timeline.back().total, 0);
+    for (const auto& phase : none.phases) EXPECT_LE(phase.end_ms, stop);
+}

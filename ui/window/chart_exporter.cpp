@@ -79,16 +79,7 @@ bool ChartExporter::hasResults() const
 
 QString ChartExporter::refuseFile(const QString& path, const QString& title) const
 {
-    const std::string why =
-        checkOutputFile(QFile::encodeName(path).toStdString(),
-                        QDir::toNativeSeparators(path).toStdString());
-    if (why.empty())
-        return {};
-    const QString reason = QString::fromStdString(why);
-    showMessage(m_window, MessageKind::Error, title,
-                tr("Cannot write %1.\n\n%2\n\nNothing was written.")
-                    .arg(QDir::toNativeSeparators(path), reason));
-    return reason;
+    return refuseUnwritableFile(m_window, path, title);
 }
 
 bool ChartExporter::exportChart(ChartKind kind, ChartFormat format, const QString& path)

@@ -126,6 +126,8 @@ bool FileController::saveTo(const QString& path)
 {
     if (!hasResults())
         return false;
+    if (!refuseUnwritableFile(m_window, path, tr("Cannot save results")).isEmpty())
+        return false;
     try {
         saveResults(m_document->results(), localPath(path));
     } catch (const std::exception& e) {
@@ -153,6 +155,8 @@ bool FileController::exportCsv(const QString& path)
 {
     if (!hasResults())
         return false;
+    if (!refuseUnwritableFile(m_window, path, tr("Cannot export CSV")).isEmpty())
+        return false;
     try {
         saveSummaryCsv(m_document->results(), localPath(path));
     } catch (const std::exception& e) {
@@ -177,6 +181,8 @@ void FileController::exportTraceDialog()
 bool FileController::exportTrace(const QString& path)
 {
     if (!hasResults())
+        return false;
+    if (!refuseUnwritableFile(m_window, path, tr("Cannot export trace")).isEmpty())
         return false;
     try {
         saveChromeTrace(m_document->results(), localPath(path));

@@ -1,6 +1,11 @@
 #include "messages.h"
 
+#include <QDir>
+#include <QFile>
 #include <QMessageBox>
+#include <QObject>
+
+#include "ckptlab/output_paths.h"
 
 namespace ckptlab::ui {
 
@@ -44,6 +49,20 @@ bool confirm(QWidget* parent, const QString& title, const QString& text)
     return QMessageBox::question(parent, title, text, QMessageBox::Yes | QMessageBox::No,
                                  QMessageBox::No)
         == QMessageBox::Yes;
+}
+
+QString refuseUnwritableFile(QWidget* parent, const QString& path, const QString& title)
+{
+    const std::string why =
+        checkOutputFile(QFile::encodeName(path).toStdString(),
+                        QDir::toNativeSeparators(path).toStdString());
+    if (why.empty())
+        return {};
+    const QString reason = QString::fromStdString(why);
+    showMessage(parent, MessageKind::Error, title,
+                QObject::tr("Cannot write %1.\n\n%2\n\nNothing was written.")
+                    .arg(QDir::toNativeSeparators(path), reason));
+    return reason;
 }
 
 }  // namespace ckptlab::ui

@@ -27,4 +27,8 @@ void showMessage(QWidget* parent, MessageKind kind, const QString& title, const 
 // Asks a yes/no question; `false` when the user declines.
 bool confirm(QWidget* parent, const QString& title, const QString& text);
 
+// Checks that `path` can be written (core's checkOutputFile) before anything is rendered or
+// written. On a problem shows it under `title` and returns the reason; empty when writable.
+QString refuseUnwritableFile(QWidget* parent, const QString& path, const QString& title);
+
 }  // namespace ckptlab::ui

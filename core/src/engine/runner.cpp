@@ -95,6 +95,20 @@ int stepsPerRun(const ExperimentConfig& config) {
     return 1 + config.warmup + config.repeats + (config.optimizer != Optimizer::None ? 1 : 0);
 }
 
+// A step that stopped at `t_ms`: what the unwinding freed afterwards is not part of the step.
+void endAt(RunResult& run, double t_ms) {
+    auto& events = run.timeline;
+    events.erase(std::remove_if(events.begin(), events.end(),
+                                [&](const TimelineEvent& e) { return e.t_ms > t_ms; }),
+                 events.end());
+    auto& phases = run.phases;
+    phases.erase(std::remove_if(phases.begin(), phases.end(),
+                                [&](const PhaseSpan& p) { return p.begin_ms > t_ms; }),
+                 phases.end());
+    for (auto& phase : phases) phase.end_ms = std::min(phase.end_ms, t_ms);
+    for (auto& block : run.blocks) block.freed_ms = std::min(block.freed_ms, t_ms);
+}
+
 // An out-of-memory error the allocator raised itself, placed where the step was.
 OutOfMemory whereItRanOut(const std::exception& error, const StepContext& context,
                           std::int64_t allocated) {
@@ -146,9 +160,11 @@ RunResult measure(Workbench& bench, const std::string& name, const Plan& plan,
             // By now the unwinding has freed the step's tensors; the level it failed at is the
             // highest the step reached.
             std::int64_t reached = 0;
+            double reachedAt = 0;
             for (const auto& record : context.tracker->records())
-                reached = std::max(reached, record.total);
+                if (record.total > reached) reached = record.total, reachedAt = record.t_ms;
             outOfMemory = whereItRanOut(e, context, baseline + reached);
+            if (outOfMemory->t_ms <= 0) outOfMemory->t_ms = reachedAt;
         }
         context.tracker->finish();
     }
@@ -165,6 +181,7 @@ RunResult measure(Workbench& bench, const std::string& name, const Plan& plan,
         run.timeline = std::move(trace.timeline);
         run.phases = std::move(trace.phases);
         run.blocks = std::move(trace.blocks);
+        endAt(run, outOfMemory->t_ms);
         progress.advance(1 + bench.config.warmup + bench.config.repeats,
                          name + ": out of memory");
         return run;
