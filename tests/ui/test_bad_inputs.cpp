@@ -10,12 +10,12 @@
 #include "ui_test_support.h"
 
 #include "window/main_window.h"
-#include "window/memory_estimate_label.h"
+#include "panels/memory_estimate_label.h"
 #include "window/messages.h"
-#include "window/parameter_panel.h"
-#include "window/results_document.h"
-#include "window/strategy_list.h"
-#include "window/sweep_controller.h"
+#include "panels/parameter_panel.h"
+#include "document/results_document.h"
+#include "panels/strategy_list.h"
+#include "controllers/sweep_controller.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;

@@ -9,11 +9,11 @@
 
 #include "window/main_window.h"
 #include "window/messages.h"
-#include "window/parameter_panel.h"
-#include "window/results_document.h"
-#include "window/results_table_model.h"
-#include "window/strategy_list.h"
-#include "window/sweep_controller.h"
+#include "panels/parameter_panel.h"
+#include "document/results_document.h"
+#include "document/results_table_model.h"
+#include "panels/strategy_list.h"
+#include "controllers/sweep_controller.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;

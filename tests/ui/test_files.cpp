@@ -16,15 +16,15 @@
 
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
-#include "window/chart_exporter.h"
-#include "window/charts_panel.h"
-#include "window/file_controller.h"
+#include "controllers/chart_exporter.h"
+#include "panels/charts_panel.h"
+#include "controllers/file_controller.h"
 #include "window/main_window.h"
 #include "window/messages.h"
-#include "window/parameter_panel.h"
-#include "window/results_document.h"
-#include "window/results_table_model.h"
-#include "window/strategy_list.h"
+#include "panels/parameter_panel.h"
+#include "document/results_document.h"
+#include "document/results_table_model.h"
+#include "panels/strategy_list.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;

@@ -18,16 +18,16 @@
 
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
-#include "window/charts_panel.h"
+#include "panels/charts_panel.h"
 #include "window/main_window.h"
 #include "window/messages.h"
-#include "window/parameter_panel.h"
-#include "window/progress_status.h"
-#include "window/results_document.h"
-#include "window/results_table_model.h"
-#include "window/results_view.h"
-#include "window/strategy_list.h"
-#include "window/sweep_controller.h"
+#include "panels/parameter_panel.h"
+#include "panels/progress_status.h"
+#include "document/results_document.h"
+#include "document/results_table_model.h"
+#include "panels/results_view.h"
+#include "panels/strategy_list.h"
+#include "controllers/sweep_controller.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;

@@ -22,15 +22,15 @@
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
 #include "ckptlab/summary.h"
-#include "window/chart_exporter.h"
-#include "window/charts_panel.h"
-#include "window/file_controller.h"
+#include "controllers/chart_exporter.h"
+#include "panels/charts_panel.h"
+#include "controllers/file_controller.h"
 #include "window/main_window.h"
-#include "window/memory_estimate_label.h"
-#include "window/parameter_panel.h"
-#include "window/results_document.h"
-#include "window/results_table_model.h"
-#include "window/strategy_list.h"
+#include "panels/memory_estimate_label.h"
+#include "panels/parameter_panel.h"
+#include "document/results_document.h"
+#include "document/results_table_model.h"
+#include "panels/strategy_list.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;

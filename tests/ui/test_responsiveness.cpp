@@ -17,12 +17,12 @@
 #include "ui_test_support.h"
 #include <ctime>
 
-#include "window/charts_panel.h"
+#include "panels/charts_panel.h"
 #include "window/main_window.h"
 #include "window/messages.h"
-#include "window/parameter_panel.h"
-#include "window/results_document.h"
-#include "window/strategy_list.h"
+#include "panels/parameter_panel.h"
+#include "document/results_document.h"
+#include "panels/strategy_list.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;

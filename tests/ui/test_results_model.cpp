@@ -10,8 +10,8 @@
 #include <QtTest>
 
 #include "ckptlab/summary.h"
-#include "window/results_table_model.h"
-#include "window/results_view.h"
+#include "document/results_table_model.h"
+#include "panels/results_view.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;

@@ -9,9 +9,9 @@
 #include "ui_test_support.h"
 
 #include "window/main_window.h"
-#include "window/parameter_panel.h"
-#include "window/settings.h"
-#include "window/strategy_list.h"
+#include "panels/parameter_panel.h"
+#include "document/settings.h"
+#include "panels/strategy_list.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;

@@ -8,7 +8,7 @@
 #include "ui_test_support.h"
 
 #include "window/app_setup.h"
-#include "window/sweep_controller.h"
+#include "controllers/sweep_controller.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;

@@ -15,8 +15,8 @@
 #include "ckptlab/config.h"
 #include "window/main_window.h"
 #include "window/messages.h"
-#include "window/parameter_panel.h"
-#include "window/strategy_list.h"
+#include "panels/parameter_panel.h"
+#include "panels/strategy_list.h"
 
 namespace ckptlab::ui::test {
 

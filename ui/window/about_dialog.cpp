@@ -1,4 +1,4 @@
-#include "about_dialog.h"
+#include "window/about_dialog.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,8 +1,8 @@
-#include "app_setup.h"
+#include "window/app_setup.h"
 
 #include <QtGlobal>
 
-#include "metatypes.h"
+#include "document/metatypes.h"
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources live in the static
 // ckptlab_ui library, whose qrc object the linker would drop unless something references it.

@@ -1,4 +1,4 @@
-#include "main_window.h"
+#include "window/main_window.h"
 
 #include <QCloseEvent>
 #include <QDir>
@@ -12,22 +12,22 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
-#include "app_setup.h"
-#include "chart_exporter.h"
-#include "charts_panel.h"
-#include "curve_sweep_panel.h"
-#include "file_controller.h"
-#include "memory_estimate_label.h"
-#include "parameter_panel.h"
-#include "prediction_controller.h"
-#include "progress_status.h"
-#include "results_document.h"
-#include "results_table_model.h"
-#include "results_view.h"
-#include "strategy_list.h"
-#include "strategy_table.h"
-#include "sweep_controller.h"
-#include "sweep_summary.h"
+#include "window/app_setup.h"
+#include "controllers/chart_exporter.h"
+#include "panels/charts_panel.h"
+#include "panels/curve_sweep_panel.h"
+#include "controllers/file_controller.h"
+#include "panels/memory_estimate_label.h"
+#include "panels/parameter_panel.h"
+#include "controllers/prediction_controller.h"
+#include "panels/progress_status.h"
+#include "document/results_document.h"
+#include "document/results_table_model.h"
+#include "panels/results_view.h"
+#include "panels/strategy_list.h"
+#include "panels/strategy_table.h"
+#include "controllers/sweep_controller.h"
+#include "document/sweep_summary.h"
 
 namespace ckptlab::ui {
 

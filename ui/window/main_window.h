@@ -6,10 +6,10 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 
-#include "live_prediction.h"
-#include "metatypes.h"
-#include "sweep_worker.h"
-#include "settings.h"
+#include "controllers/live_prediction.h"
+#include "document/metatypes.h"
+#include "controllers/sweep_worker.h"
+#include "document/settings.h"
 
 class QAction;
 class QLabel;

@@ -8,15 +8,15 @@
 #include <QStyle>
 #include <QToolBar>
 
-#include "about_dialog.h"
-#include "chart_exporter.h"
-#include "charts_panel.h"
+#include "window/about_dialog.h"
+#include "controllers/chart_exporter.h"
+#include "panels/charts_panel.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
-#include "file_controller.h"
-#include "main_window.h"
-#include "messages.h"
-#include "parameter_panel.h"
+#include "controllers/file_controller.h"
+#include "window/main_window.h"
+#include "window/messages.h"
+#include "panels/parameter_panel.h"
 
 namespace ckptlab::ui {
 

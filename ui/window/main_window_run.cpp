@@ -6,20 +6,20 @@
 #include <QStatusBar>
 #include <algorithm>
 
-#include "charts_panel.h"
+#include "panels/charts_panel.h"
 #include "ckptlab/pareto.h"
-#include "curve_sweep_panel.h"
-#include "format.h"
-#include "main_window.h"
-#include "memory_estimate_label.h"
-#include "messages.h"
-#include "parameter_panel.h"
-#include "prediction_controller.h"
-#include "progress_status.h"
-#include "results_document.h"
-#include "strategy_list.h"
-#include "sweep_controller.h"
-#include "sweep_summary.h"
+#include "panels/curve_sweep_panel.h"
+#include "document/format.h"
+#include "window/main_window.h"
+#include "panels/memory_estimate_label.h"
+#include "window/messages.h"
+#include "panels/parameter_panel.h"
+#include "controllers/prediction_controller.h"
+#include "panels/progress_status.h"
+#include "document/results_document.h"
+#include "panels/strategy_list.h"
+#include "controllers/sweep_controller.h"
+#include "document/sweep_summary.h"
 
 namespace ckptlab::ui {
 

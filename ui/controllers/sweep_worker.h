@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ckptlab/scaling.h"
-#include "metatypes.h"
+#include "document/metatypes.h"
 
 namespace ckptlab::ui {
 

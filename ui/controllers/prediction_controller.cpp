@@ -1,6 +1,6 @@
-#include "prediction_controller.h"
+#include "controllers/prediction_controller.h"
 
-#include "prediction_worker.h"
+#include "controllers/prediction_worker.h"
 
 namespace ckptlab::ui {
 

@@ -1,4 +1,4 @@
-#include "file_controller.h"
+#include "controllers/file_controller.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -7,9 +7,9 @@
 
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
-#include "messages.h"
-#include "results_document.h"
-#include "settings.h"
+#include "window/messages.h"
+#include "document/results_document.h"
+#include "document/settings.h"
 
 namespace ckptlab::ui {
 

@@ -1,4 +1,4 @@
-#include "charts_panel.h"
+#include "panels/charts_panel.h"
 
 #include <QAbstractAxis>
 #include <QChart>
@@ -12,7 +12,7 @@
 #include "charts/chart_view.h"
 #include "charts/schedule_view.h"
 #include "ckptlab/summary.h"
-#include "results_document.h"
+#include "document/results_document.h"
 
 namespace ckptlab::ui {
 

@@ -1,4 +1,4 @@
-#include "results_table_model.h"
+#include "document/results_table_model.h"
 
 #include <QBrush>
 #include <QColor>

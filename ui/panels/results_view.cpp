@@ -1,4 +1,4 @@
-#include "results_view.h"
+#include "panels/results_view.h"
 
 #include <QAction>
 #include <QApplication>
@@ -8,7 +8,7 @@
 #include <QSortFilterProxyModel>
 #include <algorithm>
 
-#include "results_table_model.h"
+#include "document/results_table_model.h"
 
 namespace ckptlab::ui {
 

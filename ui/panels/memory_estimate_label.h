@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "ckptlab/config.h"
-#include "live_prediction.h"
+#include "controllers/live_prediction.h"
 
 namespace ckptlab::ui {
 

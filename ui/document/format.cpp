@@ -1,4 +1,4 @@
-#include "format.h"
+#include "document/format.h"
 
 #include <cmath>
 

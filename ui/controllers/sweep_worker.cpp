@@ -1,4 +1,4 @@
-#include "sweep_worker.h"
+#include "controllers/sweep_worker.h"
 
 #include <QElapsedTimer>
 

@@ -1,4 +1,4 @@
-#include "strategy_table.h"
+#include "panels/strategy_table.h"
 
 #include <QAction>
 #include <QDoubleSpinBox>
@@ -11,8 +11,8 @@
 #include "ckptlab/pareto.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
-#include "format.h"
-#include "live_prediction.h"
+#include "document/format.h"
+#include "controllers/live_prediction.h"
 
 namespace ckptlab::ui {
 

@@ -1,4 +1,4 @@
-#include "results_document.h"
+#include "document/results_document.h"
 
 namespace ckptlab::ui {
 

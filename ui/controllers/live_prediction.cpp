@@ -1,11 +1,11 @@
-#include "live_prediction.h"
+#include "controllers/live_prediction.h"
 
 #include <QObject>
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
-#include "format.h"
+#include "document/format.h"
 
 namespace ckptlab::ui {
 

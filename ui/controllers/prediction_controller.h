@@ -9,8 +9,8 @@
 #include <QThread>
 #include <QTimer>
 
-#include "live_prediction.h"
-#include "sweep_worker.h"
+#include "controllers/live_prediction.h"
+#include "controllers/sweep_worker.h"
 
 namespace ckptlab::ui {
 

@@ -1,4 +1,4 @@
-#include "sweep_summary.h"
+#include "document/sweep_summary.h"
 
 #include <QObject>
 #include <QStringList>

@@ -5,7 +5,7 @@
 #include <QObject>
 #include <QThread>
 
-#include "sweep_worker.h"
+#include "controllers/sweep_worker.h"
 
 namespace ckptlab::ui {
 

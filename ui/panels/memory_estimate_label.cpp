@@ -1,10 +1,10 @@
-#include "memory_estimate_label.h"
+#include "panels/memory_estimate_label.h"
 
 #include "ckptlab/estimate.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
-#include "format.h"
+#include "document/format.h"
 
 namespace ckptlab::ui {
 

@@ -1,4 +1,4 @@
-#include "curve_sweep_panel.h"
+#include "panels/curve_sweep_panel.h"
 
 #include <QComboBox>
 #include <QGridLayout>

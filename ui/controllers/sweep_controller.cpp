@@ -1,4 +1,4 @@
-#include "sweep_controller.h"
+#include "controllers/sweep_controller.h"
 
 namespace ckptlab::ui {
 

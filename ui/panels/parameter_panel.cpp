@@ -1,4 +1,4 @@
-#include "parameter_panel.h"
+#include "panels/parameter_panel.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "metatypes.h"
+#include "document/metatypes.h"
 
 namespace ckptlab::ui {
 

@@ -1,4 +1,4 @@
-#include "strategy_list.h"
+#include "panels/strategy_list.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -8,7 +8,7 @@
 #include <QVBoxLayout>
 
 #include "ckptlab/strategy.h"
-#include "strategy_table.h"
+#include "panels/strategy_table.h"
 
 namespace ckptlab::ui {
 

@@ -1,4 +1,4 @@
-#include "prediction_worker.h"
+#include "controllers/prediction_worker.h"
 
 #include <QElapsedTimer>
 #include <algorithm>

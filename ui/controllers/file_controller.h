@@ -7,7 +7,7 @@
 #include <QObject>
 #include <QString>
 
-#include "metatypes.h"
+#include "document/metatypes.h"
 
 class QWidget;
 

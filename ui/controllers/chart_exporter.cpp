@@ -1,4 +1,4 @@
-#include "chart_exporter.h"
+#include "controllers/chart_exporter.h"
 
 #include <QAction>
 #include <QDir>
@@ -10,10 +10,10 @@
 #include "charts/chart_export.h"
 #include "ckptlab/output_paths.h"
 #include "charts/schedule_diagram.h"
-#include "charts_panel.h"
-#include "messages.h"
-#include "results_document.h"
-#include "settings.h"
+#include "panels/charts_panel.h"
+#include "window/messages.h"
+#include "document/results_document.h"
+#include "document/settings.h"
 
 namespace ckptlab::ui {
 

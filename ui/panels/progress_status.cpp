@@ -1,4 +1,4 @@
-#include "progress_status.h"
+#include "panels/progress_status.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "format.h"
+#include "document/format.h"
 
 namespace ckptlab::ui {
 

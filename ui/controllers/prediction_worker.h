@@ -8,8 +8,8 @@
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/runner.h"
-#include "live_prediction.h"
-#include "sweep_worker.h"
+#include "controllers/live_prediction.h"
+#include "controllers/sweep_worker.h"
 
 namespace ckptlab::ui {
 
