@@ -1,5 +1,5 @@
 #pragma once
-// Sees every allocation and free of the device allocator while installed (DESIGN.md: a
+// Sees every allocation and free of the device allocator while installed (a
 // c10::MemoryReportingInfoBase under DebugInfoGuard(PROFILER_STATE)), labelled with the phase
 // and block that were running.
 
