@@ -7,6 +7,7 @@
 #include "ckptlab/pareto.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/summary.h"
+#include "ckptlab/sweep_policy.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 
@@ -28,18 +29,15 @@ void printComparison(const ResultSet& results) {
     std::cout << "\nHand-written strategies against the optimal schedule at the same "
                  "predicted peak (plus the planner's rounding):\n";
     const std::vector<SummaryRow> rows = summarize(results);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const SummaryRow& row = rows[i];
-        if (results.runs[i].strategy.rfind("optimal:", 0) == 0) continue;
-        if (!row.slower_than_optimal_pct) continue;
-        const double slower = *row.slower_than_optimal_pct;
+    for (const HandWrittenStanding& s : standingsAgainstOptimal(results, rows)) {
+        const SummaryRow& row = rows[s.row];
+        const std::string verdict =
+            s.standing == CurveStanding::Below     ? "BELOW the optimal curve: planner or model is wrong"
+            : s.standing == CurveStanding::OnCurve ? "on the curve"
+                                                   : "optimal " + std::to_string(int(s.slower_pct + 0.5)) + "% faster";
         std::printf("  %-12s predicted %8.1f ms at %7.1f MiB; optimal %8.1f ms (%s)\n",
                     row.strategy.c_str(), *row.predicted_step_ms, *row.predicted_peak_mib,
-                    *row.optimal_step_ms,
-                    slower < -1e-6 ? "BELOW the optimal curve: planner or model is wrong"
-                    : slower < 0.05
-                        ? "on the curve"
-                        : ("optimal " + std::to_string(int(slower + 0.5)) + "% faster").c_str());
+                    *row.optimal_step_ms, verdict.c_str());
     }
 }
 
@@ -50,8 +48,8 @@ int runPareto(ExperimentOptions o, int points) {
         std::cerr << "ckptlab-cli: " << error << "\n";
         return kBadInput;
     }
-    if (points < 2 || points > 50) {
-        std::cerr << "ckptlab-cli: --points must be between 2 and 50 (got " << points << ")\n";
+    if (const std::string error = paretoPointsError(points); !error.empty()) {
+        std::cerr << "ckptlab-cli: --points " << error << "\n";
         return kBadInput;
     }
     // Bad strategies and configs throw std::invalid_argument kin before any work: exit 2

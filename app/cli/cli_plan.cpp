@@ -50,6 +50,60 @@ void printBlockCosts(const CostModel& costs, BlockKind block) {
     }
 }
 
+// The inputs plan refuses before measuring anything (std::invalid_argument or the runner's
+// ConfigError); returns the --budgets, empty when not given.
+std::vector<double> checkPlanInputs(const ExperimentOptions& o, const std::string& budgetsText,
+                                    int points, bool bruteForce, int units) {
+    Runner::check(o.config, {"none"});
+    if (auto error = plannerLimitError(o.config, "plan"); !error.empty())
+        throw std::invalid_argument(error);
+    std::vector<double> budgetsMib = parseNumberList(budgetsText, "--budgets");
+    if (points < 1 || points > 50)
+        throw std::invalid_argument("--points must be between 1 and 50 (got " +
+                                    std::to_string(points) + ")");
+    for (double b : budgetsMib)
+        if (!(b >= 1.0 / 1024) || b > 1e7)
+            throw std::invalid_argument("--budgets must be between 0.001 and 10000000 MiB (got " +
+                                        std::to_string(b) + ")");
+    if (bruteForce && units > kBruteForceMaxUnits)
+        throw std::invalid_argument(
+            "--brute-force needs at most " + std::to_string(kBruteForceMaxUnits) +
+            " units: depth x sub-blocks per block (1 ffn, 2 transformer) is " +
+            std::to_string(units));
+    return budgetsMib;
+}
+
+// Prints the planner's schedule for one budget. kOk, kRunFailed when brute force disagrees,
+// kBadInput when nothing fits the budget.
+int planOneBudget(const CostModel& costs, const OptimalPlanner& planner, double mib,
+                  bool bruteForce) {
+    const auto budget = static_cast<std::int64_t>(mib * kMiB);
+    try {
+        const PlannedSchedule best = planner.plan(budget);
+        std::printf("budget %.3f MiB: peak %.3f MiB, step %.2f ms, %d stored, %d no-grad "
+                    "forwards\n  %s\n",
+                    mib, best.prediction.peak_bytes / kMiB, best.prediction.step_ms,
+                    static_cast<int>(checkpointSpans(best.plan).size()), noGradForwardCount(best.plan),
+                    describeSchedule(best.plan).c_str());
+        if (bruteForce && !checkAgainstBruteForce(costs, planner, budget, best.prediction.step_ms))
+            return kRunFailed;
+    } catch (const BudgetError& e) {
+        std::fflush(stdout);
+        std::cerr << "ckptlab-cli: " << e.what() << "\n";
+        if (bruteForce) {
+            try {
+                bruteForcePlan(costs, budget);
+                std::printf("    brute force found a schedule: WRONG minimum\n");
+                return kRunFailed;
+            } catch (const BudgetError&) {
+                std::printf("    brute force: no schedule fits either\n");
+            }
+        }
+        return kBadInput;
+    }
+    return kOk;
+}
+
 }  // namespace
 
 int runPlan(ExperimentOptions o, const std::string& budgetsText, int points, bool bruteForce) {
@@ -60,22 +114,7 @@ int runPlan(ExperimentOptions o, const std::string& budgetsText, int points, boo
     const int units = o.config.depth * (o.config.block == BlockKind::Transformer ? 2 : 1);
     std::vector<double> budgetsMib;
     try {
-        Runner::check(o.config, {"none"});
-        if (auto error = plannerLimitError(o.config, "plan"); !error.empty())
-            throw std::invalid_argument(error);
-        budgetsMib = parseNumberList(budgetsText, "--budgets");
-        if (points < 1 || points > 50)
-            throw std::invalid_argument("--points must be between 1 and 50 (got " +
-                                        std::to_string(points) + ")");
-        for (double b : budgetsMib)
-            if (!(b >= 1.0 / 1024) || b > 1e7)
-                throw std::invalid_argument("--budgets must be between 0.001 and 10000000 MiB (got " +
-                                            std::to_string(b) + ")");
-        if (bruteForce && units > kBruteForceMaxUnits)
-            throw std::invalid_argument(
-                "--brute-force needs at most " + std::to_string(kBruteForceMaxUnits) +
-                " units: depth x sub-blocks per block (1 ffn, 2 transformer) is " +
-                std::to_string(units));
+        budgetsMib = checkPlanInputs(o, budgetsText, points, bruteForce, units);
     } catch (const std::exception& e) {
         std::cerr << "ckptlab-cli: " << e.what() << "\n";
         return kBadInput;
@@ -94,32 +133,11 @@ int runPlan(ExperimentOptions o, const std::string& budgetsText, int points, boo
         for (int i = 0; i < points; ++i)
             budgetsMib.push_back((low + (none.peak_bytes - low) * (points > 1 ? double(i) / (points - 1) : 0)) / kMiB);
 
+    // A wrong plan outweighs a budget nothing fits.
     int code = kOk;
     for (double mib : budgetsMib) {
-        const auto budget = static_cast<std::int64_t>(mib * kMiB);
-        try {
-            const PlannedSchedule best = planner.plan(budget);
-            std::printf("budget %.3f MiB: peak %.3f MiB, step %.2f ms, %d stored, %d no-grad "
-                        "forwards\n  %s\n",
-                        mib, best.prediction.peak_bytes / kMiB, best.prediction.step_ms,
-                        static_cast<int>(checkpointSpans(best.plan).size()), noGradForwardCount(best.plan),
-                        describeSchedule(best.plan).c_str());
-            if (bruteForce && !checkAgainstBruteForce(costs, planner, budget, best.prediction.step_ms))
-                code = kRunFailed;
-        } catch (const BudgetError& e) {
-            std::fflush(stdout);
-            std::cerr << "ckptlab-cli: " << e.what() << "\n";
-            if (bruteForce) {
-                try {
-                    bruteForcePlan(costs, budget);
-                    std::printf("    brute force found a schedule: WRONG minimum\n");
-                    code = kRunFailed;
-                } catch (const BudgetError&) {
-                    std::printf("    brute force: no schedule fits either\n");
-                }
-            }
-            if (code == kOk) code = kBadInput;
-        }
+        const int result = planOneBudget(costs, planner, mib, bruteForce);
+        if (result == kRunFailed || code == kOk) code = result;
     }
     return code;
 }

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "ckptlab/sweep_policy.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/strategy.h"
@@ -29,7 +30,7 @@ int runScaling(ExperimentOptions o, const std::string& axisName, const std::stri
         return kBadInput;
     }
     const std::vector<std::string> strategies =
-        o.strategies.empty() ? std::vector<std::string>{"none", "sqrt", "full"} : o.strategies;
+        o.strategies.empty() ? defaultScalingStrategies() : o.strategies;
     // Bad values throw ConfigError before any run: exit 2 (main_cli.cpp).
     const ResultSet all = Runner().scaling(o.config, axis, values, strategies, makeHooks(o.quiet));
     const int code = reportAndFinish(all, o);

@@ -1,5 +1,7 @@
 #include "cli_table.h"
 
+#include "ckptlab/strategy.h"
+
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -85,7 +87,7 @@ std::string formatSummaryTable(const ResultSet& results) {
     // Computed schedules are data worth seeing: which inputs are kept, what is recomputed.
     for (const auto& run : results.runs) {
         if (run.error || run.schedule.empty()) continue;
-        if (run.strategy.rfind("optimal:", 0) == 0 || run.strategy.rfind("revolve:", 0) == 0)
+        if (const auto strategy = strategyOf(run); strategy && isComputedSchedule(*strategy))
             out << "  schedule " << run.strategy << ": " << run.schedule << "\n";
     }
     // What the sweep left out or did differently, and why.

@@ -59,6 +59,125 @@ void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
     cmd->add_flag("--quiet,-q", o.quiet, "No progress or environment lines");
 }
 
+// What the command line asked for: each subcommand's options, filled in by CLI11.
+struct Request {
+    ExperimentOptions run, sweep, pareto, plan, scaling;
+    int paretoPoints = 6;
+    std::string planBudgets;
+    int planPoints = 5;
+    bool planBruteForce = false;
+    std::string scalingAxis, scalingValues;
+    PlotOptions plot;
+    bool verbose = false;
+};
+
+CLI::App* addRunCommand(CLI::App& app, Request& r) {
+    auto* run = app.add_subcommand("run", "Measure one strategy (and the none reference)");
+    addExperimentOptions(run, r.run);
+    run->add_option("--strategy,-s", r.run.strategy, "Strategy, e.g. full, every:2")
+        ->capture_default_str();
+    return run;
+}
+
+CLI::App* addSweepCommand(CLI::App& app, Request& r) {
+    auto* sweep = app.add_subcommand("sweep", "Measure several strategies on the same weights");
+    addExperimentOptions(sweep, r.sweep);
+    sweep->add_option("--strategies", r.sweep.strategiesText,
+                      "Comma-separated strategies (default: the seed-tradeoff preset)");
+    sweep->add_option("--preset", r.sweep.preset,
+                      "seed-tradeoff, experiment-1, experiment-2 or experiment-3");
+    return sweep;
+}
+
+CLI::App* addParetoCommand(CLI::App& app, Request& r) {
+    auto* pareto = app.add_subcommand(
+        "pareto", "Run optimal schedules from the smallest feasible budget to the no-checkpoint "
+                  "peak, beside hand-written strategies (the measured Pareto curve)");
+    addExperimentOptions(pareto, r.pareto);
+    pareto->add_option("--points", r.paretoPoints, "Optimal budgets to run [2, 50]")
+        ->capture_default_str();
+    pareto->add_option("--strategies", r.pareto.strategiesText,
+                       "Hand-written strategies to compare (default: seed-tradeoff + sqrt)");
+    return pareto;
+}
+
+CLI::App* addPlanCommand(CLI::App& app, Request& r) {
+    auto* plan = app.add_subcommand(
+        "plan", "Print the optimal schedule for memory budgets from the measured cost model, "
+                "without running it");
+    addExperimentOptions(plan, r.plan);
+    plan->add_option("--budgets", r.planBudgets,
+                     "Comma-separated peak budgets in MiB above the step's start (default: "
+                     "--points budgets from the smallest feasible to the no-checkpoint peak)");
+    plan->add_option("--points", r.planPoints, "Budgets when --budgets is not given [1, 50]")
+        ->capture_default_str();
+    plan->add_flag("--brute-force", r.planBruteForce,
+                   "Check each schedule against every schedule of the planner's class (at most "
+                   "8 units)");
+    return plan;
+}
+
+CLI::App* addScalingCommand(CLI::App& app, Request& r) {
+    auto* scaling = app.add_subcommand(
+        "scaling", "Vary one dimension and fit how memory and time grow (log-log exponent)");
+    addExperimentOptions(scaling, r.scaling);
+    scaling->add_option("--vary", r.scalingAxis, "depth, seq, width or batch")->required();
+    scaling->add_option("--values", r.scalingValues, "Comma-separated values, e.g. 4,8,16,32")
+        ->required();
+    scaling->add_option("--strategies", r.scaling.strategiesText,
+                        "Strategies (default: none,sqrt,full)");
+    return scaling;
+}
+
+CLI::App* addPlotCommand(CLI::App& app, Request& r) {
+    auto* plot = app.add_subcommand("plot", "Render the charts of a results JSON file");
+    plot->add_option("results", r.plot.resultsPath, "Results JSON from run/sweep or the app")
+        ->required();
+    plot->add_option("--png", r.plot.pngDir, "Folder for PNG charts");
+    plot->add_option("--svg", r.plot.svgDir, "Folder for SVG charts");
+    plot->add_option("--scale", r.plot.scale, "PNG pixel ratio, 1 or 2")
+        ->check(CLI::IsMember({1, 2}));
+    return plot;
+}
+
+// The subcommands in the order --help lists them.
+struct Commands {
+    CLI::App *run, *sweep, *pareto, *plan, *scaling, *plot;
+};
+
+Commands addCommands(CLI::App& app, Request& r) {
+    Commands c{};
+    c.run = addRunCommand(app, r);
+    app.add_flag("--verbose,-v", r.verbose,
+                 "On a LibTorch error, print its whole message with the C++ backtrace");
+    app.fallthrough();  // so --verbose also works after the subcommand
+    c.sweep = addSweepCommand(app, r);
+    c.pareto = addParetoCommand(app, r);
+    c.plan = addPlanCommand(app, r);
+    c.scaling = addScalingCommand(app, r);
+    c.plot = addPlotCommand(app, r);
+    return c;
+}
+
+// Runs the subcommand that was given. Whatever escapes a command ends here: exit 2 for bad
+// input, 1 for a failed run, one line on stderr (LibTorch's backtrace only with --verbose),
+// never std::terminate.
+int runCommand(const Commands& c, const Request& r) {
+    try {
+        if (*c.run) return runExperiment(r.run, false);
+        if (*c.sweep) return runExperiment(r.sweep, true);
+        if (*c.pareto) return runPareto(r.pareto, r.paretoPoints);
+        if (*c.plan) return runPlan(r.plan, r.planBudgets, r.planPoints, r.planBruteForce);
+        if (*c.scaling) return runScaling(r.scaling, r.scalingAxis, r.scalingValues);
+        return plotResults(r.plot);
+    } catch (const std::exception& e) {
+        return reportFailure(e, r.verbose);
+    } catch (...) {
+        std::cerr << "ckptlab-cli: failed with an unknown error\n";
+        return kRunFailed;
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -66,74 +185,8 @@ int main(int argc, char** argv) {
                  "Strategies:\n" + strategySyntaxHelp(), "ckptlab-cli"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("ckptlab-cli ") + CKPTLAB_VERSION);
-
-    ExperimentOptions runOptions;
-    auto* run = app.add_subcommand("run", "Measure one strategy (and the none reference)");
-    addExperimentOptions(run, runOptions);
-    run->add_option("--strategy,-s", runOptions.strategy, "Strategy, e.g. full, every:2")
-        ->capture_default_str();
-    bool verbose = false;
-    app.add_flag("--verbose,-v", verbose,
-                 "On a LibTorch error, print its whole message with the C++ backtrace");
-    app.fallthrough();  // so --verbose also works after the subcommand
-
-    ExperimentOptions sweepOptions;
-    auto* sweep = app.add_subcommand("sweep", "Measure several strategies on the same weights");
-    addExperimentOptions(sweep, sweepOptions);
-    sweep->add_option("--strategies", sweepOptions.strategiesText,
-                      "Comma-separated strategies (default: the seed-tradeoff preset)");
-    sweep->add_option("--preset", sweepOptions.preset,
-                      "seed-tradeoff, experiment-1, experiment-2 or experiment-3");
-
-    ExperimentOptions paretoOptions;
-    int paretoPoints = 6;
-    auto* pareto = app.add_subcommand(
-        "pareto", "Run optimal schedules from the smallest feasible budget to the no-checkpoint "
-                  "peak, beside hand-written strategies (the measured Pareto curve)");
-    addExperimentOptions(pareto, paretoOptions);
-    pareto->add_option("--points", paretoPoints, "Optimal budgets to run [2, 50]")
-        ->capture_default_str();
-    pareto->add_option("--strategies", paretoOptions.strategiesText,
-                       "Hand-written strategies to compare (default: seed-tradeoff + sqrt)");
-
-    ExperimentOptions planOptions;
-    std::string planBudgets;
-    int planPoints = 5;
-    bool planBruteForce = false;
-    auto* plan = app.add_subcommand(
-        "plan", "Print the optimal schedule for memory budgets from the measured cost model, "
-                "without running it");
-    addExperimentOptions(plan, planOptions);
-    plan->add_option("--budgets", planBudgets,
-                     "Comma-separated peak budgets in MiB above the step's start (default: "
-                     "--points budgets from the smallest feasible to the no-checkpoint peak)");
-    plan->add_option("--points", planPoints, "Budgets when --budgets is not given [1, 50]")
-        ->capture_default_str();
-    plan->add_flag("--brute-force", planBruteForce,
-                   "Check each schedule against every schedule of the planner's class (at most "
-                   "8 units)");
-
-    ExperimentOptions scalingOptions;
-    std::string scalingAxis;
-    std::string scalingValues;
-    auto* scaling = app.add_subcommand(
-        "scaling", "Vary one dimension and fit how memory and time grow (log-log exponent)");
-    addExperimentOptions(scaling, scalingOptions);
-    scaling->add_option("--vary", scalingAxis, "depth, seq, width or batch")->required();
-    scaling->add_option("--values", scalingValues, "Comma-separated values, e.g. 4,8,16,32")
-        ->required();
-    scaling->add_option("--strategies", scalingOptions.strategiesText,
-                        "Strategies (default: none,sqrt,full)");
-
-    PlotOptions plotOptions;
-    auto* plot = app.add_subcommand("plot", "Render the charts of a results JSON file");
-    plot->add_option("results", plotOptions.resultsPath, "Results JSON from run/sweep or the app")
-        ->required();
-    plot->add_option("--png", plotOptions.pngDir, "Folder for PNG charts");
-    plot->add_option("--svg", plotOptions.svgDir, "Folder for SVG charts");
-    plot->add_option("--scale", plotOptions.scale, "PNG pixel ratio, 1 or 2")
-        ->check(CLI::IsMember({1, 2}));
-
+    Request request;
+    const Commands commands = addCommands(app, request);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -141,19 +194,5 @@ int main(int argc, char** argv) {
         std::cerr << "ckptlab-cli: " << e.what() << " (see ckptlab-cli --help)\n";
         return kBadInput;
     }
-    // Whatever escapes a command ends here: exit 2 for bad input, 1 for a failed run, one
-    // line on stderr (LibTorch's backtrace only with --verbose), never std::terminate.
-    try {
-        if (*run) return runExperiment(runOptions, false);
-        if (*sweep) return runExperiment(sweepOptions, true);
-        if (*pareto) return runPareto(paretoOptions, paretoPoints);
-        if (*plan) return runPlan(planOptions, planBudgets, planPoints, planBruteForce);
-        if (*scaling) return runScaling(scalingOptions, scalingAxis, scalingValues);
-        return plotResults(plotOptions);
-    } catch (const std::exception& e) {
-        return reportFailure(e, verbose);
-    } catch (...) {
-        std::cerr << "ckptlab-cli: failed with an unknown error\n";
-        return kRunFailed;
-    }
+    return runCommand(commands, request);
 }

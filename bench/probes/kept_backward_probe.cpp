@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
         input.mutable_grad().reset();
         for (auto& p : model.parameters()) p.mutable_grad().reset();
     };
-    engine::Block& block = *model.blocks.front();
+    engine::Block& block = model.block(0);
     auto timedBackward = [&](const torch::Tensor& y) {
         const auto start = Clock::now();
         y.backward(gradOut);
@@ -77,8 +77,9 @@ int main(int argc, char** argv) {
         const double second = timedBackward(y);
         clearGrads();
         torch::Tensor x = input;
-        for (auto& b : model.blocks)
-            for (int part = 0; part < b->partCount(); ++part) x = b->forwardPart(part, x);
+        for (int b = 0; b < model.depth(); ++b)
+            for (int part = 0; part < model.partsPerBlock(); ++part)
+                x = model.block(b).forwardPart(part, x);
         const double chained = timedBackward(x) / config.depth;
         if (i == 0) continue;  // warm-up
         times[0].push_back(first);

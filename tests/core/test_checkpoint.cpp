@@ -275,8 +275,8 @@ TEST(GradCheck, GradientNamesFollowTheWorkbenchOrder) {
     EXPECT_EQ(names[1].rfind("block 0 ", 0), 0u) << names[1];
     EXPECT_EQ(names.back().rfind("block 1 ", 0), 0u) << names.back();
     std::size_t i = 1;
-    for (std::size_t b = 0; b < model.blocks.size(); ++b)
-        for (const auto& p : model.blocks[b]->named_parameters()) {
+    for (int b = 0; b < model.depth(); ++b)
+        for (const auto& p : model.block(b).named_parameters()) {
             EXPECT_TRUE(p.value().is_same(model.parameters()[i - 1])) << names[i];
             EXPECT_EQ(names[i++], "block " + std::to_string(b) + " " + p.key());
         }

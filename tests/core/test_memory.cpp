@@ -4,22 +4,13 @@
 
 #include "ckptlab/runner.h"
 #include "engine/memory_tracker.h"
+#include "test_configs.h"
 
 using namespace ckptlab;
 
 namespace {
 
-ExperimentConfig tinyFfn() {
-    ExperimentConfig c;
-    c.depth = 8;
-    c.width = 64;
-    c.seq = 64;
-    c.batch = 2;
-    c.warmup = 0;
-    c.repeats = 1;
-    c.threads = 1;
-    return c;
-}
+using test::memoryConfig;
 
 const RunResult& byName(const ResultSet& set, const std::string& name) {
     const RunResult* run = set.find(name);
@@ -65,7 +56,7 @@ TEST(MemoryTracker, RunningTotalFollowsTheAllocatorsOwnCount) {
 }
 
 TEST(Measurement, FullKeepsAboutOneBlockInputPerBlock) {
-    ExperimentConfig c = tinyFfn();
+    ExperimentConfig c = memoryConfig();
     ResultSet set = Runner().sweep(c, {"none", "full"});
     const std::int64_t blockInput = std::int64_t(c.batch) * c.seq * c.width * 4;
     const auto& full = byName(set, "full");
@@ -80,7 +71,7 @@ TEST(Measurement, FullKeepsAboutOneBlockInputPerBlock) {
 }
 
 TEST(Measurement, ActivationsShrinkAsMoreBlocksAreCheckpointed) {
-    ResultSet set = Runner().sweep(tinyFfn(), {"none", "every:4", "every:2", "full"});
+    ResultSet set = Runner().sweep(memoryConfig(), {"none", "every:4", "every:2", "full"});
     const auto none = byName(set, "none").metrics.activation_bytes;
     const auto every4 = byName(set, "every:4").metrics.activation_bytes;
     const auto every2 = byName(set, "every:2").metrics.activation_bytes;
@@ -92,7 +83,7 @@ TEST(Measurement, ActivationsShrinkAsMoreBlocksAreCheckpointed) {
 }
 
 TEST(Measurement, TimelineLifetimesAndBreakdownAreConsistent) {
-    ExperimentConfig c = tinyFfn();
+    ExperimentConfig c = memoryConfig();
     c.optimizer = Optimizer::Adam;
     ResultSet set = Runner().sweep(c, {"none", "segments:2"});
     for (const auto& run : set.runs) {

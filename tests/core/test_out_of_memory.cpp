@@ -12,26 +12,13 @@
 #include "engine/memory_tracker.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
+#include "test_configs.h"
 
 using namespace ckptlab;
 
 namespace {
 
-// Small enough for a second, large enough that none's activations (about 6 MiB) dwarf the
-// allocator's own noise.
-ExperimentConfig model(BlockKind block = BlockKind::Ffn) {
-    ExperimentConfig c;
-    c.block = block;
-    c.depth = 6;
-    c.width = 64;
-    c.seq = 256;
-    c.batch = 2;
-    c.heads = 4;
-    c.dropout = 0.2;
-    c.warmup = 0;
-    c.repeats = 1;
-    return c;
-}
+using test::outOfMemoryConfig;
 
 std::int64_t deviceBytes(const RunResult& run) {
     return run.metrics.baseline_bytes + run.metrics.peak_bytes;
@@ -54,7 +41,7 @@ std::size_t mallocInUse() {
 }  // namespace
 
 TEST(MemoryLimit, TheRunThatDoesNotFitFailsWhereItRanOutAndTheOthersGoOn) {
-    ExperimentConfig c = model();
+    ExperimentConfig c = outOfMemoryConfig();
     c.memory_limit_mib = limitBetweenFullAndNone(c);
     double lastFraction = 0;
     RunnerHooks hooks;
@@ -89,7 +76,7 @@ TEST(MemoryLimit, TheRunThatDoesNotFitFailsWhereItRanOutAndTheOthersGoOn) {
 }
 
 TEST(MemoryLimit, OnTheTransformerTheAttentionScoresRunOutToo) {
-    ExperimentConfig c = model(BlockKind::Transformer);
+    ExperimentConfig c = outOfMemoryConfig(BlockKind::Transformer);
     c.memory_limit_mib = limitBetweenFullAndNone(c);
     const ResultSet set = Runner().sweep(c, {"none", "full"});
     ASSERT_TRUE(set.runs[0].out_of_memory);
@@ -98,7 +85,7 @@ TEST(MemoryLimit, OnTheTransformerTheAttentionScoresRunOutToo) {
 }
 
 TEST(MemoryLimit, TheTrackerIsBackAtZeroAfterTheFailedStep) {
-    ExperimentConfig c = model();
+    ExperimentConfig c = outOfMemoryConfig();
     engine::Workbench bench(c, torch::kCPU);
     engine::StepContext context;
     context.tracker = std::make_shared<engine::MemoryTracker>(c10::DeviceType::CPU);
@@ -114,7 +101,7 @@ TEST(MemoryLimit, TheTrackerIsBackAtZeroAfterTheFailedStep) {
 }
 
 TEST(MemoryLimit, NothingLeaksAfterAnOutOfMemoryOrACancel) {
-    ExperimentConfig c = model();
+    ExperimentConfig c = outOfMemoryConfig();
     c.memory_limit_mib = limitBetweenFullAndNone(c);
     Runner().sweep(c, {"none", "full"});  // warm: thread pools, lazy initialisation
     malloc_trim(0);
@@ -137,7 +124,7 @@ TEST(MemoryLimit, NothingLeaksAfterAnOutOfMemoryOrACancel) {
 
 TEST(ReferenceGradients, UnitByUnitEqualsTheNoCheckpointStepBitwise) {
     for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
-        ExperimentConfig c = model(block);
+        ExperimentConfig c = outOfMemoryConfig(block);
         c.seq = 32;
         engine::Workbench bench(c, torch::kCPU);
         engine::StepContext context;
@@ -155,7 +142,7 @@ TEST(ReferenceGradients, UnitByUnitEqualsTheNoCheckpointStepBitwise) {
 
 TEST(Progress, ReachesTheEndWithAnOptimizer) {
     for (Optimizer optimizer : {Optimizer::Sgd, Optimizer::Adam}) {
-        ExperimentConfig c = model();
+        ExperimentConfig c = outOfMemoryConfig();
         c.seq = 16;
         c.optimizer = optimizer;
         double last = 0;
@@ -168,7 +155,7 @@ TEST(Progress, ReachesTheEndWithAnOptimizer) {
 
 TEST(Threads, TheProcessCountIsRestoredAfterASweep) {
     const int before = at::get_num_threads();
-    ExperimentConfig c = model();
+    ExperimentConfig c = outOfMemoryConfig();
     c.seq = 16;
     c.threads = before == 1 ? 2 : 1;
     Runner().sweep(c, {"full"});
@@ -176,7 +163,7 @@ TEST(Threads, TheProcessCountIsRestoredAfterASweep) {
 }
 
 TEST(MemoryLimit, TheFailedStepEndsWhereItRanOut) {
-    ExperimentConfig c = model();
+    ExperimentConfig c = outOfMemoryConfig();
     c.memory_limit_mib = limitBetweenFullAndNone(c);
     const ResultSet set = Runner().sweep(c, {"none"});
     const RunResult& none = set.runs[0];

@@ -10,24 +10,13 @@
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
+#include "test_configs.h"
 
 using namespace ckptlab;
 
 namespace {
 
-ExperimentConfig testConfig(BlockKind block) {
-    ExperimentConfig c;
-    c.block = block;
-    c.depth = 8;
-    c.width = 64;
-    c.seq = 128;
-    c.batch = 2;
-    c.heads = 4;
-    c.dropout = 0.1;
-    c.warmup = 0;
-    c.repeats = 1;
-    return c;
-}
+using test::predictionConfig;
 
 double errorPct(double predicted, double measured) {
     return 100.0 * (predicted - measured) / measured;
@@ -58,18 +47,18 @@ void expectPredictionsWithin5Percent(const ExperimentConfig& c,
 
 TEST(Prediction, FfnBlockStrategiesWithin5Percent) {
     expectPredictionsWithin5Percent(
-        testConfig(BlockKind::Ffn),
+        predictionConfig(BlockKind::Ffn),
         {"none", "full", "every:2", "every:4", "segments:2", "segments:4", "from:3", "sqrt"});
 }
 
 TEST(Prediction, TransformerStrategiesWithin5Percent) {
-    expectPredictionsWithin5Percent(testConfig(BlockKind::Transformer),
+    expectPredictionsWithin5Percent(predictionConfig(BlockKind::Transformer),
                                     {"none", "full", "every:2", "segments:2", "sqrt", "attn",
                                      "ffn"});
 }
 
 TEST(Prediction, AdamStateAndStepAreIncluded) {
-    ExperimentConfig c = testConfig(BlockKind::Ffn);
+    ExperimentConfig c = predictionConfig(BlockKind::Ffn);
     c.optimizer = Optimizer::Adam;
     expectPredictionsWithin5Percent(c, {"none", "full", "segments:2"});
 }
@@ -78,7 +67,7 @@ TEST(Prediction, NoHandWrittenStrategyBeatsTheOptimalPlan) {
     // In the cost model's own terms the planner's class contains every built-in strategy, so
     // none may be faster than the optimum at its own peak (plus the planner's rounding).
     for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
-        const ExperimentConfig c = testConfig(block);
+        const ExperimentConfig c = predictionConfig(block);
         const CostModel model = measureCostModel(c);
         const OptimalPlanner planner(model, 1000);
         std::vector<std::string> strategies{"none", "full", "every:2", "every:4", "segments:2",
@@ -97,7 +86,7 @@ TEST(Prediction, NoHandWrittenStrategyBeatsTheOptimalPlan) {
 }
 
 TEST(Prediction, MeasuredOptimalScheduleRespectsItsBudget) {
-    const ExperimentConfig c = testConfig(BlockKind::Ffn);
+    const ExperimentConfig c = predictionConfig(BlockKind::Ffn);
     const CostModel model = measureCostModel(c);
     const std::int64_t minimum = OptimalPlanner(model).minimumPeak();
     const double budgetMib = (minimum * 1.1) / (1024.0 * 1024.0);
@@ -125,7 +114,7 @@ TEST(Prediction, MeasuredOptimalScheduleRespectsItsBudget) {
 }
 
 TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
-    const ExperimentConfig c = testConfig(BlockKind::Ffn);
+    const ExperimentConfig c = predictionConfig(BlockKind::Ffn);
     const std::vector<std::string> handWritten = defaultParetoStrategies(c.depth, c.block);
     // from:10 does not exist at depth 8; the others do.
     EXPECT_EQ(handWritten, (std::vector<std::string>{"none", "full", "every:2", "every:4",
@@ -176,7 +165,7 @@ TEST(Prediction, PlannerMatchesBruteForceOnMeasuredCosts) {
     // Real, heterogeneous sub-block costs (attention and FFN differ): the planner's schedule
     // lies between the exact optimum at the budget and the one at the budget less its rounding.
     for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
-        ExperimentConfig c = testConfig(block);
+        ExperimentConfig c = predictionConfig(block);
         c.depth = block == BlockKind::Ffn ? 6 : 3;  // 6 units: 25,216 schedules
         const CostModel model = measureCostModel(c);
         const OptimalPlanner planner(model);

@@ -6,31 +6,20 @@
 
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
+#include "test_configs.h"
 
 using namespace ckptlab;
 
 namespace {
 
-ExperimentConfig tiny(BlockKind block) {
-    ExperimentConfig c;
-    c.block = block;
-    c.depth = 6;
-    c.width = 32;
-    c.seq = 32;
-    c.batch = 2;
-    c.heads = 4;
-    c.dropout = 0.2;
-    c.warmup = 0;
-    c.repeats = 1;
-    return c;
-}
+using test::tinyChain;
 
 }  // namespace
 
 TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheFfnBlock) {
     const std::vector<std::string> all{"none", "full",  "every:2", "every:4",
                                        "segments:1", "segments:3", "from:2", "sqrt"};
-    ResultSet set = Runner().sweep(tiny(BlockKind::Ffn), all);
+    ResultSet set = Runner().sweep(tinyChain(BlockKind::Ffn), all);
     ASSERT_EQ(set.runs.size(), all.size());
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
@@ -43,7 +32,7 @@ TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheFfnBlock) {
 TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheTransformerWithDropout) {
     const std::vector<std::string> all{"none", "full", "every:2", "segments:2",
                                        "from:3", "sqrt", "attn", "ffn"};
-    ResultSet set = Runner().sweep(tiny(BlockKind::Transformer), all);
+    ResultSet set = Runner().sweep(tinyChain(BlockKind::Transformer), all);
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
         EXPECT_EQ(run.grad_check.max_abs_diff, 0.0) << run.strategy;
@@ -56,14 +45,14 @@ TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheTransformerWithDropout) {
 }
 
 TEST(Runner, BfloatRunsPassTheCheck) {
-    ExperimentConfig c = tiny(BlockKind::Ffn);
+    ExperimentConfig c = tinyChain(BlockKind::Ffn);
     c.dtype = DType::BFloat16;
     ResultSet set = Runner().sweep(c, {"none", "full", "segments:2"});
     for (const auto& run : set.runs) EXPECT_TRUE(run.ok()) << run.strategy;
 }
 
 TEST(Runner, TheTutorialsClosureBugFailsTheGradientCheck) {
-    ResultSet set = Runner().sweep(tiny(BlockKind::Ffn), {"none", "seed-bug:3"});
+    ResultSet set = Runner().sweep(tinyChain(BlockKind::Ffn), {"none", "seed-bug:3"});
     const RunResult* bug = set.find("seed-bug:3");
     ASSERT_NE(bug, nullptr);
     ASSERT_FALSE(bug->error);
@@ -73,18 +62,18 @@ TEST(Runner, TheTutorialsClosureBugFailsTheGradientCheck) {
 }
 
 TEST(Runner, RejectsBadConfigsBeforeRunning) {
-    ExperimentConfig c = tiny(BlockKind::Ffn);
+    ExperimentConfig c = tinyChain(BlockKind::Ffn);
     c.depth = 0;
     EXPECT_THROW(Runner().sweep(c, {"none"}), ConfigError);
-    EXPECT_THROW(Runner().sweep(tiny(BlockKind::Ffn), {"every:0"}), StrategyError);
-    EXPECT_THROW(Runner().sweep(tiny(BlockKind::Ffn), {}), ConfigError);
-    ExperimentConfig cuda = tiny(BlockKind::Ffn);
+    EXPECT_THROW(Runner().sweep(tinyChain(BlockKind::Ffn), {"every:0"}), StrategyError);
+    EXPECT_THROW(Runner().sweep(tinyChain(BlockKind::Ffn), {}), ConfigError);
+    ExperimentConfig cuda = tinyChain(BlockKind::Ffn);
     cuda.device = "cuda";
     if (availableDevices().size() == 1) EXPECT_THROW(Runner().sweep(cuda, {"none"}), ConfigError);
 }
 
 TEST(Runner, RefusesAConfigThatCannotFit) {
-    ExperimentConfig c = tiny(BlockKind::Transformer);
+    ExperimentConfig c = tinyChain(BlockKind::Transformer);
     c.width = 4096;
     c.seq = 65536;
     c.batch = 64;
@@ -98,11 +87,10 @@ TEST(Runner, RefusesAConfigThatCannotFit) {
 }
 
 TEST(Runner, CancelStopsWithinASecondAndKeepsFinishedRuns) {
-    ExperimentConfig c = tiny(BlockKind::Ffn);
+    ExperimentConfig c = tinyChain(BlockKind::Ffn);
     c.width = 128;
     c.seq = 256;
     c.depth = 12;
-    c.repeats = 1000;  // would take minutes
     std::atomic<bool> cancel{false};
     int finished = 0;
     RunnerHooks hooks;
@@ -129,7 +117,7 @@ TEST(Runner, CancelStopsWithinASecondAndKeepsFinishedRuns) {
 
 TEST(Runner, ChainsBeyondThePlannersReachRunWithANote) {
     // depth 257-512 used to fail every sweep, none included, after the reference step.
-    ExperimentConfig c = tiny(BlockKind::Ffn);
+    ExperimentConfig c = tinyChain(BlockKind::Ffn);
     c.depth = 300;
     c.width = 16;
     c.seq = 8;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "ckptlab/planner.h"
+#include "ckptlab/sweep_policy.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
@@ -112,13 +113,9 @@ inline Outcome checkResultsText(const std::string& text, std::string* message = 
         int units = run.config.depth * unitsPerBlock;
         Plan plan;
         try {
-            if (!run.schedule.empty()) {
-                plan = parseSchedule(run.schedule);
-            } else {
-                const Strategy s = parseStrategy(run.strategy, run.config.depth, run.config.block);
-                if (s.kind == StrategyKind::Optimal) continue;
-                plan = toUnitLevel(makePlan(s, run.config.depth), unitsPerBlock);
-            }
+            // The schedule the file records, else the strategy's plan; an optimal run without
+            // its schedule has none (recordedPlan throws, and that is no violation).
+            plan = recordedPlan(run);
         } catch (const std::exception&) {
             if (!run.schedule.empty()) violation("a loaded schedule does not parse", run.schedule);
             continue;

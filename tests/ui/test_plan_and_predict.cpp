@@ -241,7 +241,7 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve()
     window.show();
     window.parameterPanel()->setConfig(savingConfig());
     window.strategyList()->setCheckedStrategies({"none", "full", "every:2", "sqrt"});
-    window.paretoPointsBox()->setValue(3);
+    window.curveSweeps()->paretoPointsBox()->setValue(3);
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
     window.findChild<QPushButton*>(QStringLiteral("paretoButton"))->click();
     QVERIFY(window.isRunning());

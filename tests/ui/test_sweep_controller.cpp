@@ -9,6 +9,7 @@
 
 #include "window/app_setup.h"
 #include "controllers/sweep_controller.h"
+#include "document/sweep_summary.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -22,6 +23,8 @@ private Q_SLOTS:
     void dropsSupersededJob();
     void cancelStopsAndReportsCancelled();
     void refusedSweepIsAFailure();
+    void keepsTheRunsBookkeeping();
+    void startAndEndMessages();
 };
 
 void TestSweepController::deliversThinnedResultsOnGuiThread()
@@ -99,6 +102,56 @@ void TestSweepController::refusedSweepIsAFailure()
     controller.start(tinyConfig(), {"segments:99"});
     QVERIFY(failed.wait(30000));
     QCOMPARE(failed.last().at(0).toString(), QStringLiteral("Invalid strategy"));
+}
+
+// The bookkeeping the window used to keep: the sweep's kind, its runs so far, its time, and
+// one signal before the first result so the old results are replaced only then.
+void TestSweepController::keepsTheRunsBookkeeping()
+{
+    SweepController controller;
+    QStringList order;
+    connect(&controller, &SweepController::firstRunMeasured, this,
+            [&] { order << QStringLiteral("first:%1").arg(controller.runsThisSweep()); });
+    connect(&controller, &SweepController::measured, this,
+            [&](const MeasuredRun&) { order << QStringLiteral("run"); });
+    QSignalSpy finished(&controller, &SweepController::finished);
+    SweepRequest request;
+    request.kind = SweepRequest::Kind::Sweep;
+    request.config = tinyConfig();
+    request.strategies = {QStringLiteral("none"), QStringLiteral("full")};
+    controller.start(request);
+    QCOMPARE(controller.kind(), SweepKind::Sweep);
+    QCOMPARE(controller.runsThisSweep(), 0);
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(order, (QStringList{QStringLiteral("first:1"), QStringLiteral("run"),
+                                 QStringLiteral("run")}));
+    QCOMPARE(controller.runsThisSweep(), 2);
+    QVERIFY(controller.elapsedSeconds() >= 0);
+
+    // A refused sweep measures nothing: no signal to replace what is on screen.
+    QSignalSpy first(&controller, &SweepController::firstRunMeasured);
+    QSignalSpy failed(&controller, &SweepController::failed);
+    ExperimentConfig bad = tinyConfig();
+    bad.depth = 0;
+    controller.start(bad, {QStringLiteral("none")});
+    QVERIFY(failed.wait(60000));
+    QCOMPARE(first.count(), 0);
+    QCOMPARE(controller.runsThisSweep(), 0);
+}
+
+void TestSweepController::startAndEndMessages()
+{
+    QCOMPARE(sweepStartMessage(SweepKind::Pareto, 3, 0),
+             QStringLiteral("Measuring the cost model for the Pareto curve…"));
+    QVERIFY(sweepStartMessage(SweepKind::Scaling, 3, 2).contains(QStringLiteral("scaling")));
+    ResultSet empty;
+    const QString done = sweepEndMessage(SweepKind::Sweep, false, 2, 1.5, empty);
+    QVERIFY(done.startsWith(QStringLiteral("Sweep finished: 2 run(s)")));
+    QVERIFY(sweepEndMessage(SweepKind::Pareto, true, 1, 1, empty)
+                .startsWith(QStringLiteral("Cancelled after 1 run(s)")));
+    // A cancelled curve sweep gives no verdict.
+    QVERIFY(!sweepEndMessage(SweepKind::Pareto, true, 1, 1, empty)
+                 .contains(QStringLiteral("Hand-written")));
 }
 
 QTEST_GUILESS_MAIN(TestSweepController)

@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include "ckptlab/config.h"
+#include "test_configs.h"
 #include "window/main_window.h"
 #include "window/messages.h"
 #include "panels/parameter_panel.h"
@@ -33,18 +34,7 @@ inline const bool kEnvironment = [] {
     return true;
 }();
 
-inline ExperimentConfig tinyConfig()
-{
-    ExperimentConfig c;
-    c.block = BlockKind::Ffn;
-    c.depth = 4;
-    c.width = 32;
-    c.seq = 16;
-    c.batch = 1;
-    c.warmup = 0;
-    c.repeats = 1;
-    return c;
-}
+using ckptlab::test::tinyConfig;
 
 // About a second per sweep, with activations well above the parameters: none's footprint is
 // about twice full's, so a memory limit between them is passed in none's forward.

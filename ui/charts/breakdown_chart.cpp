@@ -41,90 +41,85 @@ const std::array<Part, 6> kParts = {{
     {"other", &Breakdown::other, QColor(0xbd, 0xbd, 0xbd)},
 }};
 
-}  // namespace
+// The bars' rows from the top: display names (unique), the runs' strategies and their totals.
+struct Rows {
+    std::vector<const RunResult*> runs;
+    QStringList categories, strategies;
+    std::vector<double> totals;  // MiB
+};
 
-QChart* buildBreakdownChart(const ResultSet& results) {
-    const auto runs = plottedRuns(results);
-    if (runs.empty()) return makeEmptyChart();
-
-    auto* chart = new QChart;
-    styleChart(chart, chartTitle(ChartKind::Breakdown));
-    // A category axis counts from the bottom (and ignores setReverse for bars), so the runs go
-    // in backwards to put the set's first strategy on top, as in the table.
-    std::vector<const RunResult*> rows(runs.rbegin(), runs.rend());
-    QStringList categories, strategies;  // display names (unique) and the runs' strategies
-    std::vector<double> totals;
+// A category axis counts from the bottom (and ignores setReverse for bars), so the runs go in
+// backwards to put the set's first strategy on top, as in the table.
+Rows barRows(const std::vector<const RunResult*>& runs) {
+    Rows rows;
+    rows.runs.assign(runs.rbegin(), runs.rend());
     for (const RunResult* run : runs) {
         // The category axis drops repeated names, so a repeated strategy gets a suffix.
         const QString strategy = QString::fromStdString(run->strategy);
         QString name = strategy;
-        for (int n = 2; categories.contains(name); ++n)
+        for (int n = 2; rows.categories.contains(name); ++n)
             name = QStringLiteral("%1 #%2").arg(strategy).arg(n);
-        categories << name;
-        strategies << strategy;
-        totals.push_back(double(run->breakdown.total()) / kMiB);
+        rows.categories << name;
+        rows.strategies << strategy;
+        rows.totals.push_back(double(run->breakdown.total()) / kMiB);
     }
-    std::reverse(categories.begin(), categories.end());
-    std::reverse(strategies.begin(), strategies.end());
-    std::reverse(totals.begin(), totals.end());
+    std::reverse(rows.categories.begin(), rows.categories.end());
+    std::reverse(rows.strategies.begin(), rows.strategies.end());
+    std::reverse(rows.totals.begin(), rows.totals.end());
+    return rows;
+}
+
+// One stacked bar per run, one set per part of the breakdown.
+QHorizontalStackedBarSeries* stackedBars(const Rows& rows) {
     auto* bars = new QHorizontalStackedBarSeries;
     bars->setBarWidth(0.62);
     for (const Part& part : kParts) {
         auto* set = new QBarSet(QString::fromLatin1(part.label));
         set->setColor(part.color);
         set->setBorderColor(part.color.darker(115));
-        for (const RunResult* run : rows) set->append(double(run->breakdown.*part.field) / kMiB);
+        for (const RunResult* run : rows.runs) set->append(double(run->breakdown.*part.field) / kMiB);
         bars->append(set);
     }
-    chart->addSeries(bars);
+    return bars;
+}
 
-    auto* y = new QBarCategoryAxis;
-    y->append(categories);
-    y->setLabelsFont(axisLabelFont());
-    auto* x = makeValueAxis(
-        QStringLiteral("Memory at the step's peak (MiB); checkpointing shrinks only the activations"));
-    const double maxTotal = *std::max_element(totals.begin(), totals.end());
-    double limit = runs.front()->config.memory_limit_mib;
-    for (const RunResult& run : results.runs)
-        if (run.config.memory_limit_mib != limit) limit = 0;  // no one line for all
-    const bool drawLimit = limit > 0 && limit <= std::max(maxTotal, 1e-9) * 2.0;
-    // Room for the total beside the longest bar.
-    setNiceRange(x, 0, drawLimit ? std::max(maxTotal, limit) : maxTotal, 0.12, true, 10);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
-    bars->attachAxis(x);
-    bars->attachAxis(y);
+// The runs' shared memory limit as a vertical line across every bar.
+void addLimitLine(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, double limit, int rowCount) {
+    auto* line = new QLineSeries;
+    line->setObjectName(QStringLiteral("memoryLimit"));
+    line->setName(QCoreApplication::translate("ckptlab", "memory limit %1").arg(formatMiB(limit)));
+    QPen pen(outOfMemoryColor(), 1.6, Qt::DashLine);
+    pen.setCosmetic(true);
+    line->setPen(pen);
+    line->append(limit, -0.5);
+    line->append(limit, double(rowCount) - 0.5);
+    attach(chart, line, x, y);
+}
 
-    if (drawLimit) {
-        auto* line = new QLineSeries;
-        line->setObjectName(QStringLiteral("memoryLimit"));
-        line->setName(QCoreApplication::translate("ckptlab", "memory limit %1").arg(formatMiB(limit)));
-        QPen pen(outOfMemoryColor(), 1.6, Qt::DashLine);
-        pen.setCosmetic(true);
-        line->setPen(pen);
-        line->append(limit, -0.5);
-        line->append(limit, double(categories.size()) - 0.5);
-        attach(chart, line, x, y);
-    }
-
-    // A dot in the strategy's colour at the end of each bar, labelled with the total, ties the
-    // bar to the other charts' colours.
-    const QStringList order = strategyOrder(results);
+// A dot in the strategy's colour at the end of each bar, labelled with the total, ties the
+// bar to the other charts' colours.
+void addTotals(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, const Rows& rows,
+               const QStringList& order) {
     auto* labels = new PointLabels(chart);
-    for (int i = 0; i < categories.size(); ++i) {
+    for (int i = 0; i < rows.categories.size(); ++i) {
         auto* end = new QScatterSeries;
-        end->setName(categories[i]);
-        end->setProperty(kStrategyProperty, strategies[i]);
+        end->setName(rows.categories[i]);
+        end->setProperty(kStrategyProperty, rows.strategies[i]);
         end->setProperty("ckptlabBaseMarker", 11.0);
         end->setMarkerSize(11);
-        end->setColor(strategyColor(strategies[i], order));
+        end->setColor(strategyColor(rows.strategies[i], order));
         end->setBorderColor(Qt::white);
-        end->append(totals[i], i);
+        end->append(rows.totals[i], i);
         attach(chart, end, x, y);
         hideFromLegend(chart, end);
-        labels->add(end, 0, QStringLiteral("%1 MiB").arg(totals[i], 0, 'f', 1));
+        labels->add(end, 0, QStringLiteral("%1 MiB").arg(rows.totals[i], 0, 'f', 1));
     }
+}
 
+// Tooltips for a bar's part and a row's total; both select the row's strategy.
+void addInteraction(QChart* chart, const Rows& rows) {
+    const QStringList categories = rows.categories, strategies = rows.strategies;
+    const std::vector<double> totals = rows.totals;
     auto* interaction = new ChartInteraction(chart);
     interaction->barTooltip = [categories, totals](QBarSet* set, int index) {
         if (index < 0 || index >= categories.size()) return QString();
@@ -146,6 +141,40 @@ QChart* buildBreakdownChart(const ResultSet& results) {
     interaction->pointStrategy = [](QAbstractSeries* series, const QPointF&) {
         return series->property(kStrategyProperty).toString();
     };
+}
+
+}  // namespace
+
+QChart* buildBreakdownChart(const ResultSet& results) {
+    const auto runs = plottedRuns(results);
+    if (runs.empty()) return makeEmptyChart();
+
+    auto* chart = new QChart;
+    styleChart(chart, chartTitle(ChartKind::Breakdown));
+    const Rows rows = barRows(runs);
+    auto* bars = stackedBars(rows);
+    chart->addSeries(bars);
+
+    auto* y = new QBarCategoryAxis;
+    y->append(rows.categories);
+    y->setLabelsFont(axisLabelFont());
+    auto* x = makeValueAxis(
+        QStringLiteral("Memory at the step's peak (MiB); checkpointing shrinks only the activations"));
+    const double maxTotal = *std::max_element(rows.totals.begin(), rows.totals.end());
+    double limit = runs.front()->config.memory_limit_mib;
+    for (const RunResult& run : results.runs)
+        if (run.config.memory_limit_mib != limit) limit = 0;  // no one line for all
+    const bool drawLimit = limit > 0 && limit <= std::max(maxTotal, 1e-9) * 2.0;
+    // Room for the total beside the longest bar.
+    setNiceRange(x, 0, drawLimit ? std::max(maxTotal, limit) : maxTotal, 0.12, true, 10);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    bars->attachAxis(x);
+    bars->attachAxis(y);
+
+    if (drawLimit) addLimitLine(chart, x, y, limit, int(rows.categories.size()));
+    addTotals(chart, x, y, rows, strategyOrder(results));
+    addInteraction(chart, rows);
     return chart;
 }
 

@@ -50,8 +50,6 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run);
 QChart* buildBreakdownChart(const ResultSet& results);
 
-// --- Additions beyond the first draft of this header ---
-
 // Runs the charts plot: those without an error, in the set's order.
 std::vector<const RunResult*> plottedRuns(const ResultSet& results);
 

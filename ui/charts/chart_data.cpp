@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "charts/chart_builders.h"
+#include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 
 namespace ckptlab::ui {
@@ -21,7 +22,8 @@ const QColor kPalette[] = {
     QColor(0x6b, 0x6e, 0xcf), QColor(0x5f, 0xd3, 0xb3),
 };
 constexpr int kPaletteSize = int(sizeof(kPalette) / sizeof(kPalette[0]));
-const QString kBaseline = QStringLiteral("none");
+// The baseline every comparison is made against, by its canonical name (Strategy::name()).
+const QString kBaseline = QString::fromStdString(Strategy{}.name());
 
 QColor colorForIndex(int index) {
     if (index < kPaletteSize) return kPalette[index];

@@ -81,6 +81,63 @@ QString barText(const QString& strategy, const Bar& bar) {
              formatMiB(double(bar.bytes) / kMiB));
 }
 
+// Blocks down the side, block 0 on top as in a Gantt chart; ticks thinned so labels never
+// collide.
+QValueAxis* makeBlockAxis(int depth) {
+    auto* y = makeValueAxis(QStringLiteral("Block (bar thickness = bytes kept)"));
+    y->setReverse(true);
+    y->setRange(-0.6, depth - 0.4);
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(0);
+    const int steps[] = {1, 2, 5, 10, 20, 25, 50, 100};
+    int interval = 100;
+    for (int step : steps)
+        if (depth / step <= 20) {
+            interval = step;
+            break;
+        }
+    y->setTickInterval(interval);
+    y->setLabelFormat(QStringLiteral("%d"));
+    y->setGridLineVisible(false);
+    return y;
+}
+
+// The forward activations light, the recomputed ones dark, in the strategy's colour.
+void addLayers(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, const QString& name,
+               const QColor& color, const std::vector<Bar>& forward,
+               const std::vector<Bar>& recompute, std::int64_t maxBytes) {
+    QColor light = color.lighter(135);
+    light.setAlpha(170);
+    const QColor dark = color.darker(180);
+    struct Layer { const std::vector<Bar>* bars; QString label; QColor color; };
+    for (const Layer& layer : {Layer{&forward, QStringLiteral("forward activations"), light},
+                               Layer{&recompute, QStringLiteral("recomputed activations"), dark}}) {
+        if (layer.bars->empty()) continue;
+        QAreaSeries* area = barArea(*layer.bars, maxBytes);
+        area->setName(layer.label);
+        area->setProperty(kStrategyProperty, name);
+        area->setBrush(layer.color);
+        area->setPen(Qt::NoPen);
+        attachArea(chart, area, x, y);
+    }
+}
+
+// A bar's tooltip: its block, when it was saved and freed, and its bytes.
+void addInteraction(QChart* chart, const QString& name, const std::vector<Bar>& forward,
+                    const std::vector<Bar>& recompute) {
+    auto* interaction = new ChartInteraction(chart);
+    interaction->pointTooltip = [name, forward, recompute](QAbstractSeries* series,
+                                                            const QPointF& value) {
+        const bool isRecompute = series->name().startsWith(QLatin1String("recomputed"));
+        const int block = int(std::lround(value.y()));
+        for (const Bar& bar : isRecompute ? recompute : forward)
+            if (bar.block == block && bar.begin <= value.x() && value.x() <= bar.end)
+                return barText(name, bar);
+        return QString();
+    };
+    interaction->pointStrategy = [name](QAbstractSeries*, const QPointF&) { return name; };
+}
+
 }  // namespace
 
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
@@ -106,53 +163,14 @@ QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
                           .arg(chartTitle(ChartKind::Lifetimes), name)
                           .arg(qulonglong(recompute.size())));
     auto* x = makeValueAxis(QStringLiteral("Time since the step began (ms)"));
-    auto* y = makeValueAxis(QStringLiteral("Block (bar thickness = bytes kept)"));
+    auto* y = makeBlockAxis(depth);
     setNiceRange(x, 0, maxT, 0.01, true, 12, false);
-    // Block 0 on top, as in a Gantt chart; ticks thinned so labels never collide.
-    y->setReverse(true);
-    y->setRange(-0.6, depth - 0.4);
-    y->setTickType(QValueAxis::TicksDynamic);
-    y->setTickAnchor(0);
-    const int steps[] = {1, 2, 5, 10, 20, 25, 50, 100};
-    int interval = 100;
-    for (int step : steps)
-        if (depth / step <= 20) {
-            interval = step;
-            break;
-        }
-    y->setTickInterval(interval);
-    y->setLabelFormat(QStringLiteral("%d"));
-    y->setGridLineVisible(false);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 
-    const QColor color = strategyColor(name, strategyOrder(results));
-    QColor light = color.lighter(135);
-    light.setAlpha(170);
-    const QColor dark = color.darker(180);
-    struct Layer { const std::vector<Bar>* bars; QString label; QColor color; };
-    for (const Layer& layer : {Layer{&forward, QStringLiteral("forward activations"), light},
-                               Layer{&recompute, QStringLiteral("recomputed activations"), dark}}) {
-        if (layer.bars->empty()) continue;
-        QAreaSeries* area = barArea(*layer.bars, maxBytes);
-        area->setName(layer.label);
-        area->setProperty(kStrategyProperty, name);
-        area->setBrush(layer.color);
-        area->setPen(Qt::NoPen);
-        attachArea(chart, area, x, y);
-    }
-
-    auto* interaction = new ChartInteraction(chart);
-    interaction->pointTooltip = [name, forward, recompute](QAbstractSeries* series,
-                                                            const QPointF& value) {
-        const bool isRecompute = series->name().startsWith(QLatin1String("recomputed"));
-        const int block = int(std::lround(value.y()));
-        for (const Bar& bar : isRecompute ? recompute : forward)
-            if (bar.block == block && bar.begin <= value.x() && value.x() <= bar.end)
-                return barText(name, bar);
-        return QString();
-    };
-    interaction->pointStrategy = [name](QAbstractSeries*, const QPointF&) { return name; };
+    addLayers(chart, x, y, name, strategyColor(name, strategyOrder(results)), forward, recompute,
+              maxBytes);
+    addInteraction(chart, name, forward, recompute);
     return chart;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// The Pareto frontier of (memory, time) points: the runs no other run beats in both.
+// The Pareto frontier of (memory, time) chart points: ckptlab::paretoFrontier (pareto.h in
+// core) on QPointF, for the charts.
 
 #include <QPointF>
 #include <vector>

@@ -10,6 +10,7 @@
 
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
+#include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 
 namespace ckptlab::ui {
@@ -18,7 +19,10 @@ namespace {
 
 constexpr qreal kPredictedMarker = 11;
 
-bool isOptimal(const RunResult& run) { return run.strategy.rfind("optimal:", 0) == 0; }
+bool isOptimal(const RunResult& run) {
+    const auto strategy = strategyOf(run);
+    return strategy && hasMemoryBudget(*strategy);
+}
 
 QPointF measuredPoint(const RunResult& run) {
     return {double(run.metrics.peak_bytes) / kMiB, run.metrics.step_ms};

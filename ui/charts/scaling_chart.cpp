@@ -74,86 +74,65 @@ QLogValueAxis* makeLogAxis(const QString& title, double lo, double hi) {
     return axis;
 }
 
-}  // namespace
-
-QChart* buildScalingChart(const ResultSet& results, ScalingAxis axis, ScalingMetric metric) {
+// One point per plotted run; a log axis cannot show zero (e.g. `full` keeps no activations).
+std::vector<Point> scalingPoints(const ResultSet& results, ScalingAxis axis, ScalingMetric metric) {
     std::vector<Point> points;
     for (const RunResult* run : plottedRuns(results)) {
         const QPointF value(axisValue(run->config, axis), display(metricValue(*run, metric), metric));
-        // A log axis cannot show zero (e.g. `full` keeps no activations).
         if (!(value.x() > 0) || !(value.y() > 0) || !std::isfinite(value.y())) continue;
         points.push_back({value, QString::fromStdString(run->strategy)});
     }
-    if (points.empty()) return makeEmptyChart();
+    return points;
+}
 
-    auto* chart = new QChart;
-    styleChart(chart, QStringLiteral("%1: %2 against %3 (log-log)")
-                          .arg(chartTitle(ChartKind::Scaling), metricName(metric), axisName(axis)));
-    auto [minX, maxX] = std::minmax_element(points.begin(), points.end(), [](auto& a, auto& b) {
-        return a.value.x() < b.value.x();
-    });
-    auto [minY, maxY] = std::minmax_element(points.begin(), points.end(), [](auto& a, auto& b) {
-        return a.value.y() < b.value.y();
-    });
-    const double x0 = minX->value.x(), x1 = maxX->value.x();
-    QString yTitle = metricName(metric);
-    yTitle[0] = yTitle[0].toUpper();
-    auto* x = makeLogAxis(axisTitle(axis), x0, x1);
-    auto* y = makeLogAxis(yTitle + (inBytes(metric) ? QStringLiteral(" (MiB, log₂)")
-                                                    : QStringLiteral(" (ms, log₂)")),
-                          minY->value.y(), maxY->value.y());
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
+// A strategy's measured points, joined by a thin line; returns the dots, the legend's entry.
+QScatterSeries* addMeasured(QChart* chart, QAbstractAxis* x, QAbstractAxis* y,
+                            const QString& strategy, const QColor& color,
+                            const std::vector<QPointF>& mine) {
+    auto* joined = new QLineSeries;
+    joined->setName(strategy);
+    joined->setProperty(kStrategyProperty, strategy);
+    joined->setProperty("ckptlabBaseWidth", 1.2);
+    QPen thin(color, 1.2);
+    thin.setCosmetic(true);
+    joined->setPen(thin);
+    auto* dots = new QScatterSeries;
+    dots->setName(strategy);
+    dots->setProperty(kStrategyProperty, strategy);
+    dots->setMarkerSize(kMarker);
+    dots->setProperty("ckptlabBaseMarker", kMarker);
+    dots->setColor(color);
+    dots->setBorderColor(color.darker(150));
+    for (const QPointF& v : mine) joined->append(v), dots->append(v);
+    attach(chart, joined, x, y);
+    hideFromLegend(chart, joined);
+    attach(chart, dots, x, y);
+    return dots;
+}
 
-    const QStringList order = strategyOrder(results);
-    QStringList seen;
-    QStringList fitTips;
-    for (const Point& p : points) {
-        if (seen.contains(p.strategy)) continue;
-        seen.append(p.strategy);
-        const QColor color = strategyColor(p.strategy, order);
-        std::vector<QPointF> mine;
-        for (const Point& q : points)
-            if (q.strategy == p.strategy) mine.push_back(q.value);
-        std::sort(mine.begin(), mine.end(), [](auto& a, auto& b) { return a.x() < b.x(); });
+// The fit is core's, so the legend says what `ckptlab-cli scaling` prints. Straight on log-log
+// axes, so its two ends draw it exactly. False when there are too few points to fit.
+bool addFit(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, const ResultSet& results,
+            const QString& strategy, const QColor& color, const std::vector<QPointF>& mine,
+            ScalingAxis axis, ScalingMetric metric) {
+    const PowerFit fit = fitRuns(results, strategy.toStdString(), axis, metric);
+    if (fit.points < 2) return false;
+    auto* line = new QLineSeries;
+    line->setName(QStringLiteral("%1: k=%2").arg(strategy).arg(fit.exponent, 0, 'f', 2));
+    line->setObjectName(QStringLiteral("scalingFit"));
+    line->setProperty("ckptlabFitOf", strategy);
+    line->setProperty("ckptlabFitExponent", fit.exponent);
+    QPen dashed(color, 2.0, Qt::DashLine);
+    dashed.setCosmetic(true);
+    line->setPen(dashed);
+    for (double at : {mine.front().x(), mine.back().x()})
+        line->append(at, display(fit.coefficient * std::pow(at, fit.exponent), metric));
+    attach(chart, line, x, y);
+    return true;
+}
 
-        auto* joined = new QLineSeries;
-        joined->setName(p.strategy);
-        joined->setProperty(kStrategyProperty, p.strategy);
-        joined->setProperty("ckptlabBaseWidth", 1.2);
-        QPen thin(color, 1.2);
-        thin.setCosmetic(true);
-        joined->setPen(thin);
-        auto* dots = new QScatterSeries;
-        dots->setName(p.strategy);
-        dots->setProperty(kStrategyProperty, p.strategy);
-        dots->setMarkerSize(kMarker);
-        dots->setProperty("ckptlabBaseMarker", kMarker);
-        dots->setColor(color);
-        dots->setBorderColor(color.darker(150));
-        for (const QPointF& v : mine) joined->append(v), dots->append(v);
-        attach(chart, joined, x, y);
-        hideFromLegend(chart, joined);
-        attach(chart, dots, x, y);
-
-        // The fit is core's, so the legend says what `ckptlab-cli scaling` prints.
-        const PowerFit fit = fitRuns(results, p.strategy.toStdString(), axis, metric);
-        if (fit.points < 2) continue;
-        auto* line = new QLineSeries;
-        line->setName(QStringLiteral("%1: k=%2").arg(p.strategy).arg(fit.exponent, 0, 'f', 2));
-        line->setObjectName(QStringLiteral("scalingFit"));
-        line->setProperty("ckptlabFitOf", p.strategy);
-        line->setProperty("ckptlabFitExponent", fit.exponent);
-        QPen dashed(color, 2.0, Qt::DashLine);
-        dashed.setCosmetic(true);
-        line->setPen(dashed);
-        // Straight on log-log axes, so its two ends draw it exactly.
-        for (double at : {mine.front().x(), mine.back().x()})
-            line->append(at, display(fit.coefficient * std::pow(at, fit.exponent), metric));
-        attach(chart, line, x, y);
-        hideFromLegend(chart, dots);  // the fit's entry names the strategy and its exponent
-    }
-
+// Tooltips name the strategy, the point and its fit; clicking a fit selects its strategy.
+void addInteraction(QChart* chart, ScalingAxis axis, ScalingMetric metric) {
     // Copies of the numbers only: the chart outlives its results.
     std::vector<std::pair<QString, QString>> fitText;
     for (QAbstractSeries* s : chart->series())
@@ -180,6 +159,49 @@ QChart* buildScalingChart(const ResultSet& results, ScalingAxis axis, ScalingMet
         const QString fitOf = series->property("ckptlabFitOf").toString();
         return fitOf.isEmpty() ? series->property(kStrategyProperty).toString() : fitOf;
     };
+}
+
+}  // namespace
+
+QChart* buildScalingChart(const ResultSet& results, ScalingAxis axis, ScalingMetric metric) {
+    const std::vector<Point> points = scalingPoints(results, axis, metric);
+    if (points.empty()) return makeEmptyChart();
+
+    auto* chart = new QChart;
+    styleChart(chart, QStringLiteral("%1: %2 against %3 (log-log)")
+                          .arg(chartTitle(ChartKind::Scaling), metricName(metric), axisName(axis)));
+    auto [minX, maxX] = std::minmax_element(points.begin(), points.end(), [](auto& a, auto& b) {
+        return a.value.x() < b.value.x();
+    });
+    auto [minY, maxY] = std::minmax_element(points.begin(), points.end(), [](auto& a, auto& b) {
+        return a.value.y() < b.value.y();
+    });
+    const double x0 = minX->value.x(), x1 = maxX->value.x();
+    QString yTitle = metricName(metric);
+    yTitle[0] = yTitle[0].toUpper();
+    auto* x = makeLogAxis(axisTitle(axis), x0, x1);
+    auto* y = makeLogAxis(yTitle + (inBytes(metric) ? QStringLiteral(" (MiB, log₂)")
+                                                    : QStringLiteral(" (ms, log₂)")),
+                          minY->value.y(), maxY->value.y());
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    const QStringList order = strategyOrder(results);
+    QStringList seen;
+    for (const Point& p : points) {
+        if (seen.contains(p.strategy)) continue;
+        seen.append(p.strategy);
+        const QColor color = strategyColor(p.strategy, order);
+        std::vector<QPointF> mine;
+        for (const Point& q : points)
+            if (q.strategy == p.strategy) mine.push_back(q.value);
+        std::sort(mine.begin(), mine.end(), [](auto& a, auto& b) { return a.x() < b.x(); });
+        QScatterSeries* dots = addMeasured(chart, x, y, p.strategy, color, mine);
+        if (addFit(chart, x, y, results, p.strategy, color, mine, axis, metric))
+            hideFromLegend(chart, dots);  // the fit's entry names the strategy and its exponent
+    }
+
+    addInteraction(chart, axis, metric);
     placeLegend(chart);
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);  // dashed fit in the legend
     return chart;

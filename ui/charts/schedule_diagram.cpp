@@ -13,6 +13,7 @@
 #include "charts/chart_builders.h"
 #include "charts/chart_export.h"
 #include "ckptlab/planner.h"
+#include "ckptlab/sweep_policy.h"
 
 namespace ckptlab::ui {
 
@@ -36,14 +37,7 @@ ScheduleRow rowFor(const RunResult& run)
     row.units = run.config.depth * row.unitsPerBlock;
     Plan plan;
     try {
-        if (!run.schedule.empty()) {
-            plan = parseSchedule(run.schedule);
-        } else {
-            const Strategy s = parseStrategy(run.strategy, run.config.depth, run.config.block);
-            if (s.kind == StrategyKind::Optimal)
-                throw std::invalid_argument("this file does not record the optimal schedule");
-            plan = toUnitLevel(makePlan(s, run.config.depth), row.unitsPerBlock);
-        }
+        plan = recordedPlan(run);
     } catch (const std::exception& e) {
         row.note = QString::fromStdString(e.what());
         row.units = 0;

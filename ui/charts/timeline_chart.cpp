@@ -127,6 +127,109 @@ Shown shownRun(const TimelineData& data) {
     return shown;
 }
 
+// One line per run, in the order given; the memory level held between events.
+std::vector<RunInfo> addRunLines(QChart* chart, QValueAxis* x, QValueAxis* y,
+                                 const std::vector<Shown>& shown, const QStringList& order) {
+    std::vector<RunInfo> infos;
+    for (const Shown& s : shown) {
+        const QString name = QString::fromStdString(s.run->strategy);
+        auto* line = new QLineSeries;
+        line->setName(name);
+        line->setProperty(kStrategyProperty, name);
+        line->setProperty("ckptlabRunIndex", int(infos.size()));
+        line->setProperty("ckptlabBaseWidth", kLineWidth);
+        QPen pen(strategyColor(name, order), kLineWidth);
+        pen.setCosmetic(true);
+        line->setPen(pen);
+        QList<QPointF> points = stepPoints(s.points);
+        // A run that ran out of memory ends where it stopped, holding its last level.
+        if (s.stoppedMs && *s.stoppedMs > points.back().x())
+            points << QPointF(*s.stoppedMs, points.back().y());
+        line->replace(points);
+        attach(chart, line, x, y);
+        infos.push_back({name, s.phases, flattenPhases(s.phases)});
+    }
+    return infos;
+}
+
+// The memory limit as a horizontal line, above the step's start like the plot.
+void addMemoryLimitLine(QChart* chart, QValueAxis* x, QValueAxis* y, double limitMiB,
+                        double capacity) {
+    auto* limit = new QLineSeries;
+    limit->setObjectName(QStringLiteral("memoryLimit"));
+    limit->setName(QCoreApplication::translate("ckptlab", "memory limit %1 (%2 for the step)")
+                       .arg(formatMiB(limitMiB), formatMiB(capacity)));
+    QPen pen(outOfMemoryColor(), 1.6, Qt::DashLine);
+    pen.setCosmetic(true);
+    limit->setPen(pen);
+    limit->append(x->min(), capacity);
+    limit->append(x->max(), capacity);
+    attach(chart, limit, x, y);
+}
+
+// Where each run ran out: the cross on top of everything, the allocation that did not fit
+// dotted above it (through the limit line, which is why it failed), and a label.
+// Returns their details, indexed by the crosses' "ckptlabOomIndex".
+QStringList addOutOfMemoryMarks(QChart* chart, QValueAxis* x, QValueAxis* y,
+                                const std::vector<Shown>& shown, const QStringList& order) {
+    PointLabels* labels = nullptr;
+    QStringList oomTexts;
+    for (const Shown& s : shown) {
+        const RunResult& run = *s.run;
+        if (!s.stoppedMs) continue;
+        const OutOfMemory& oom = *run.out_of_memory;
+        const QString name = QString::fromStdString(run.strategy);
+        const QColor color = strategyColor(name, order);
+        const double level = double(s.points.back().total) / kMiB;
+        const QPointF at(std::max(oom.t_ms, s.points.back().t_ms), level);
+        if (oom.requested_bytes > 0) {
+            auto* request = new QLineSeries;
+            request->setName(QCoreApplication::translate("ckptlab", "allocation that did not fit"));
+            QPen pen(outOfMemoryColor(), 2.0, Qt::DotLine);
+            pen.setCosmetic(true);
+            request->setPen(pen);
+            request->append(at);
+            request->append(at.x(), std::min(level + double(oom.requested_bytes) / kMiB, y->max()));
+            attach(chart, request, x, y);
+            hideFromLegend(chart, request);
+        }
+        QScatterSeries* cross = makeCrossMarker(name, color, at);
+        cross->setObjectName(QStringLiteral("outOfMemory"));
+        cross->setProperty("ckptlabOomIndex", int(oomTexts.size()));
+        oomTexts << outOfMemoryDetails(run);
+        attach(chart, cross, x, y);
+        hideFromLegend(chart, cross);
+        if (!labels) labels = new PointLabels(chart);
+        //: a run's name, then where it ran out of memory
+        labels->add(cross, 0,
+                    QCoreApplication::translate("ckptlab", "%1: %2").arg(name, outOfMemoryText(oom)),
+                    outOfMemoryColor(), true);
+    }
+    return oomTexts;
+}
+
+// Tooltips: a run's memory and phase at the hovered time, a phase band, an out-of-memory cross.
+void addInteraction(QChart* chart, const std::vector<RunInfo>& infos,
+                    const std::vector<PhaseSpan>& bands, const QStringList& oomTexts) {
+    auto* interaction = new ChartInteraction(chart);
+    interaction->pointTooltip = [infos, bands, oomTexts](QAbstractSeries* series,
+                                                         const QPointF& value) {
+        const QVariant oom = series->property("ckptlabOomIndex");
+        if (oom.isValid()) return oomTexts.value(oom.toInt());
+        const QVariant index = series->property("ckptlabRunIndex");
+        if (index.isValid()) return pointText(infos[index.toInt()], value);
+        if (series->property("ckptlabPhase").isValid())
+            if (const PhaseSpan* band = phaseAt(bands, value.x()))
+                return QStringLiteral("%1 of %2: %3 to %4")
+                    .arg(phaseLabel(band->phase), infos.front().strategy,
+                         formatMs(band->begin_ms), formatMs(band->end_ms));
+        return QString();
+    };
+    interaction->pointStrategy = [](QAbstractSeries* series, const QPointF&) {
+        return series->property(kStrategyProperty).toString();
+    };
+}
+
 }  // namespace
 
 QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineData>& runs) {
@@ -176,92 +279,10 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
     if (!boundaries.empty()) attach(chart, boundaryLines(boundaries, y->max()), x, y);
 
     const QStringList order = strategyOrder(results);
-    std::vector<RunInfo> infos;
-    for (const Shown& s : shown) {
-        const QString name = QString::fromStdString(s.run->strategy);
-        auto* line = new QLineSeries;
-        line->setName(name);
-        line->setProperty(kStrategyProperty, name);
-        line->setProperty("ckptlabRunIndex", int(infos.size()));
-        line->setProperty("ckptlabBaseWidth", kLineWidth);
-        QPen pen(strategyColor(name, order), kLineWidth);
-        pen.setCosmetic(true);
-        line->setPen(pen);
-        QList<QPointF> points = stepPoints(s.points);
-        // A run that ran out of memory ends where it stopped, holding its last level.
-        if (s.stoppedMs && *s.stoppedMs > points.back().x())
-            points << QPointF(*s.stoppedMs, points.back().y());
-        line->replace(points);
-        attach(chart, line, x, y);
-        infos.push_back({name, s.phases, flattenPhases(s.phases)});
-    }
-
-    if (drawCapacity) {
-        auto* limit = new QLineSeries;
-        limit->setObjectName(QStringLiteral("memoryLimit"));
-        limit->setName(QCoreApplication::translate("ckptlab", "memory limit %1 (%2 for the step)")
-                           .arg(formatMiB(first.config.memory_limit_mib), formatMiB(capacity)));
-        QPen pen(outOfMemoryColor(), 1.6, Qt::DashLine);
-        pen.setCosmetic(true);
-        limit->setPen(pen);
-        limit->append(x->min(), capacity);
-        limit->append(x->max(), capacity);
-        attach(chart, limit, x, y);
-    }
-
-    // Where each run ran out: the cross on top of everything, the allocation that did not fit
-    // dotted above it (through the limit line, which is why it failed), and a label.
-    PointLabels* labels = nullptr;
-    QStringList oomTexts;
-    for (const Shown& s : shown) {
-        const RunResult& run = *s.run;
-        if (!s.stoppedMs) continue;
-        const OutOfMemory& oom = *run.out_of_memory;
-        const QString name = QString::fromStdString(run.strategy);
-        const QColor color = strategyColor(name, order);
-        const double level = double(s.points.back().total) / kMiB;
-        const QPointF at(std::max(oom.t_ms, s.points.back().t_ms), level);
-        if (oom.requested_bytes > 0) {
-            auto* request = new QLineSeries;
-            request->setName(QCoreApplication::translate("ckptlab", "allocation that did not fit"));
-            QPen pen(outOfMemoryColor(), 2.0, Qt::DotLine);
-            pen.setCosmetic(true);
-            request->setPen(pen);
-            request->append(at);
-            request->append(at.x(), std::min(level + double(oom.requested_bytes) / kMiB, y->max()));
-            attach(chart, request, x, y);
-            hideFromLegend(chart, request);
-        }
-        QScatterSeries* cross = makeCrossMarker(name, color, at);
-        cross->setObjectName(QStringLiteral("outOfMemory"));
-        cross->setProperty("ckptlabOomIndex", int(oomTexts.size()));
-        oomTexts << outOfMemoryDetails(run);
-        attach(chart, cross, x, y);
-        hideFromLegend(chart, cross);
-        if (!labels) labels = new PointLabels(chart);
-        //: a run's name, then where it ran out of memory
-        labels->add(cross, 0,
-                    QCoreApplication::translate("ckptlab", "%1: %2").arg(name, outOfMemoryText(oom)),
-                    outOfMemoryColor(), true);
-    }
-
-    auto* interaction = new ChartInteraction(chart);
-    interaction->pointTooltip = [infos, bands, oomTexts](QAbstractSeries* series,
-                                                         const QPointF& value) {
-        const QVariant oom = series->property("ckptlabOomIndex");
-        if (oom.isValid()) return oomTexts.value(oom.toInt());
-        const QVariant index = series->property("ckptlabRunIndex");
-        if (index.isValid()) return pointText(infos[index.toInt()], value);
-        if (series->property("ckptlabPhase").isValid())
-            if (const PhaseSpan* band = phaseAt(bands, value.x()))
-                return QStringLiteral("%1 of %2: %3 to %4")
-                    .arg(phaseLabel(band->phase), infos.front().strategy,
-                         formatMs(band->begin_ms), formatMs(band->end_ms));
-        return QString();
-    };
-    interaction->pointStrategy = [](QAbstractSeries* series, const QPointF&) {
-        return series->property(kStrategyProperty).toString();
-    };
+    const std::vector<RunInfo> infos = addRunLines(chart, x, y, shown, order);
+    if (drawCapacity) addMemoryLimitLine(chart, x, y, first.config.memory_limit_mib, capacity);
+    const QStringList oomTexts = addOutOfMemoryMarks(chart, x, y, shown, order);
+    addInteraction(chart, infos, bands, oomTexts);
     placeLegend(chart);
     return chart;
 }

@@ -12,6 +12,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "charts/chart_builders.h"
 #include "charts/chart_interaction.h"
@@ -111,16 +112,9 @@ std::vector<Failed> failedRuns(const ResultSet& results) {
     return failed;
 }
 
-}  // namespace
-
-QChart* buildTradeoffChart(const ResultSet& results) {
-    const auto runs = plottedRuns(results);
-    std::vector<Failed> failed = failedRuns(results);
-    if (runs.empty() && failed.empty()) return makeEmptyChart();
-
-    const RunResult* baseline = results.find("none");
-    if (baseline && baseline->error) baseline = nullptr;
-
+// Measured runs as points; runs without a peak or a step time (not measured) are left out.
+std::vector<Point> measuredPoints(const std::vector<const RunResult*>& runs,
+                                  const RunResult* baseline) {
     std::vector<Point> points;
     for (const RunResult* run : runs) {
         const QPointF value(double(run->metrics.peak_bytes) / kMiB, run->metrics.step_ms);
@@ -128,32 +122,11 @@ QChart* buildTradeoffChart(const ResultSet& results) {
         points.push_back({value, QString::fromStdString(run->strategy),
                           runTooltip(*run, baseline)});
     }
+    return points;
+}
 
-    if (points.empty() && failed.empty()) return makeEmptyChart();
-
-    // Predicted points and the frontier count for the axes' range, not for labels or the
-    // measured Pareto frontier.
-    std::vector<QPointF> extent;
-    for (const Point& p : points) extent.push_back(p.value);
-    for (const QPointF& v : overlayValues(results, runs)) extent.push_back(v);
-    double minX = qInf(), maxX = -qInf(), minY = qInf(), maxY = -qInf();
-    for (const QPointF& p : extent) {
-        minX = std::min(minX, p.x()), maxX = std::max(maxX, p.x());
-        minY = std::min(minY, p.y()), maxY = std::max(maxY, p.y());
-    }
-    for (const Failed& f : failed) {
-        minX = std::min(minX, f.peakMiB), maxX = std::max(maxX, f.peakMiB);
-        if (std::isfinite(f.stepMs)) minY = std::min(minY, f.stepMs), maxY = std::max(maxY, f.stepMs);
-    }
-    if (!std::isfinite(minY)) minY = 0, maxY = 1;  // only failed runs, none predicted
-    std::vector<const RunResult*> limited = runs;
-    for (const RunResult& run : results.runs)
-        if (run.out_of_memory) limited.push_back(&run);
-    // The device's capacity on the memory axis (above the step's start, like the peaks), when
-    // it is near enough to the points to belong on this chart.
-    const double capacity = capacityAboveStartMiB(limited);
-    const bool drawCapacity = capacity > 0 && capacity <= std::max(maxX, 1e-9) * 2.0;
-    if (drawCapacity) minX = std::min(minX, capacity), maxX = std::max(maxX, capacity);
+// The cost model's points, drawn hollow by the overlays; here for their tooltips.
+std::vector<Point> predictedPoints(const std::vector<const RunResult*>& runs) {
     std::vector<Point> predicted;
     for (const RunResult* run : runs) {
         QPointF at;
@@ -163,43 +136,58 @@ QChart* buildTradeoffChart(const ResultSet& results) {
                              QStringLiteral("%1 (predicted)\n%2").arg(strategy, predictionText(*run)),
                              true});
     }
+    return predicted;
+}
 
-    auto* chart = new QChart;
-    styleChart(chart, QStringLiteral("%1 (lower left is better)").arg(chartTitle(ChartKind::Tradeoff)));
-    auto* x = makeValueAxis(QStringLiteral("Peak memory (MiB)"));
-    auto* y = makeValueAxis(QStringLiteral("Step time (ms)"));
-    setNiceRange(x, minX, maxX, 0.12, true);
-    setNiceRange(y, minY, maxY, 0.15, true);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
+struct Extent {
+    double minX = qInf(), maxX = -qInf(), minY = qInf(), maxY = -qInf();
+};
 
-    const QStringList order = strategyOrder(results);
-    if (baseline && std::isfinite(baseline->metrics.step_ms)) {
-        const QPointF at(double(baseline->metrics.peak_bytes) / kMiB, baseline->metrics.step_ms);
-        addBaselineCross(chart, x, y, at, strategyColor(QStringLiteral("none"), order));
+// Predicted points and the frontier count for the axes' range, not for labels or the
+// measured Pareto frontier.
+Extent extentOf(const ResultSet& results, const std::vector<const RunResult*>& runs,
+                const std::vector<Point>& points, const std::vector<Failed>& failed) {
+    std::vector<QPointF> values;
+    for (const Point& p : points) values.push_back(p.value);
+    for (const QPointF& v : overlayValues(results, runs)) values.push_back(v);
+    Extent e;
+    for (const QPointF& p : values) {
+        e.minX = std::min(e.minX, p.x()), e.maxX = std::max(e.maxX, p.x());
+        e.minY = std::min(e.minY, p.y()), e.maxY = std::max(e.maxY, p.y());
     }
+    for (const Failed& f : failed) {
+        e.minX = std::min(e.minX, f.peakMiB), e.maxX = std::max(e.maxX, f.peakMiB);
+        if (std::isfinite(f.stepMs)) e.minY = std::min(e.minY, f.stepMs), e.maxY = std::max(e.maxY, f.stepMs);
+    }
+    if (!std::isfinite(e.minY)) e.minY = 0, e.maxY = 1;  // only failed runs, none predicted
+    return e;
+}
 
+void addFrontier(QChart* chart, QValueAxis* x, QValueAxis* y, const std::vector<Point>& points) {
     std::vector<QPointF> values;
     for (const Point& p : points) values.push_back(p.value);
     auto* frontier = dashedLine(QStringLiteral("Pareto frontier"), QColor(90, 90, 90), 1.6);
     frontier->setObjectName(QStringLiteral("paretoFrontier"));
     for (int index : paretoFrontier(values)) frontier->append(values[index]);
     attach(chart, frontier, x, y);
-    addPredictionOverlays(chart, x, y, results, runs, order);
+}
 
-    if (drawCapacity) {
-        auto* line = dashedLine(
-            QCoreApplication::translate("ckptlab", "device capacity: limit %1 (%2 for the step)")
-                .arg(formatMiB(limited.front()->config.memory_limit_mib), formatMiB(capacity)),
-            outOfMemoryColor(), 1.6);
-        line->setObjectName(QStringLiteral("memoryCapacity"));
-        line->append(capacity, y->min());
-        line->append(capacity, y->max());
-        attach(chart, line, x, y);
-    }
+void addCapacityLine(QChart* chart, QValueAxis* x, QValueAxis* y, double limitMiB,
+                     double capacity) {
+    auto* line = dashedLine(
+        QCoreApplication::translate("ckptlab", "device capacity: limit %1 (%2 for the step)")
+            .arg(formatMiB(limitMiB), formatMiB(capacity)),
+        outOfMemoryColor(), 1.6);
+    line->setObjectName(QStringLiteral("memoryCapacity"));
+    line->append(capacity, y->min());
+    line->append(capacity, y->max());
+    attach(chart, line, x, y);
+}
 
-    // One series per strategy, in the set's order, so the legend lists strategies.
-    auto* labels = new PointLabels(chart);  // named beside the point, clear of the others
+// One series per strategy, in the set's order, so the legend lists strategies.
+void addStrategySeries(QChart* chart, QValueAxis* x, QValueAxis* y,
+                       const std::vector<Point>& points, const QStringList& order,
+                       PointLabels* labels) {
     QStringList seen;
     for (const Point& p : points) {
         if (seen.contains(p.strategy)) continue;
@@ -211,8 +199,13 @@ QChart* buildTradeoffChart(const ResultSet& results) {
         attach(chart, series, x, y);
         for (int i = 0; i < series->count(); ++i) labels->add(series, i, p.strategy);
     }
+}
 
-    // Failed runs last, on top: a cross each, outside the legend and the frontier.
+// Failed runs last, on top: a cross each, outside the legend and the frontier. Returns their
+// tooltips, indexed by the crosses' "ckptlabOomIndex".
+QStringList addFailedCrosses(QChart* chart, QValueAxis* x, QValueAxis* y,
+                             const std::vector<Failed>& failed, const QStringList& order,
+                             PointLabels* labels) {
     QStringList failedTips;
     for (const Failed& f : failed) {
         const QPointF at(f.peakMiB, std::isfinite(f.stepMs) ? f.stepMs : y->min());
@@ -224,9 +217,13 @@ QChart* buildTradeoffChart(const ResultSet& results) {
         hideFromLegend(chart, cross);
         labels->add(cross, 0, f.label, outOfMemoryColor(), true);
     }
+    return failedTips;
+}
 
+// Tooltips from the nearest point of the hovered series' strategy (measured or predicted), and
+// the strategy a click selects.
+void addInteraction(QChart* chart, std::vector<Point> points, const QStringList& failedTips) {
     auto* interaction = new ChartInteraction(chart);
-    points.insert(points.end(), predicted.begin(), predicted.end());
     auto nearest = [points](QAbstractSeries* series, const QPointF& value) -> const Point* {
         const QVariant ofPrediction = series->property(kPredictedProperty);
         const bool wantPredicted = ofPrediction.isValid();
@@ -253,6 +250,56 @@ QChart* buildTradeoffChart(const ResultSet& results) {
         return (ofPrediction.isValid() ? ofPrediction : series->property(kStrategyProperty))
             .toString();
     };
+}
+
+}  // namespace
+
+QChart* buildTradeoffChart(const ResultSet& results) {
+    const auto runs = plottedRuns(results);
+    std::vector<Failed> failed = failedRuns(results);
+    if (runs.empty() && failed.empty()) return makeEmptyChart();
+
+    const RunResult* baseline = results.find("none");
+    if (baseline && baseline->error) baseline = nullptr;
+    std::vector<Point> points = measuredPoints(runs, baseline);
+    if (points.empty() && failed.empty()) return makeEmptyChart();
+
+    Extent e = extentOf(results, runs, points, failed);
+    std::vector<const RunResult*> limited = runs;
+    for (const RunResult& run : results.runs)
+        if (run.out_of_memory) limited.push_back(&run);
+    // The device's capacity on the memory axis (above the step's start, like the peaks), when
+    // it is near enough to the points to belong on this chart.
+    const double capacity = capacityAboveStartMiB(limited);
+    const bool drawCapacity = capacity > 0 && capacity <= std::max(e.maxX, 1e-9) * 2.0;
+    if (drawCapacity) e.minX = std::min(e.minX, capacity), e.maxX = std::max(e.maxX, capacity);
+    const std::vector<Point> predicted = predictedPoints(runs);
+
+    auto* chart = new QChart;
+    styleChart(chart, QStringLiteral("%1 (lower left is better)").arg(chartTitle(ChartKind::Tradeoff)));
+    auto* x = makeValueAxis(QStringLiteral("Peak memory (MiB)"));
+    auto* y = makeValueAxis(QStringLiteral("Step time (ms)"));
+    setNiceRange(x, e.minX, e.maxX, 0.12, true);
+    setNiceRange(y, e.minY, e.maxY, 0.15, true);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    const QStringList order = strategyOrder(results);
+    if (baseline && std::isfinite(baseline->metrics.step_ms)) {
+        const QPointF at(double(baseline->metrics.peak_bytes) / kMiB, baseline->metrics.step_ms);
+        addBaselineCross(chart, x, y, at, strategyColor(QStringLiteral("none"), order));
+    }
+    addFrontier(chart, x, y, points);
+    addPredictionOverlays(chart, x, y, results, runs, order);
+    if (drawCapacity)
+        addCapacityLine(chart, x, y, limited.front()->config.memory_limit_mib, capacity);
+
+    auto* labels = new PointLabels(chart);  // named beside the point, clear of the others
+    addStrategySeries(chart, x, y, points, order, labels);
+    const QStringList failedTips = addFailedCrosses(chart, x, y, failed, order, labels);
+
+    points.insert(points.end(), predicted.begin(), predicted.end());
+    addInteraction(chart, std::move(points), failedTips);
     placeLegend(chart);
     // Hollow "predicted" and dashed frontiers only read right with their own marker shapes.
     chart->legend()->setMarkerShape(QLegend::MarkerShapeFromSeries);

@@ -3,8 +3,7 @@
 #include <QObject>
 
 #include "ckptlab/cost_model.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/sweep_policy.h"
 #include "document/format.h"
 
 namespace ckptlab::ui {
@@ -26,10 +25,6 @@ LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig&
         result.error = QObject::tr("no cost model");
         return result;
     }
-    const OptimalPlanner planner(costs);
-    const Prediction none = predict(costs, makePlan(Strategy{}, config.depth));
-    result.none_peak = none.peak_bytes;
-    result.none_ms = none.step_ms;
     QStringList lines;
     for (int u = 0; u < costs.unitsPerBlock && u < int(costs.units.size()); ++u) {
         const UnitCost& c = costs.units[size_t(u)];
@@ -46,25 +41,21 @@ LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig&
                      .arg(formatBytes(c.output_bytes), formatBytes(c.kept_bytes));
     }
     result.blockCosts = lines.join(QLatin1Char('\n'));
-    // The peak the best low-memory schedule reaches, not the budget it needs (a bit above).
-    result.minimum_peak = planner.plan(planner.minimumPeak()).prediction.peak_bytes;
-    for (const QString& text : strategies) {
+    std::vector<std::string> names;
+    for (const QString& text : strategies)
+        names.push_back(text.toStdString());
+    const CostForecast forecast = ckptlab::forecastFromCosts(costs, config, names);
+    result.none_peak = forecast.none_peak;
+    result.none_ms = forecast.none_ms;
+    result.minimum_peak = forecast.minimum_peak;
+    for (const CostForecastEntry& entry : forecast.strategies) {
         StrategyForecast f;
-        f.strategy = text;
-        try {
-            const Strategy s = parseStrategy(text.toStdString(), config.depth, config.block);
-            Prediction p;
-            if (s.kind == StrategyKind::Optimal)
-                p = planner.plan(std::int64_t(s.budget_mib * 1024 * 1024)).prediction;
-            else
-                p = predict(costs, makePlan(s, config.depth));
-            f.ok = true;
-            f.peak_bytes = p.peak_bytes;
-            f.activation_bytes = p.activation_bytes;
-            f.step_ms = p.step_ms;
-        } catch (const std::exception& e) {
-            f.error = QString::fromStdString(e.what());
-        }
+        f.strategy = QString::fromStdString(entry.strategy);
+        f.ok = entry.ok;
+        f.error = QString::fromStdString(entry.error);
+        f.peak_bytes = entry.peak_bytes;
+        f.activation_bytes = entry.activation_bytes;
+        f.step_ms = entry.step_ms;
         result.strategies.push_back(f);
     }
     result.valid = true;

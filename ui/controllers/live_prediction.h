@@ -40,7 +40,8 @@ struct LivePrediction {
     const StrategyForecast* find(const QString& strategy) const;
 };
 
-// Pure: plans and replays every strategy on `costs` (depth * units per block long).
+// Pure: core's forecastFromCosts (sweep_policy.h) in the app's types, with the block's
+// measured costs as text.
 LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig& config,
                                  const QStringList& strategies);
 

@@ -46,6 +46,9 @@ quint64 SweepController::start(const SweepRequest& request)
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const quint64 job = ++m_job;
     m_running = true;
+    m_kind = request.kind;
+    m_runs = 0;
+    m_clock.start();
     SweepWorker* worker = m_worker;
     CancelFlag flag = m_cancel;
     QMetaObject::invokeMethod(
@@ -82,8 +85,11 @@ void SweepController::onProgress(quint64 jobId, double fraction, const QString& 
 
 void SweepController::onMeasured(quint64 jobId, const MeasuredRun& run)
 {
-    if (jobId == m_job && m_running)
-        Q_EMIT measured(run);
+    if (jobId != m_job || !m_running)
+        return;
+    if (m_runs++ == 0)
+        Q_EMIT firstRunMeasured();
+    Q_EMIT measured(run);
 }
 
 void SweepController::onFinished(quint64 jobId, bool cancelled, const Environment& environment)

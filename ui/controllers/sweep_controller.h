@@ -2,6 +2,7 @@
 // Owns the sweep thread and its worker, hands out job ids and forwards only the current job's
 // signals. Lives on the GUI thread.
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QThread>
 
@@ -24,11 +25,19 @@ public:
     bool isCancelling() const { return m_running && m_cancel && m_cancel->load(); }
     quint64 currentJob() const { return m_job; }
 
+    // The current (or last) sweep's bookkeeping, for the window's status line.
+    SweepRequest::Kind kind() const { return m_kind; }
+    int runsThisSweep() const { return m_runs; }
+    double elapsedSeconds() const { return m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0; }
+
     // Cancels and joins the thread; called on window close. Idempotent.
     void shutdown();
 
 Q_SIGNALS:
     void started(quint64 jobId);
+    // Just before the first `measured` of a sweep: the results on screen may be replaced now
+    // (a sweep refused before it runs leaves them).
+    void firstRunMeasured();
     void progress(double fraction, const QString& message);
     void measured(const ckptlab::ui::MeasuredRun& run);
     void frontierPlanned(const ckptlab::ui::Frontier& points);
@@ -52,6 +61,9 @@ private:
     CancelFlag m_cancel;
     quint64 m_job = 0;
     bool m_running = false;
+    SweepRequest::Kind m_kind = SweepRequest::Kind::Sweep;
+    int m_runs = 0;
+    QElapsedTimer m_clock;
 };
 
 }  // namespace ckptlab::ui

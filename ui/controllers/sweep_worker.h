@@ -11,6 +11,7 @@
 
 #include <vector>
 
+#include "ckptlab/sweep_policy.h"
 #include "ckptlab/scaling.h"
 #include "document/metatypes.h"
 
@@ -21,7 +22,7 @@ using CancelFlag = std::shared_ptr<std::atomic<bool>>;
 // What to run: a sweep of strategies, the Pareto curve (the strategies are the hand-written
 // ones; Runner::pareto adds optimal budgets) or a scaling sweep (Runner::scaling).
 struct SweepRequest {
-    enum class Kind { Sweep, Pareto, Scaling };
+    using Kind = SweepKind;  // core (sweep_policy.h): Sweep, Pareto, Scaling
     Kind kind = Kind::Sweep;
     ExperimentConfig config;
     QStringList strategies;

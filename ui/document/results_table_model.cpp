@@ -75,6 +75,61 @@ QString gradText(const SummaryRow& row)
                        : QObject::tr("FAILED (%1)").arg(gradDiff(row.max_abs_diff, 3));
 }
 
+// A run that ran out of memory shows only what the step measured before it stopped; invalid
+// where the column shows its usual text.
+QVariant outOfMemoryDisplay(const SummaryRow& row, int column)
+{
+    using Model = ResultsTableModel;
+    // A partial peak says so.
+    if (column == Model::PeakMiBColumn)
+        return Model::tr("%1 (partial)").arg(number(row.peak_mib, 2));
+    // Where the missing time would be, in view without scrolling to the last column.
+    if (column == Model::StepMsColumn)
+        return Model::tr("out of memory");
+    if (column != Model::StrategyColumn && column != Model::GradCheckColumn
+        && column != Model::PredictedPeakColumn && column != Model::PredictedStepColumn)
+        return QStringLiteral("—");
+    return {};
+}
+
+// Red where something is wrong: the missing step time, a failed gradient check, a run faster
+// than the optimal schedule.
+QVariant foreground(const SummaryRow& row, int column)
+{
+    using Model = ResultsTableModel;
+    if (row.out_of_memory && column == Model::StepMsColumn)
+        return QBrush(QColor(0xc0, 0x1c, 0x28));
+    if (column == Model::GradCheckColumn && (!row.grad_ok || row.error))
+        return QBrush(QColor(0xc0, 0x1c, 0x28));
+    // Below the optimal curve cannot happen unless the planner or cost model is wrong.
+    if (column == Model::SlowerThanOptimalColumn && row.slower_than_optimal_pct
+        && *row.slower_than_optimal_pct < -1e-6)
+        return QBrush(QColor(0xc0, 0x1c, 0x28));
+    return {};
+}
+
+QVariant toolTip(const SummaryRow& row, int column, const QString& outOfMemoryDetails)
+{
+    using Model = ResultsTableModel;
+    if (row.out_of_memory)
+        return outOfMemoryDetails;
+    if (row.error)
+        return QString::fromStdString(*row.error);
+    if (column == Model::GradCheckColumn) {
+        QString tip = Model::tr("Largest difference from the `none` gradients: %1")
+                          .arg(gradDiff(row.max_abs_diff, 3));
+        if (!row.grad_note.empty())
+            tip += QLatin1Char('\n') + QString::fromStdString(row.grad_note);
+        return tip;
+    }
+    if (column == Model::SavedPerAddedColumn)
+        return Model::tr("Memory saved % per time added % (higher is better)");
+    if (column == Model::SlowerThanOptimalColumn && row.optimal_step_ms)
+        return Model::tr("The optimal schedule within this peak is predicted to take %1 ms")
+            .arg(*row.optimal_step_ms, 0, 'f', 1);
+    return {};
+}
+
 }  // namespace
 
 void ResultsTableModel::setResults(const ResultSet& results)
@@ -132,15 +187,9 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (row.out_of_memory) {
-            // Only what the step measured before it stopped; a partial peak says so.
-            if (column == PeakMiBColumn)
-                return tr("%1 (partial)").arg(number(row.peak_mib, 2));
-            // Where the missing time would be, in view without scrolling to the last column.
-            if (column == StepMsColumn)
-                return tr("out of memory");
-            if (column != StrategyColumn && column != GradCheckColumn
-                && column != PredictedPeakColumn && column != PredictedStepColumn)
-                return QStringLiteral("—");
+            const QVariant text = outOfMemoryDisplay(row, column);
+            if (text.isValid())
+                return text;
         }
         return display(row, column);
     case SortRole:
@@ -168,33 +217,9 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
             return QBrush(QColor(0xc0, 0x1c, 0x28, 40));
         return {};
     case Qt::ForegroundRole:
-        if (row.out_of_memory && column == StepMsColumn)
-            return QBrush(QColor(0xc0, 0x1c, 0x28));
-        if (column == GradCheckColumn && (!row.grad_ok || row.error))
-            return QBrush(QColor(0xc0, 0x1c, 0x28));
-        // Below the optimal curve cannot happen unless the planner or cost model is wrong.
-        if (column == SlowerThanOptimalColumn && row.slower_than_optimal_pct
-            && *row.slower_than_optimal_pct < -1e-6)
-            return QBrush(QColor(0xc0, 0x1c, 0x28));
-        return {};
+        return foreground(row, column);
     case Qt::ToolTipRole:
-        if (row.out_of_memory)
-            return m_oomDetails.value(index.row());
-        if (row.error)
-            return QString::fromStdString(*row.error);
-        if (column == GradCheckColumn) {
-            QString tip = tr("Largest difference from the `none` gradients: %1")
-                              .arg(gradDiff(row.max_abs_diff, 3));
-            if (!row.grad_note.empty())
-                tip += QLatin1Char('\n') + QString::fromStdString(row.grad_note);
-            return tip;
-        }
-        if (column == SavedPerAddedColumn)
-            return tr("Memory saved % per time added % (higher is better)");
-        if (column == SlowerThanOptimalColumn && row.optimal_step_ms)
-            return tr("The optimal schedule within this peak is predicted to take %1 ms")
-                .arg(*row.optimal_step_ms, 0, 'f', 1);
-        return {};
+        return toolTip(row, column, m_oomDetails.value(index.row()));
     default:
         return {};
     }

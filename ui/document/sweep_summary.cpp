@@ -7,8 +7,10 @@
 
 #include "charts/chart_builders.h"
 #include "charts/run_text.h"
+#include "document/format.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/summary.h"
+#include "ckptlab/sweep_policy.h"
 
 namespace ckptlab::ui {
 
@@ -83,17 +85,14 @@ QString paretoVerdict(const ResultSet& results)
     double worst = 0;
     QString worstName;
     const std::vector<SummaryRow> rows = summarize(results);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const SummaryRow& row = rows[i];
-        if (results.runs[i].strategy.rfind("optimal:", 0) == 0 || !row.slower_than_optimal_pct)
-            continue;
-        const double slower = *row.slower_than_optimal_pct;
-        if (slower < -1e-6)
-            below << QString::fromStdString(row.strategy);
-        else if (slower < 0.05)
-            ++onCurve;
-        else
-            ++above;
+    for (const HandWrittenStanding& s : standingsAgainstOptimal(results, rows)) {
+        const SummaryRow& row = rows[s.row];
+        const double slower = s.slower_pct;
+        switch (s.standing) {
+        case CurveStanding::Below: below << QString::fromStdString(row.strategy); break;
+        case CurveStanding::OnCurve: ++onCurve; break;
+        case CurveStanding::Above: ++above; break;
+        }
         if (slower > worst) {
             worst = slower;
             worstName = QString::fromStdString(row.strategy);
@@ -108,6 +107,38 @@ QString paretoVerdict(const ResultSet& results)
         text += QObject::tr(" (%1 farthest: optimal is %2 % faster at its peak)")
                     .arg(worstName).arg(worst, 0, 'f', 0);
     return text;
+}
+
+QString sweepStartMessage(SweepKind kind, int strategies, int sizes)
+{
+    switch (kind) {
+    case SweepKind::Pareto:
+        return QObject::tr("Measuring the cost model for the Pareto curve…");
+    case SweepKind::Scaling:
+        return QObject::tr("Preparing a scaling sweep over %n size(s)…", nullptr, sizes);
+    case SweepKind::Sweep:
+        break;
+    }
+    return QObject::tr("Preparing %n strategie(s)…", nullptr, strategies);
+}
+
+QString sweepEndMessage(SweepKind kind, bool cancelled, int runs, double elapsedSeconds,
+                        const ResultSet& results)
+{
+    const QString elapsed = formatDuration(elapsedSeconds);
+    QString message = cancelled
+        ? QObject::tr("Cancelled after %n run(s), %1", nullptr, runs).arg(elapsed)
+        : QObject::tr("Sweep finished: %n run(s) in %1", nullptr, runs).arg(elapsed);
+    if (kind == SweepKind::Pareto && !cancelled)
+        message += QStringLiteral(". ") + paretoVerdict(results);
+    if (kind == SweepKind::Scaling && !cancelled)
+        message += QStringLiteral(". ") + scalingVerdict(results);
+    if (runs > 0) {
+        const QString oom = outOfMemoryVerdict(results);
+        if (!oom.isEmpty())
+            message += QStringLiteral(". ") + oom;
+    }
+    return message;
 }
 
 }  // namespace ckptlab::ui

@@ -5,6 +5,7 @@
 #include <QString>
 
 #include "ckptlab/result.h"
+#include "ckptlab/sweep_policy.h"
 
 namespace ckptlab::ui {
 
@@ -22,5 +23,13 @@ QString outOfMemoryVerdict(const ResultSet& results);
 // What to show under the results table: the out-of-memory verdict, then the set's notes
 // (ResultSet::notes), one per line. Empty when there is nothing to say.
 QStringList resultNotes(const ResultSet& results);
+
+// The progress line a sweep starts with: "Preparing 4 strategie(s)…" and the like.
+QString sweepStartMessage(SweepKind kind, int strategies, int sizes);
+
+// The status line a sweep ends with: runs and time, then the curve's verdict (Pareto,
+// scaling) unless cancelled, then the out-of-memory verdict when it ran something.
+QString sweepEndMessage(SweepKind kind, bool cancelled, int runs, double elapsedSeconds,
+                        const ResultSet& results);
 
 }  // namespace ckptlab::ui

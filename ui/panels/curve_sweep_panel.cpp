@@ -7,6 +7,8 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 
+#include "ckptlab/pareto.h"
+
 namespace ckptlab::ui {
 
 CurveSweepPanel::CurveSweepPanel(QWidget* parent)
@@ -23,10 +25,12 @@ CurveSweepPanel::CurveSweepPanel(QWidget* parent)
            "peak to the no-checkpoint peak, beside the checked hand-written strategies "
            "(Ctrl+Shift+R)"));
     m_paretoPoints->setObjectName(QStringLiteral("paretoPoints"));
-    m_paretoPoints->setRange(2, 50);
+    m_paretoPoints->setRange(kParetoMinPoints, kParetoMaxPoints);
     m_paretoPoints->setValue(6);
     m_paretoPoints->setSuffix(tr(" budgets"));
-    m_paretoPoints->setToolTip(tr("How many optimal schedules the Pareto curve runs (2–50)"));
+    m_paretoPoints->setToolTip(tr("How many optimal schedules the Pareto curve runs (%1–%2)")
+                                    .arg(kParetoMinPoints)
+                                    .arg(kParetoMaxPoints));
 
     m_axis->setObjectName(QStringLiteral("scalingAxis"));
     for (ScalingAxis axis : {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width,

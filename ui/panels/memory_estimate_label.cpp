@@ -1,65 +1,37 @@
 #include "panels/memory_estimate_label.h"
 
-#include "ckptlab/estimate.h"
 #include "ckptlab/runner.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
 #include "document/format.h"
 
 namespace ckptlab::ui {
 
-namespace {
-
-std::int64_t estimateTotal(const ExperimentConfig& config, const std::string& strategy)
+MemoryForecast toMemoryForecast(const FitForecast& fit)
 {
-    const Strategy s = parseStrategy(strategy, config.depth, config.block);
-    return estimateMemory(config, makePlan(s, config.depth)).total();
+    MemoryForecast f;
+    f.valid = fit.valid;
+    if (!fit.valid)
+        return f;
+    f.none = fit.none;
+    f.baseline = fit.baseline;
+    f.largest = fit.largest;
+    f.largestStrategy = QString::fromStdString(fit.largestStrategy);
+    f.largestIsBaseline = fit.largestIsBaseline;
+    f.largestIsBound = fit.largestIsBound;
+    f.available = fit.available;
+    f.refused = fit.refused;
+    f.refusal = QString::fromStdString(fit.refusal);
+    f.runnerPredicted = fit.runnerPredicted;
+    return f;
 }
-
-}  // namespace
 
 MemoryForecast forecastMemory(const ExperimentConfig& config, const QStringList& strategies)
 {
-    MemoryForecast f;
-    if (!validate(config).empty())
-        return f;
-    try {
-        const MemoryEstimate none = estimateMemory(config, makePlan(Strategy{}, config.depth));
-        f.none = none.total();
-        f.baseline = none.parameters + none.input + none.optimizer_state;
-        f.available = availableMemory(config.device);
-    } catch (const std::exception&) {
-        return f;
-    }
-    f.valid = true;
     std::vector<std::string> names;
-    for (const QString& name : strategies) {
-        try {
-            const std::int64_t total = estimateTotal(config, name.toStdString());
-            names.push_back(name.toStdString());
-            if (total > f.largest) {
-                f.largest = total;
-                f.largestStrategy = name;
-            }
-        } catch (const std::exception&) {
-            // The strategy list shows why; the window refuses to run it anyway.
-        }
-    }
-    if (f.largestStrategy.isEmpty()) {
-        f.largest = f.none;
-        f.largestStrategy = QStringLiteral("none");
-        names = {"none"};
-    }
-    try {
-        Runner::check(config, names);
-    } catch (const MemoryError& e) {
-        f.refused = true;
-        f.refusal = QString::fromStdString(e.what());
-        f.runnerPredicted = e.predicted;
-    } catch (const std::exception&) {
-        // Config and strategy errors are shown by the panels themselves.
-    }
-    return f;
+    for (const QString& name : strategies)
+        names.push_back(name.toStdString());
+    // Only a valid config asks the device.
+    const std::int64_t available = validate(config).empty() ? availableMemory(config.device) : 0;
+    return toMemoryForecast(forecastFit(config, names, available));
 }
 
 MemoryEstimateLabel::MemoryEstimateLabel(QWidget* parent)
@@ -70,12 +42,25 @@ MemoryEstimateLabel::MemoryEstimateLabel(QWidget* parent)
     setTextFormat(Qt::RichText);
 }
 
-void MemoryEstimateLabel::refresh(const ExperimentConfig& config, const QStringList& strategies)
+bool MemoryEstimateLabel::refresh(const ExperimentConfig& config, const QStringList& strategies)
 {
     m_forecast = forecastMemory(config, strategies);
     m_config = config;
     m_strategies = strategies;
     render();
+    publish();
+    return m_forecast.valid && m_forecast.fits();
+}
+
+void MemoryEstimateLabel::publish()
+{
+    // Measuring a block allocates it: only configs the runner would accept are measured.
+    static const LivePrediction nothing;  // blank cells: nothing will be measured
+    const bool measurable = m_forecast.valid && m_forecast.fits();
+    if (measurable)
+        Q_EMIT forecastShown(shownPrediction(), capacityAboveStart());
+    else
+        Q_EMIT forecastShown(&nothing, 0);
 }
 
 void MemoryEstimateLabel::setMeasuring()
@@ -89,6 +74,7 @@ void MemoryEstimateLabel::setPrediction(const LivePrediction& prediction)
     m_measuring = false;
     m_prediction = prediction;
     render();
+    Q_EMIT forecastShown(shownPrediction(), capacityAboveStart());
 }
 
 const LivePrediction* MemoryEstimateLabel::shownPrediction() const
@@ -166,7 +152,8 @@ QString MemoryEstimateLabel::measuredText(const LivePrediction& p) const
     const StrategyForecast* largest = nullptr;
     for (const QString& name : m_strategies) {
         const StrategyForecast* f = p.find(name);
-        if (f && f->ok && name != QLatin1String("none")
+        const std::optional<Strategy> s = parseStrategyForm(name.toStdString());
+        if (f && f->ok && !(s && isBaseline(*s))
             && (!largest || f->peak_bytes > largest->peak_bytes))
             largest = f;
     }
@@ -201,8 +188,10 @@ void MemoryEstimateLabel::render()
                             p->blockCosts));
     } else {
         text = tr("Rough estimate: <b>%1</b> without checkpointing").arg(formatBytes(f.none));
-        if (f.largestStrategy != QLatin1String("none"))
-            text += tr(", <b>%1</b> for the largest checked (%2)")
+        if (!f.largestIsBaseline)
+            text += (f.largestIsBound
+                         ? tr(", at most <b>%1</b> for the largest checked (%2, its budget)")
+                         : tr(", <b>%1</b> for the largest checked (%2)"))
                         .arg(formatBytes(f.largest), f.largestStrategy.toHtmlEscaped());
         text += tr("; %1 available.").arg(formatBytes(f.available));
         if (f.refused)

@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "ckptlab/config.h"
+#include "ckptlab/sweep_policy.h"
 #include "controllers/live_prediction.h"
 
 namespace ckptlab::ui {
@@ -20,6 +21,8 @@ struct MemoryForecast {
     std::int64_t baseline = 0;      // parameters, input and optimizer state (exact)
     std::int64_t largest = 0;       // estimate of the hungriest checked strategy
     QString largestStrategy;
+    bool largestIsBaseline = true;  // none is the hungriest: nothing else to name
+    bool largestIsBound = false;    // `largest` is an optimal budget, an upper bound of its peak
     std::int64_t available = 0;
     // Runner::check's verdict: it refuses a sweep whose prediction (which also counts the
     // reference weights and gradients it keeps) exceeds the available memory.
@@ -32,7 +35,9 @@ struct MemoryForecast {
     bool nearLimit() const { return valid && available > 0 && largest > available * 3 / 4; }
 };
 
-// Pure computation (estimates only, nothing runs); also used by the window before a sweep.
+// Core's forecastFit (sweep_policy.h) in the app's types.
+MemoryForecast toMemoryForecast(const FitForecast& fit);
+// forecastFit against the device's available memory (estimates only, nothing runs).
 MemoryForecast forecastMemory(const ExperimentConfig& config, const QStringList& strategies);
 
 class MemoryEstimateLabel : public QLabel {
@@ -54,11 +59,20 @@ public:
 
 public Q_SLOTS:
     // New parameters: the analytic check now, the measured forecast when it comes.
-    void refresh(const ckptlab::ExperimentConfig& config, const QStringList& strategies);
+    // Returns whether the config may be measured (valid, and the runner would accept it):
+    // measuring a block allocates it.
+    bool refresh(const ckptlab::ExperimentConfig& config, const QStringList& strategies);
     void setMeasuring();
     void setPrediction(const ckptlab::ui::LivePrediction& prediction);
 
+Q_SIGNALS:
+    // After new parameters or a new forecast: the forecast shown for the current parameters
+    // (null while it is being measured; a blank one when nothing will be measured) and the
+    // bytes the memory limit leaves for the step. The strategy table follows it.
+    void forecastShown(const ckptlab::ui::LivePrediction* shown, std::int64_t capacity);
+
 private:
+    void publish();
     void render();
     QString measuredText(const LivePrediction& p) const;
     QString limitText(const LivePrediction* p) const;

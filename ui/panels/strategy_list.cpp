@@ -76,6 +76,21 @@ QStringList StrategyList::invalidChecked() const
     return m_table->invalidChecked();
 }
 
+QStringList StrategyList::allStrategies() const
+{
+    return m_table->allStrategies();
+}
+
+void StrategyList::setForecast(const LivePrediction* prediction, std::int64_t capacity)
+{
+    m_table->setForecast(prediction, capacity);
+}
+
+void StrategyList::followForecast(const LivePrediction& prediction)
+{
+    m_table->followForecast(prediction);
+}
+
 void StrategyList::setModel(int depth, BlockKind block)
 {
     m_table->setModel(depth, block);

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 #include "ckptlab/config.h"
+#include "controllers/live_prediction.h"
 
 class QComboBox;
 class QLabel;
@@ -24,6 +25,12 @@ public:
     QStringList checkedStrategies() const;
     void setCheckedStrategies(const QStringList& strategies);
     QStringList invalidChecked() const;
+    // Every row's strategy, checked or not: what the live forecast predicts.
+    QStringList allStrategies() const;
+    // The live forecast beside each row; `capacity`: bytes the memory limit leaves (0 none).
+    void setForecast(const LivePrediction* prediction, std::int64_t capacity = 0);
+    // Moves the planner's budget row to fit the forecast model (until the user sets one).
+    void followForecast(const LivePrediction& prediction);
 
     // Adds (or checks) a strategy typed by the user; returns parseStrategy's error, or empty.
     QString addStrategy(const QString& text);

@@ -22,8 +22,14 @@ enum Column { NameColumn, ParamColumn, PredictedColumn, ColumnCount };
 constexpr int kHasParamRole = Qt::UserRole + 1;
 constexpr int kCustomRole = Qt::UserRole + 2;
 constexpr int kErrorRole = Qt::UserRole + 3;
+constexpr int kKindRole = Qt::UserRole + 4;  // the row's StrategyKind, or -1: text that is none
 
-const QString kOptimal = QStringLiteral("optimal");
+// Rows whose parameter is a memory budget in MiB (a double), not a count or a block.
+bool isBudgetRow(const QModelIndex& nameIndex)
+{
+    const int kind = nameIndex.data(kKindRole).toInt();
+    return kind >= 0 && hasMemoryBudget(makeStrategy(StrategyKind(kind), 0));
+}
 
 // Parameters are block indices or counts, kept inside the model's range; optimal's is a
 // budget in MiB.
@@ -33,7 +39,7 @@ public:
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&,
                           const QModelIndex& index) const override
     {
-        if (index.siblingAtColumn(NameColumn).data().toString() == kOptimal) {
+        if (isBudgetRow(index.siblingAtColumn(NameColumn))) {
             auto* spin = new QDoubleSpinBox(parent);
             spin->setRange(0.01, 1e7);
             spin->setDecimals(2);
@@ -53,26 +59,11 @@ public:
     }
 };
 
-// Defaults shown for the kinds that take a parameter.
-int defaultParam(StrategyKind kind)
+// The syntax help line of the row's kind; empty for text that is no strategy.
+QString helpFor(const QTableWidgetItem* name)
 {
-    switch (kind) {
-    case StrategyKind::Every: return 2;
-    case StrategyKind::Segments: return 4;
-    case StrategyKind::From: return 10;
-    case StrategyKind::SeedBug: return 4;
-    case StrategyKind::Revolve: return 3;
-    default: return 0;
-    }
-}
-
-QString helpFor(const QString& label)
-{
-    const QStringList lines = QString::fromStdString(strategySyntaxHelp()).split(QLatin1Char('\n'));
-    for (const QString& line : lines)
-        if (line.section(QLatin1Char(' '), 0, 0).section(QLatin1Char(':'), 0, 0) == label)
-            return line.simplified();
-    return {};
+    const int kind = name->data(kKindRole).toInt();
+    return kind < 0 ? QString() : QString::fromStdString(strategyHelp(StrategyKind(kind)));
 }
 
 }  // namespace
@@ -98,16 +89,10 @@ StrategyTable::StrategyTable(QWidget* parent)
     addAction(remove);
     setContextMenuPolicy(Qt::ActionsContextMenu);
 
-    for (StrategyKind kind : {StrategyKind::None, StrategyKind::Full, StrategyKind::Every,
-                              StrategyKind::Segments, StrategyKind::From, StrategyKind::Sqrt,
-                              StrategyKind::Attn, StrategyKind::FfnOnly, StrategyKind::Revolve,
-                              StrategyKind::SeedBug})
-        appendRow(QString::fromStdString(Strategy{kind, defaultParam(kind)}.name()), false);
-    // The planner's row: a budget in MiB, moved to fit the model by each live forecast until
-    // the user sets one.
-    Strategy optimal{StrategyKind::Optimal, 0};
-    optimal.budget_mib = 48;
-    appendRow(QString::fromStdString(optimal.name()), false);
+    // Every kind with its default parameter; the planner's budget row is moved to fit the
+    // model by each live forecast until the user sets one.
+    for (const Strategy& strategy : strategyCatalog())
+        appendRow(QString::fromStdString(strategy.name()), false);
     connect(this, &QTableWidget::itemChanged, this, &StrategyTable::onItemChanged);
 }
 
@@ -130,23 +115,28 @@ int StrategyTable::insertionRow(const QString& label, double value) const
 int StrategyTable::appendRow(const QString& canonical, bool custom)
 {
     const QSignalBlocker blocker(this);
-    const int colon = canonical.indexOf(QLatin1Char(':'));
-    const QString label = colon < 0 ? canonical : canonical.left(colon);
-    const double value = colon < 0 ? 0 : canonical.mid(colon + 1).toDouble();
+    // Text that is no strategy at all (a hand-edited settings or results file) stays as it is,
+    // marked invalid by validateRow.
+    const std::optional<Strategy> form = parseStrategyForm(canonical.toStdString());
+    const QString label = form ? QString::fromStdString(kindName(form->kind)) : canonical;
+    const bool hasParam = form && takesParam(form->kind);
+    const double value = form ? paramOf(*form) : 0;
     const int row = insertionRow(label, value);
     insertRow(row);
 
     auto* name = new QTableWidgetItem(label);
     name->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
     name->setCheckState(Qt::Unchecked);
-    name->setData(kHasParamRole, colon >= 0);
+    name->setData(kHasParamRole, hasParam);
+    name->setData(kKindRole, form ? int(form->kind) : -1);
     name->setData(kCustomRole, custom);
     setItem(row, NameColumn, name);
 
     auto* param = new QTableWidgetItem;
     param->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-    if (colon >= 0) {
-        param->setData(Qt::EditRole, label == kOptimal ? QVariant(value) : QVariant(int(value)));
+    if (hasParam) {
+        param->setData(Qt::EditRole,
+                       hasMemoryBudget(*form) ? QVariant(value) : QVariant(int(value)));
         param->setFlags(param->flags() | Qt::ItemIsEditable);
     }
     setItem(row, ParamColumn, param);
@@ -158,16 +148,18 @@ int StrategyTable::appendRow(const QString& canonical, bool custom)
     return row;
 }
 
+std::optional<Strategy> StrategyTable::rowStrategy(int row) const
+{
+    const int kind = item(row, NameColumn)->data(kKindRole).toInt();
+    if (kind < 0)
+        return std::nullopt;
+    return makeStrategy(StrategyKind(kind), item(row, ParamColumn)->data(Qt::EditRole).toDouble());
+}
+
 QString StrategyTable::rowText(int row) const
 {
-    const QTableWidgetItem* name = item(row, NameColumn);
-    if (!name->data(kHasParamRole).toBool())
-        return name->text();
-    const QVariant value = item(row, ParamColumn)->data(Qt::EditRole);
-    // Strategy::name() prints a budget with %.10g; 'g' with 10 digits is the same text.
-    return name->text() + QLatin1Char(':')
-        + (name->text() == kOptimal ? QString::number(value.toDouble(), 'g', 10)
-                                    : QString::number(value.toInt()));
+    const std::optional<Strategy> strategy = rowStrategy(row);
+    return strategy ? QString::fromStdString(strategy->name()) : item(row, NameColumn)->text();
 }
 
 int StrategyTable::findRow(const QString& text) const
@@ -201,7 +193,7 @@ void StrategyTable::validateRow(int row)
         brush = name->checkState() == Qt::Checked
             ? QBrush(QColor(0xc0, 0x1c, 0x28))
             : palette().brush(QPalette::Disabled, QPalette::Text);
-    const QString help = helpFor(name->text());
+    const QString help = helpFor(name);
     for (int column : {NameColumn, ParamColumn}) {
         QTableWidgetItem* cell = item(row, column);
         cell->setData(kErrorRole, error);
@@ -282,7 +274,7 @@ int StrategyTable::builtInOptimalRow() const
 {
     for (int row = 0; row < rowCount(); ++row) {
         const QTableWidgetItem* name = item(row, NameColumn);
-        if (name->text() == kOptimal && !name->data(kCustomRole).toBool())
+        if (isBudgetRow(indexFromItem(name)) && !name->data(kCustomRole).toBool())
             return row;
     }
     return -1;

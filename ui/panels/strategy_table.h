@@ -6,8 +6,10 @@
 #include <QStringList>
 #include <QTableWidget>
 #include <cstdint>
+#include <optional>
 
 #include "ckptlab/config.h"
+#include "ckptlab/strategy.h"
 
 namespace ckptlab::ui {
 
@@ -36,6 +38,8 @@ public:
     QStringList invalidChecked() const;
     // The row showing this canonical text, added (unchecked) if missing.
     int ensureRow(const QString& canonical);
+    // The row's strategy (text that is none has no value) and its canonical text.
+    std::optional<Strategy> rowStrategy(int row) const;
     QString rowText(int row) const;
 
     int depth() const { return m_depth; }

@@ -25,7 +25,6 @@
 #include "document/results_table_model.h"
 #include "panels/results_view.h"
 #include "panels/strategy_list.h"
-#include "panels/strategy_table.h"
 #include "controllers/sweep_controller.h"
 #include "document/sweep_summary.h"
 
@@ -141,11 +140,18 @@ void MainWindow::connectSignals()
     connect(m_curves, &CurveSweepPanel::scalingRequested, this, &MainWindow::startScalingSweep);
     connect(m_predictions, &PredictionController::measuring, m_memory,
             &MemoryEstimateLabel::setMeasuring);
-    connect(m_predictions, &PredictionController::updated, this, &MainWindow::onPrediction);
+    // The label shows the forecast first and tells the table; then the planner's budget row
+    // follows it (a replay of the cached block, no measuring).
+    connect(m_memory, &MemoryEstimateLabel::forecastShown, m_strategies,
+            &StrategyList::setForecast);
+    connect(m_predictions, &PredictionController::updated, m_memory,
+            &MemoryEstimateLabel::setPrediction);
+    connect(m_predictions, &PredictionController::updated, m_strategies,
+            &StrategyList::followForecast);
     connect(m_sweep, &SweepController::frontierPlanned, m_document,
             &ResultsDocument::setPredictedFrontier);
     connect(m_sweep, &SweepController::notesReported, this, [this](const QStringList& notes) {
-        if (m_runsThisSweep == 0)
+        if (m_sweep->runsThisSweep() == 0)
             return;  // nothing replaced the results on screen: the notes are not theirs
         std::vector<std::string> lines;
         for (const QString& note : notes)
@@ -154,7 +160,10 @@ void MainWindow::connectSignals()
     });
 
     connect(m_sweep, &SweepController::progress, m_progress, &ProgressStatus::report);
-    connect(m_sweep, &SweepController::measured, this, &MainWindow::onMeasured);
+    // Replace the previous results only once this sweep has something to show, so a sweep
+    // refused before it runs leaves them on screen.
+    connect(m_sweep, &SweepController::firstRunMeasured, m_document, &ResultsDocument::clear);
+    connect(m_sweep, &SweepController::measured, m_document, &ResultsDocument::addRun);
     connect(m_sweep, &SweepController::finished, this, &MainWindow::onSweepFinished);
     connect(m_sweep, &SweepController::failed, this, &MainWindow::onSweepFailed);
 
@@ -190,27 +199,11 @@ void MainWindow::onParametersChanged()
 {
     const ExperimentConfig config = m_parameters->config();
     m_strategies->setModel(config.depth, config.block);
-    m_memory->refresh(config, m_strategies->checkedStrategies());
     // Measuring a block allocates it: only for configs the runner would accept.
-    const MemoryForecast& forecast = m_memory->forecast();
-    if (forecast.valid && !forecast.refused) {
-        m_predictions->request(config, m_strategies->table()->allStrategies());
-        m_strategies->table()->setForecast(m_memory->shownPrediction(),
-                                           m_memory->capacityAboveStart());
-    } else {
+    if (m_memory->refresh(config, m_strategies->checkedStrategies()))
+        m_predictions->request(config, m_strategies->allStrategies());
+    else
         m_predictions->clear();
-        static const LivePrediction nothing;  // blank cells: nothing will be measured
-        m_strategies->table()->setForecast(&nothing);
-    }
-}
-
-void MainWindow::onPrediction(const LivePrediction& prediction)
-{
-    m_memory->setPrediction(prediction);
-    m_strategies->table()->setForecast(m_memory->shownPrediction(),
-                                       m_memory->capacityAboveStart());
-    // The moved budget is forecast next: a replay of the cached block, no measuring.
-    m_strategies->table()->followForecast(prediction);
 }
 
 void MainWindow::restoreSettings()
@@ -218,8 +211,8 @@ void MainWindow::restoreSettings()
     m_parameters->setConfig(m_settings.lastConfig());
     QStringList checked = m_settings.checkedStrategies();
     if (checked.isEmpty())
-        checked = {QStringLiteral("none"), QStringLiteral("full"), QStringLiteral("every:2"),
-                   QStringLiteral("sqrt")};
+        for (const std::string& text : defaultSweepStrategies())
+            checked << QString::fromStdString(text);
     m_strategies->setCheckedStrategies(checked);
     m_settings.restoreWindow(*this);
     onParametersChanged();

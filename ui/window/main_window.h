@@ -3,7 +3,6 @@
 // parameters and strategies (left dock), charts (centre), results table (bottom dock), sweep
 // controller, files. Accessors exist for the UI tests.
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 
 #include "controllers/live_prediction.h"
@@ -16,6 +15,10 @@ class QLabel;
 class QMenu;
 class QPushButton;
 class QSpinBox;
+
+namespace ckptlab {
+struct SweepCheck;
+}
 
 namespace ckptlab::ui {
 
@@ -51,13 +54,10 @@ public:
     SweepController* sweepController() const { return m_sweep; }
     PredictionController* predictions() const { return m_predictions; }
     CurveSweepPanel* curveSweeps() const { return m_curves; }
-    QSpinBox* paretoPointsBox() const;
-    QAction* paretoAction() const { return m_paretoAction; }
     FileController* files() const { return m_files; }
     ChartExporter* chartExporter() const { return m_exporter; }
     ProgressStatus* progressStatus() const { return m_progress; }
     QAction* runAction() const { return m_runAction; }
-    QAction* cancelAction() const { return m_cancelAction; }
     bool isRunning() const;
 
 public Q_SLOTS:
@@ -90,10 +90,8 @@ private:
     void saveSettings();
 
     bool beginSweep(SweepRequest request);
-    QStringList strategiesFor(SweepRequest::Kind kind, const ExperimentConfig& config) const;
+    bool confirmSweep(const SweepRequest& request, const SweepCheck& check);
     void onParametersChanged();
-    void onPrediction(const LivePrediction& prediction);
-    void onMeasured(const MeasuredRun& run);
     void onSweepFinished(bool cancelled, const Environment& environment);
     void onSweepFailed(const QString& title, const QString& message,
                        const Environment& environment);
@@ -131,10 +129,6 @@ private:
     QAction* m_cancelAction = nullptr;
     QMenu* m_viewMenu = nullptr;
 
-    QElapsedTimer m_sweepClock;
-    bool m_replaceOnFirstResult = false;  // old results stay until the new sweep delivers
-    int m_runsThisSweep = 0;
-    SweepRequest::Kind m_sweepKind = SweepRequest::Kind::Sweep;
     QString m_statusNote;  // the last sweep's summary, shown again after hover texts
 };
 

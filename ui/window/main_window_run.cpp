@@ -4,14 +4,13 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
-#include <algorithm>
 
 #include "panels/charts_panel.h"
-#include "ckptlab/pareto.h"
+#include "ckptlab/runner.h"
+#include "ckptlab/sweep_policy.h"
 #include "panels/curve_sweep_panel.h"
 #include "document/format.h"
 #include "window/main_window.h"
-#include "panels/memory_estimate_label.h"
 #include "window/messages.h"
 #include "panels/parameter_panel.h"
 #include "controllers/prediction_controller.h"
@@ -64,31 +63,77 @@ bool MainWindow::startScalingSweep()
     return beginSweep(request);
 }
 
-QSpinBox* MainWindow::paretoPointsBox() const
+namespace {
+
+QStringList toQStringList(const std::vector<std::string>& texts)
 {
-    return m_curves->paretoPointsBox();
+    QStringList list;
+    for (const std::string& text : texts)
+        list << QString::fromStdString(text);
+    return list;
 }
 
-// The strategies a sweep of this kind runs: the checked ones, where a curve sweep drops the
-// optimal budgets (the Pareto curve brings its own; a fixed budget means nothing across
-// sizes) and falls back to its usual set when nothing else is checked.
-QStringList MainWindow::strategiesFor(SweepRequest::Kind kind, const ExperimentConfig& config) const
+}  // namespace
+
+// Shows why core's checkSweep refuses a sweep, or asks before one close to the memory limit.
+// Returns whether the sweep may start.
+bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& check)
 {
-    QStringList strategies = m_strategies->checkedStrategies();
-    if (kind == SweepRequest::Kind::Sweep)
-        return strategies;
-    strategies.erase(std::remove_if(strategies.begin(), strategies.end(),
-                                    [](const QString& s) {
-                                        return s.startsWith(QStringLiteral("optimal:"));
-                                    }),
-                     strategies.end());
-    if (!strategies.isEmpty())
-        return strategies;
-    if (kind == SweepRequest::Kind::Scaling)
-        return {QStringLiteral("none"), QStringLiteral("sqrt"), QStringLiteral("full")};
-    for (const std::string& s : defaultParetoStrategies(config.depth, config.block))
-        strategies << QString::fromStdString(s);
-    return strategies;
+    const QString axis = QString::fromStdString(toString(request.scalingAxis));
+    auto sizeNote = [&](const SweepCheck::At& at) {
+        return at.value ? tr(" (at %1 = %2)").arg(axis).arg(*at.value) : QString();
+    };
+    switch (check.verdict) {
+    case SweepCheck::Verdict::InvalidConfig:
+        showMessage(this, MessageKind::Warning, tr("Invalid configuration"),
+                    tr("Fix these parameters first:\n%1")
+                        .arg(bulletList({QString::fromStdString(check.configError)})));
+        return false;
+    case SweepCheck::Verdict::NoStrategy:
+        showMessage(this, MessageKind::Warning, tr("No strategy"),
+                    tr("Check at least one strategy to run (include \"none\" as the baseline)."));
+        return false;
+    case SweepCheck::Verdict::InvalidStrategy:
+        showMessage(this, MessageKind::Warning, tr("Invalid strategy"),
+                    tr("These strategies do not fit this model:\n%1")
+                        .arg(bulletList(toQStringList(check.invalid))));
+        return false;
+    case SweepCheck::Verdict::InvalidSize:
+        showMessage(this, MessageKind::Warning, tr("Invalid scaling values"),
+                    tr("At %1 = %2: %3")
+                        .arg(axis)
+                        .arg(check.size->value)
+                        .arg(QString::fromStdString(check.size->message)));
+        return false;
+    case SweepCheck::Verdict::DoesNotFit: {
+        // Refused here, before anything runs, with the predicted number: the runner would
+        // refuse it the same way, only later.
+        const SweepCheck::At& at = check.forecasts.back();
+        showMessage(this, MessageKind::Warning, tr("Sweep cannot fit"),
+                    tr("%1%2\n\nPredicted %3, available %4. Make the model smaller (width, "
+                       "sequence, batch, depth) or uncheck the hungriest strategies.")
+                        .arg(QString::fromStdString(at.forecast.refusal), sizeNote(at),
+                             formatBytes(at.forecast.runnerPredicted),
+                             formatBytes(at.forecast.available)));
+        return false;
+    }
+    case SweepCheck::Verdict::Ok:
+        break;
+    }
+    for (const SweepCheck::At& at : check.forecasts) {
+        const FitForecast& f = at.forecast;
+        if (f.nearLimit()
+            && !confirm(this, tr("Sweep close to the memory limit"),
+                        tr("The largest checked strategy (%1) is predicted to need %2 of the %3 "
+                           "available on %4%5. The system may start swapping.\n\nRun anyway?")
+                            .arg(QString::fromStdString(f.largestStrategy)
+                                     + (f.largestIsBound ? tr(", its budget as the upper bound")
+                                                         : QString()),
+                                 formatBytes(f.largest), formatBytes(f.available),
+                                 QString::fromStdString(request.config.device), sizeNote(at))))
+            return false;
+    }
+    return true;
 }
 
 bool MainWindow::beginSweep(SweepRequest request)
@@ -102,86 +147,24 @@ bool MainWindow::beginSweep(SweepRequest request)
         return false;
     }
     request.config = m_parameters->config();
-    request.strategies = strategiesFor(request.kind, request.config);
+    SweepRequestData data;
+    data.kind = request.kind;
+    data.config = request.config;
+    for (const QString& text : m_strategies->checkedStrategies())
+        data.checked.push_back(text.toStdString());
+    data.axis = request.scalingAxis;
+    data.values = request.scalingValues;
+    const SweepCheck check = checkSweep(data, availableMemory(request.config.device));
+    if (!confirmSweep(request, check))
+        return false;
+    request.strategies = toQStringList(check.strategies);
     const QStringList& strategies = request.strategies;
-    if (strategies.isEmpty()) {
-        showMessage(this, MessageKind::Warning, tr("No strategy"),
-                    tr("Check at least one strategy to run (include \"none\" as the baseline)."));
-        return false;
-    }
-    const QStringList invalid = m_strategies->invalidChecked();
-    if (!invalid.isEmpty()) {
-        showMessage(this, MessageKind::Warning, tr("Invalid strategy"),
-                    tr("These strategies do not fit this model:\n%1").arg(bulletList(invalid)));
-        return false;
-    }
-
-    // Every size a scaling sweep visits must be valid and fit; the others run the panel's.
-    std::vector<ExperimentConfig> configs{request.config};
-    QString sizeNote;
-    if (request.kind == SweepRequest::Kind::Scaling) {
-        configs.clear();
-        for (int value : request.scalingValues) {
-            ExperimentConfig c = request.config;
-            setAxisValue(c, request.scalingAxis, value);
-            const auto errors = validate(c);
-            if (!errors.empty()) {
-                showMessage(this, MessageKind::Warning, tr("Invalid scaling values"),
-                            tr("At %1 = %2: %3")
-                                .arg(QString::fromStdString(toString(request.scalingAxis)))
-                                .arg(value)
-                                .arg(QString::fromStdString(errors.front().message)));
-                return false;
-            }
-            configs.push_back(c);
-        }
-    }
-
-    // Refused here, before anything runs, with the predicted number: the runner would refuse
-    // it the same way, only later.
-    for (const ExperimentConfig& config : configs) {
-        if (request.kind == SweepRequest::Kind::Scaling)
-            sizeNote = tr(" (at %1 = %2)")
-                           .arg(QString::fromStdString(toString(request.scalingAxis)))
-                           .arg(axisValue(config, request.scalingAxis));
-        const MemoryForecast forecast = forecastMemory(config, strategies);
-        if (forecast.refused) {
-            showMessage(this, MessageKind::Warning, tr("Sweep cannot fit"),
-                        tr("%1%2\n\nPredicted %3, available %4. Make the model smaller (width, "
-                           "sequence, batch, depth) or uncheck the hungriest strategies.")
-                            .arg(forecast.refusal, sizeNote, formatBytes(forecast.runnerPredicted),
-                                 formatBytes(forecast.available)));
-            return false;
-        }
-        if (forecast.nearLimit()
-            && !confirm(this, tr("Sweep close to the memory limit"),
-                        tr("The largest checked strategy (%1) is predicted to need %2 of the %3 "
-                           "available on %4%5. The system may start swapping.\n\nRun anyway?")
-                            .arg(forecast.largestStrategy, formatBytes(forecast.largest),
-                                 formatBytes(forecast.available),
-                                 QString::fromStdString(config.device), sizeNote)))
-            return false;
-    }
 
     m_settings.setLastConfig(request.config);
     if (request.kind == SweepRequest::Kind::Sweep)
         m_settings.setCheckedStrategies(strategies);
-    m_replaceOnFirstResult = true;
-    m_runsThisSweep = 0;
-    m_sweepClock.start();
-    m_sweepKind = request.kind;
-    switch (request.kind) {
-    case SweepRequest::Kind::Sweep:
-        m_progress->begin(tr("Preparing %n strategie(s)…", nullptr, int(strategies.size())));
-        break;
-    case SweepRequest::Kind::Pareto:
-        m_progress->begin(tr("Measuring the cost model for the Pareto curve…"));
-        break;
-    case SweepRequest::Kind::Scaling:
-        m_progress->begin(tr("Preparing a scaling sweep over %n size(s)…", nullptr,
-                             int(request.scalingValues.size())));
-        break;
-    }
+    m_progress->begin(sweepStartMessage(request.kind, int(strategies.size()),
+                                        int(request.scalingValues.size())));
     m_statusNote.clear();
     statusBar()->clearMessage();
     m_predictions->setPaused(true);  // the sweep gets the CPU and the allocator to itself
@@ -199,59 +182,35 @@ void MainWindow::cancelSweep()
     updateActions();
 }
 
-void MainWindow::onMeasured(const MeasuredRun& run)
-{
-    // Replace the previous results only once this sweep has something to show, so a sweep
-    // refused before it runs leaves them on screen.
-    if (m_replaceOnFirstResult) {
-        m_replaceOnFirstResult = false;
-        m_document->clear();
-    }
-    ++m_runsThisSweep;
-    m_document->addRun(run);
-}
-
 void MainWindow::onSweepFinished(bool cancelled, const Environment& environment)
 {
-    if (m_runsThisSweep > 0)
+    const int runs = m_sweep->runsThisSweep();
+    if (runs > 0)
         m_document->setEnvironment(environment, cancelled);
-    const QString elapsed = formatDuration(m_sweepClock.elapsed() / 1000.0);
-    QString message =
-        cancelled ? tr("Cancelled after %n run(s), %1", nullptr, m_runsThisSweep).arg(elapsed)
-                  : tr("Sweep finished: %n run(s) in %1", nullptr, m_runsThisSweep).arg(elapsed);
-    if (m_sweepKind == SweepRequest::Kind::Pareto && !cancelled)
-        message += QStringLiteral(". ") + paretoVerdict(m_document->results());
-    if (m_sweepKind == SweepRequest::Kind::Scaling && !cancelled)
-        message += QStringLiteral(". ") + scalingVerdict(m_document->results());
-    if (m_runsThisSweep > 0) {
-        const QString oom = outOfMemoryVerdict(m_document->results());
-        if (!oom.isEmpty())
-            message += QStringLiteral(". ") + oom;
-    }
-    m_statusNote = message;
-    statusBar()->showMessage(message);
+    m_statusNote = sweepEndMessage(m_sweep->kind(), cancelled, runs, m_sweep->elapsedSeconds(),
+                                   m_document->results());
+    statusBar()->showMessage(m_statusNote);
     endSweep(cancelled, false);
 }
 
 void MainWindow::onSweepFailed(const QString& title, const QString& message,
                                const Environment& environment)
 {
-    if (m_runsThisSweep > 0)
+    const int runs = m_sweep->runsThisSweep();
+    if (runs > 0)
         m_document->setEnvironment(environment, true);
     m_statusNote = tr("Sweep stopped: %1").arg(title);
     statusBar()->showMessage(m_statusNote);
     endSweep(false, true);
     // After the state is consistent: the message box may run a nested event loop.
     QString text = message;
-    if (m_runsThisSweep > 0)
-        text += tr("\n\nThe %n run(s) finished before this are kept.", nullptr, m_runsThisSweep);
+    if (runs > 0)
+        text += tr("\n\nThe %n run(s) finished before this are kept.", nullptr, runs);
     showMessage(this, MessageKind::Error, title, text);
 }
 
 void MainWindow::endSweep(bool cancelled, bool failed)
 {
-    m_replaceOnFirstResult = false;
-    m_sweepKind = SweepRequest::Kind::Sweep;
     m_predictions->setPaused(false);
     m_progress->end();
     updateActions();

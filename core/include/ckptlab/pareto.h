@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ckptlab/cost_model.h"
@@ -19,6 +20,16 @@ struct ParetoPlan {
     std::int64_t minimum_peak = 0;           // smallest peak any schedule reaches (predicted)
     std::int64_t no_checkpoint_peak = 0;     // the `none` plan's predicted peak
 };
+
+// A Pareto sweep runs between kParetoMinPoints and kParetoMaxPoints optimal budgets.
+inline constexpr int kParetoMinPoints = 2;
+inline constexpr int kParetoMaxPoints = 50;
+// "must be between 2 and 50 (got N)" when `points` is out of range, else empty.
+std::string paretoPointsError(int points);
+
+// Indices of the (x, y) points no other point beats in both (another with x <= and y <=, and
+// smaller in one of them), sorted by x ascending. Exact duplicates are both kept.
+std::vector<int> paretoFrontier(const std::vector<std::pair<double, double>>& points);
 
 // The hand-written strategies a Pareto sweep compares by default: the seed tradeoff preset
 // and sqrt, those that exist for this depth and block.

@@ -24,8 +24,8 @@ struct BudgetError : std::invalid_argument {
 // The same plan with bounds in units; `subLayer` becomes per-unit segments.
 Plan toUnitLevel(const Plan& plan, int unitsPerBlock);
 
-// Block-level plan of a strategy. For Optimal, which needs measured costs, use OptimalPlanner
-// or Runner; here it returns the `full` plan as a stand-in for estimates.
+// Block-level plan of a strategy. Optimal needs measured costs: it throws
+// std::invalid_argument; use resolvePlan (sweep_policy.h), which plans it on the cost model.
 Plan makePlan(const Strategy& strategy, int depth);
 
 // Blocks whose forward is checkpointed (counts one per block, for tables and tests).

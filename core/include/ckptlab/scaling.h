@@ -2,6 +2,7 @@
 // Scaling sweeps: how memory and time grow with depth, sequence length or width, as the
 // exponent of a power law fitted on a log-log scale.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,9 @@ double metricValue(const RunResult& run, ScalingMetric metric);
 // The fit of `metric` against `axis` over the runs of `strategy` that finished.
 PowerFit fitRuns(const ResultSet& results, const std::string& strategy, ScalingAxis axis,
                  ScalingMetric metric);
+
+// Whether a result set is a scaling sweep, and along which axis: the finished runs of some
+// strategy differ in exactly one dimension. Nothing when none or several vary.
+std::optional<ScalingAxis> detectScalingAxis(const ResultSet& results);
 
 }  // namespace ckptlab

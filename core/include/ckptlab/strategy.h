@@ -2,6 +2,8 @@
 // Checkpointing strategies: named, parameterized plans parsed from strings such as
 // "every:4", and the plan each one makes for a chain of blocks.
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,8 +39,48 @@ struct Strategy {
 };
 
 // Parses and checks a strategy for a model of `depth` blocks of kind `block`.
-// Throws StrategyError with a message naming the allowed values.
+// Throws StrategyError with a message naming the allowed values. The only reader of the text
+// form (Strategy::name() is the only writer): front ends parse once, at their boundary.
 Strategy parseStrategy(const std::string& text, int depth, BlockKind block);
+// The same, returning nothing instead of throwing (and the message in `error` when given).
+std::optional<Strategy> tryParseStrategy(const std::string& text, int depth, BlockKind block,
+                                         std::string* error = nullptr);
+
+// The text form alone, without the model's ranges (rows a table keeps while they do not apply
+// to the current model); checkStrategy adds the ranges. parseStrategy is the two together.
+std::optional<Strategy> parseStrategyForm(const std::string& text, std::string* error = nullptr);
+// Throws StrategyError when `strategy` does not fit a model of `depth` blocks of `block`.
+void checkStrategy(const Strategy& strategy, int depth, BlockKind block);
+
+// A kind's name ("every") and whether it takes a parameter, for tables of kinds.
+std::string kindName(StrategyKind kind);
+bool takesParam(StrategyKind kind);
+// A strategy of `kind` whose parameter is `value`: the count or block, or optimal's budget in
+// MiB; ignored by kinds without one. paramOf reads it back.
+Strategy makeStrategy(StrategyKind kind, double value);
+double paramOf(const Strategy& strategy);
+// Every kind once, with the parameter a list of strategies offers by default (every:2, ...,
+// optimal:48), in the order the app lists them.
+std::vector<Strategy> strategyCatalog();
+
+struct RunResult;
+// The strategy a run recorded, parsed for its own config; nothing when the text is not one
+// (a hand-edited or damaged results file).
+std::optional<Strategy> strategyOf(const RunResult& run);
+
+// Schedules computed by a planner rather than written by hand (optimal:MiB, revolve:S): their
+// schedule text is data worth showing.
+bool isComputedSchedule(const Strategy& strategy);
+// Needs the measured cost model to become a plan (optimal:MiB): without one only its budget,
+// an upper bound of its peak, is known.
+bool needsCostModel(const Strategy& strategy);
+// A fixed memory budget (optimal:MiB): a Pareto sweep brings its own, and one budget means
+// nothing across the sizes of a scaling sweep.
+bool hasMemoryBudget(const Strategy& strategy);
+// The budget in bytes above the step's start (0 for strategies without one).
+std::int64_t budgetBytes(const Strategy& strategy);
+// The baseline every comparison is made against (none).
+bool isBaseline(const Strategy& strategy);
 
 // One range of blocks [begin, end). A checkpointed segment keeps only its input and
 // recomputes the rest in backward; `inner` may nest further checkpoints inside it.
@@ -68,5 +110,7 @@ std::vector<std::string> presetStrategies(const std::string& preset);  // empty 
 
 // One line per kind, for --help and the GUI.
 std::string strategySyntaxHelp();
+// The line of one kind, its blanks collapsed: "every:N checkpoint blocks 0, N, 2N, ...".
+std::string strategyHelp(StrategyKind kind);
 
 }  // namespace ckptlab

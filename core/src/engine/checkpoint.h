@@ -1,7 +1,7 @@
 #pragma once
 // checkpoint(segment, input): activation recomputation as a reentrant autograd Function.
 // Forward runs the segment without a graph and keeps only its input; backward restores the
-// RNG state, runs the segment again with grad on and differentiates it (DESIGN.md).
+// RNG state, runs the segment again with grad on and differentiates it (docs/ARCHITECTURE.md).
 // A backward with retain_graph=true can be repeated and recomputes the same way (same dropout
 // masks); without it, a second backward is LibTorch's own "Trying to backward through the
 // graph a second time". Under create_graph=true the gradients are differentiable (with

@@ -166,7 +166,7 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
     one.depth = 1;
     const torch::Device device(config.device == "cuda" ? "cuda:0" : config.device);
     engine::Model model = engine::buildModel(one, device);
-    engine::Block& block = *model.blocks.front();
+    engine::Block& block = model.block(0);
 
     CostModel cost;
     cost.unitsPerBlock = block.partCount();

@@ -6,7 +6,7 @@ namespace ckptlab::engine {
 
 Executor::Executor(Model& model, const Plan& plan, StepContext& context)
     : model_(model),
-      unitsPerBlock_(model.blocks.empty() ? 1 : model.blocks.front()->partCount()),
+      unitsPerBlock_(model.partsPerBlock()),
       context_(context) {
     plan_ = toUnitLevel(plan, unitsPerBlock_);
 }
@@ -51,7 +51,7 @@ torch::Tensor Executor::runUnit(int unit, torch::Tensor x) {
     context_.throwIfCancelled();
     context_.label(context_.forwardPhase(), block);
     if (context_.recomputeDepth > 0) ++context_.recomputedUnits;
-    x = model_.blocks[block]->forwardPart(unit % unitsPerBlock_, x);
+    x = model_.block(block).forwardPart(unit % unitsPerBlock_, x);
     labelBackwardWhenGradArrives(x, block);
     return x;
 }
@@ -59,7 +59,7 @@ torch::Tensor Executor::runUnit(int unit, torch::Tensor x) {
 std::vector<torch::Tensor> Executor::unitParameters(int begin, int end) const {
     std::vector<torch::Tensor> params;
     for (int u = begin; u < end; ++u) {
-        for (auto& p : model_.blocks[u / unitsPerBlock_]->partParameters(u % unitsPerBlock_))
+        for (auto& p : model_.block(u / unitsPerBlock_).partParameters(u % unitsPerBlock_))
             params.push_back(p);
     }
     return params;

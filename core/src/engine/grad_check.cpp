@@ -164,8 +164,8 @@ GradCheck checkGradients(const std::vector<torch::Tensor>& reference,
 
 std::vector<std::string> gradientNames(const Model& model) {
     std::vector<std::string> names{"input"};
-    for (std::size_t i = 0; i < model.blocks.size(); ++i)
-        for (const auto& p : model.blocks[i]->named_parameters())
+    for (int i = 0; i < model.depth(); ++i)
+        for (const auto& p : model.block(i).named_parameters())
             names.push_back("block " + std::to_string(i) + " " + p.key());
     return names;
 }

@@ -11,7 +11,7 @@
 
 namespace ckptlab::engine {
 
-struct Model;
+class Model;
 
 // Detached copies, so later steps cannot change them.
 std::vector<torch::Tensor> snapshot(const std::vector<torch::Tensor>& gradients);

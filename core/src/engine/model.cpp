@@ -59,12 +59,10 @@ std::vector<torch::Tensor> TransformerBlock::partParameters(int part) {
     return params;
 }
 
-std::vector<torch::Tensor> Model::parameters() const { return blockParameters(0, blocks.size()); }
-
 std::vector<torch::Tensor> Model::blockParameters(int begin, int end) const {
     std::vector<torch::Tensor> params;
     for (int i = begin; i < end; ++i)
-        for (auto& p : blocks[i]->parameters()) params.push_back(p);
+        for (auto& p : block(i).parameters()) params.push_back(p);
     return params;
 }
 
@@ -72,20 +70,23 @@ torch::ScalarType scalarType(DType dtype) {
     return dtype == DType::Float32 ? torch::kFloat32 : torch::kBFloat16;
 }
 
-Model buildModel(const ExperimentConfig& config, const torch::Device& device) {
+Model::Model(const ExperimentConfig& config, const torch::Device& device) {
     torch::manual_seed(config.seed);
-    Model model;
+    blocks_ = register_module("blocks", torch::nn::ModuleList());
     for (int i = 0; i < config.depth; ++i) {
         std::shared_ptr<Block> block;
         if (config.block == BlockKind::Ffn)
             block = std::make_shared<FfnBlock>(config.width);
         else
             block = std::make_shared<TransformerBlock>(config.width, config.heads, config.dropout);
-        block->to(device, scalarType(config.dtype));
-        block->train();
-        model.blocks.push_back(block);
+        blocks_->push_back(block);
     }
-    return model;
+    to(device, scalarType(config.dtype));
+    train();
+}
+
+Model buildModel(const ExperimentConfig& config, const torch::Device& device) {
+    return Model(config, device);  // not copied: returned in place
 }
 
 torch::Tensor buildInput(const ExperimentConfig& config, const torch::Device& device) {

@@ -58,15 +58,32 @@ private:
     std::shared_ptr<FfnBlock> ffn_;
 };
 
-struct Model {
-    std::vector<std::shared_ptr<Block>> blocks;
-    std::vector<torch::Tensor> parameters() const;
+// The chain of blocks, an nn::Module holding them in a ModuleList: parameters(), to() and train()
+// are the Module's own. Parameters come block by block, each block's in registration order,
+// the order Workbench::gradients() and gradientNames() rely on.
+class Model : public torch::nn::Module {
+public:
+    // Use buildModel.
+    Model(const ExperimentConfig& config, const torch::Device& device);
+
+    int depth() const { return static_cast<int>(blocks_->size()); }
+    // Sub-blocks per block (1 for an empty chain), the same for every block.
+    int partsPerBlock() const { return blocks_->is_empty() ? 1 : block(0).partCount(); }
+    Block& block(int index) { return blocks_->at<Block>(static_cast<std::size_t>(index)); }
+    const Block& block(int index) const {
+        return blocks_->at<Block>(static_cast<std::size_t>(index));
+    }
+    // The parameters of blocks [begin, end), in the order of parameters().
     std::vector<torch::Tensor> blockParameters(int begin, int end) const;
+
+private:
+    torch::nn::ModuleList blocks_{nullptr};
 };
 
 torch::ScalarType scalarType(DType dtype);
 
-// Weights and input drawn from `config.seed`, placed on `device` in `config.dtype`.
+// Weights and input drawn from `config.seed`, placed on `device` in `config.dtype`; the model
+// in training mode.
 Model buildModel(const ExperimentConfig& config, const torch::Device& device);
 torch::Tensor buildInput(const ExperimentConfig& config, const torch::Device& device);
 

@@ -32,10 +32,10 @@ void restoreRng(const RngStates& states, const torch::Device& device) {
 
 std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
     bench.clearGradients();
-    const int parts = bench.model.blocks.empty() ? 1 : bench.model.blocks.front()->partCount();
-    const int units = static_cast<int>(bench.model.blocks.size()) * parts;
+    const int parts = bench.model.partsPerBlock();
+    const int units = bench.model.depth() * parts;
     auto runUnit = [&](int u, const torch::Tensor& x) {
-        return bench.model.blocks[u / parts]->forwardPart(u % parts, x);
+        return bench.model.block(u / parts).forwardPart(u % parts, x);
     };
 
     // The same dropout masks as runStep: same seed, units consumed in the same order.

@@ -102,8 +102,7 @@ StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
     output.reset();
     times.step_ms = msSince(start);
     times.recompute_ms = context.recomputeMs;
-    const int units = bench.model.blocks.empty() ? 1 : bench.model.blocks.front()->partCount();
-    times.recomputed_blocks = context.recomputedUnits / units;
+    times.recomputed_blocks = context.recomputedUnits / bench.model.partsPerBlock();
     return times;
 }
 

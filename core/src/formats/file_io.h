@@ -1,5 +1,5 @@
 #pragma once
-// Private file helpers of ckptlab_data; both throw ResultsFileError on failure.
+// Private file helpers of ckptlab_formats; both throw ResultsFileError on failure.
 
 #include <string>
 

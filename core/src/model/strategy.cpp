@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <map>
 
+#include "ckptlab/result.h"
+
 namespace ckptlab {
 namespace {
 
@@ -13,15 +15,17 @@ struct KindInfo {
     StrategyKind kind;
     const char* name;
     bool hasParam;
+    double defaultValue;  // the parameter strategyCatalog() offers (a budget in MiB for optimal)
 };
 
+// In the order the app's strategy table lists them (strategyCatalog).
 const KindInfo kKinds[] = {
-    {StrategyKind::None, "none", false},        {StrategyKind::Full, "full", false},
-    {StrategyKind::Every, "every", true},       {StrategyKind::Segments, "segments", true},
-    {StrategyKind::From, "from", true},         {StrategyKind::Sqrt, "sqrt", false},
-    {StrategyKind::Attn, "attn", false},        {StrategyKind::FfnOnly, "ffn", false},
-    {StrategyKind::SeedBug, "seed-bug", true},  {StrategyKind::Optimal, "optimal", true},
-    {StrategyKind::Revolve, "revolve", true},
+    {StrategyKind::None, "none", false, 0},        {StrategyKind::Full, "full", false, 0},
+    {StrategyKind::Every, "every", true, 2},       {StrategyKind::Segments, "segments", true, 4},
+    {StrategyKind::From, "from", true, 10},        {StrategyKind::Sqrt, "sqrt", false, 0},
+    {StrategyKind::Attn, "attn", false, 0},        {StrategyKind::FfnOnly, "ffn", false, 0},
+    {StrategyKind::Revolve, "revolve", true, 3},   {StrategyKind::SeedBug, "seed-bug", true, 4},
+    {StrategyKind::Optimal, "optimal", true, 48},
 };
 
 const KindInfo& infoFor(StrategyKind kind) {
@@ -54,12 +58,20 @@ std::string Strategy::name() const {
     return info.hasParam ? std::string(info.name) + ":" + std::to_string(param) : info.name;
 }
 
-Strategy parseStrategy(const std::string& text, int depth, BlockKind block) {
+namespace {
+
+const KindInfo* infoByName(const std::string& head) {
+    for (const auto& candidate : kKinds)
+        if (head == candidate.name) return &candidate;
+    return nullptr;
+}
+
+// The text form: the kind, and its parameter's syntax (an optimal budget's range too, which
+// does not depend on the model). Throws StrategyError.
+Strategy parseForm(const std::string& text) {
     const auto colon = text.find(':');
     const std::string head = text.substr(0, colon);
-    const KindInfo* info = nullptr;
-    for (const auto& candidate : kKinds)
-        if (head == candidate.name) info = &candidate;
+    const KindInfo* info = infoByName(head);
     if (!info) {
         throw StrategyError("unknown strategy \"" + text +
                             "\" (known: none, full, every:N, segments:K, from:K, sqrt, attn, "
@@ -82,29 +94,106 @@ Strategy parseStrategy(const std::string& text, int depth, BlockKind block) {
         strategy.budget_mib = mib;
     } else {
         long long value = 0;
+        // At most 9 characters: always an int.
         if (colon == std::string::npos || !parseInt(text.substr(colon + 1), value)) {
             throw StrategyError("strategy \"" + head + "\" needs an integer parameter, e.g. " +
                                 head + ":2 (got \"" + text + "\")");
         }
+        strategy.param = static_cast<int>(value);
+    }
+    return strategy;
+}
+
+}  // namespace
+
+void checkStrategy(const Strategy& strategy, int depth, BlockKind block) {
+    const KindInfo& info = infoFor(strategy.kind);
+    const std::string head = info.name;
+    if (info.hasParam && strategy.kind != StrategyKind::Optimal) {
         long long min = 1, max = depth;
-        if (info->kind == StrategyKind::From) min = 0, max = depth - 1;
-        if (info->kind == StrategyKind::SeedBug) min = 2;
+        if (strategy.kind == StrategyKind::From) min = 0, max = depth - 1;
+        if (strategy.kind == StrategyKind::SeedBug) min = 2;
+        const long long value = strategy.param;
         if (value < min || value > max) {
             throw StrategyError(head + ":N needs N between " + std::to_string(min) + " and " +
                                 std::to_string(max) + " for depth " + std::to_string(depth) +
                                 " (got " + std::to_string(value) + ")");
         }
-        strategy.param = static_cast<int>(value);
     }
-    if ((info->kind == StrategyKind::Attn || info->kind == StrategyKind::FfnOnly) &&
+    if ((strategy.kind == StrategyKind::Attn || strategy.kind == StrategyKind::FfnOnly) &&
         block != BlockKind::Transformer) {
         throw StrategyError("strategy \"" + head +
                             "\" checkpoints a sub-block of the transformer block; use block "
                             "transformer");
     }
+}
+
+Strategy parseStrategy(const std::string& text, int depth, BlockKind block) {
+    const Strategy strategy = parseForm(text);
+    checkStrategy(strategy, depth, block);
     return strategy;
 }
 
+std::optional<Strategy> parseStrategyForm(const std::string& text, std::string* error) {
+    try {
+        return parseForm(text);
+    } catch (const StrategyError& e) {
+        if (error) *error = e.what();
+        return std::nullopt;
+    }
+}
+
+std::string kindName(StrategyKind kind) { return infoFor(kind).name; }
+
+bool takesParam(StrategyKind kind) { return infoFor(kind).hasParam; }
+
+Strategy makeStrategy(StrategyKind kind, double value) {
+    Strategy s{kind, 0};
+    if (kind == StrategyKind::Optimal)
+        s.budget_mib = value;
+    else if (takesParam(kind))
+        s.param = static_cast<int>(value);
+    return s;
+}
+
+std::vector<Strategy> strategyCatalog() {
+    std::vector<Strategy> all;
+    for (const auto& info : kKinds) all.push_back(makeStrategy(info.kind, info.defaultValue));
+    return all;
+}
+
+double paramOf(const Strategy& s) {
+    if (s.kind == StrategyKind::Optimal) return s.budget_mib;
+    return takesParam(s.kind) ? s.param : 0;
+}
+
+std::optional<Strategy> tryParseStrategy(const std::string& text, int depth, BlockKind block,
+                                         std::string* error) {
+    try {
+        return parseStrategy(text, depth, block);
+    } catch (const StrategyError& e) {
+        if (error) *error = e.what();
+        return std::nullopt;
+    }
+}
+
+std::optional<Strategy> strategyOf(const RunResult& run) {
+    return tryParseStrategy(run.strategy, run.config.depth, run.config.block);
+}
+
+bool isComputedSchedule(const Strategy& s) {
+    return s.kind == StrategyKind::Optimal || s.kind == StrategyKind::Revolve;
+}
+
+bool needsCostModel(const Strategy& s) { return s.kind == StrategyKind::Optimal; }
+
+bool hasMemoryBudget(const Strategy& s) { return s.kind == StrategyKind::Optimal; }
+
+std::int64_t budgetBytes(const Strategy& s) {
+    return hasMemoryBudget(s) ? static_cast<std::int64_t>(s.budget_mib * 1024 * 1024) : 0;
+}
+
+bool isBaseline(const Strategy& s) { return s.kind == StrategyKind::None; }
 
 std::vector<std::string> presetNames() {
     return {"seed-tradeoff", "experiment-1", "experiment-2", "experiment-3"};
@@ -134,6 +223,29 @@ std::string strategySyntaxHelp() {
            "seed-bug:K    segments with the tutorial's closure bug (fails the gradient check)\n"
            "optimal:MiB   fastest schedule whose predicted peak fits MiB (dynamic program)\n"
            "revolve:S     Griewank's binomial schedule with S stored states\n";
+}
+
+std::string strategyHelp(StrategyKind kind) {
+    const std::string name = kindName(kind);
+    const std::string help = strategySyntaxHelp();
+    std::size_t begin = 0;
+    while (begin < help.size()) {
+        std::size_t end = help.find('\n', begin);
+        if (end == std::string::npos) end = help.size();
+        const std::string line = help.substr(begin, end - begin);
+        begin = end + 1;
+        const std::string head = line.substr(0, line.find_first_of(": "));
+        if (head != name) continue;
+        std::string simplified;
+        for (char c : line) {
+            const bool blank = std::isspace(static_cast<unsigned char>(c)) != 0;
+            if (blank && (simplified.empty() || simplified.back() == ' ')) continue;
+            simplified += blank ? ' ' : c;
+        }
+        while (!simplified.empty() && simplified.back() == ' ') simplified.pop_back();
+        return simplified;
+    }
+    return {};
 }
 
 }  // namespace ckptlab

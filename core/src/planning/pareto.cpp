@@ -1,5 +1,6 @@
 #include "ckptlab/pareto.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
@@ -87,6 +88,34 @@ double optimalStepAt(const OptimalPlanner& planner, std::int64_t peakBytes) {
     } catch (const BudgetError&) {
         return -1;
     }
+}
+
+std::string paretoPointsError(int points) {
+    if (points >= kParetoMinPoints && points <= kParetoMaxPoints) return {};
+    return "must be between " + std::to_string(kParetoMinPoints) + " and " +
+           std::to_string(kParetoMaxPoints) + " (got " + std::to_string(points) + ")";
+}
+
+std::vector<int> paretoFrontier(const std::vector<std::pair<double, double>>& points) {
+    std::vector<int> order(points.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    // By x, then y, so a sweep keeping the lowest y seen so far finds the frontier.
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        if (points[a].first != points[b].first) return points[a].first < points[b].first;
+        return points[a].second < points[b].second;
+    });
+    std::vector<int> frontier;
+    for (int index : order) {
+        const auto& p = points[index];
+        if (!frontier.empty()) {
+            const auto& last = points[frontier.back()];
+            // `last` has x <= p.x; it dominates p unless p is strictly faster or an exact copy.
+            if (p.second > last.second || (p.second == last.second && p.first != last.first))
+                continue;
+        }
+        frontier.push_back(index);
+    }
+    return frontier;
 }
 
 }  // namespace ckptlab

@@ -1,6 +1,7 @@
 // Strategy -> plan: the segments each strategy checkpoints, at block or unit level.
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
@@ -42,6 +43,10 @@ Plan makePlan(const Strategy& s, int depth) {
         plan = revolvePlan(depth, s.param);
         break;
     case StrategyKind::Optimal:
+        // Planned from measured costs only: resolvePlan (sweep_policy.h) with a cost model,
+        // estimateStrategy (its budget as the bound) without one.
+        throw std::invalid_argument("optimal:MiB is planned from the measured cost model (" +
+                                    s.name() + "): use resolvePlan");
     case StrategyKind::Full:
         plan.segments = singleBlocks(depth, std::vector<bool>(depth, true));
         break;

@@ -1,6 +1,8 @@
 #include "ckptlab/scaling.h"
 
 #include <cmath>
+#include <map>
+#include <set>
 
 namespace ckptlab {
 
@@ -106,6 +108,24 @@ PowerFit fitRuns(const ResultSet& results, const std::string& strategy, ScalingA
         y.push_back(metricValue(run, metric));
     }
     return fitPowerLaw(x, y);
+}
+
+std::optional<ScalingAxis> detectScalingAxis(const ResultSet& results) {
+    std::map<std::string, std::vector<const RunResult*>> byStrategy;
+    for (const RunResult& run : results.runs)
+        if (!run.error) byStrategy[run.strategy].push_back(&run);
+    // The axes along which some strategy's runs differ; a sweep varies exactly one.
+    std::set<int> varying;
+    for (const auto& [strategy, runs] : byStrategy) {
+        for (ScalingAxis a : {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width,
+                              ScalingAxis::Batch}) {
+            std::set<int> values;
+            for (const RunResult* run : runs) values.insert(axisValue(run->config, a));
+            if (values.size() > 1) varying.insert(int(a));
+        }
+    }
+    if (varying.size() != 1) return std::nullopt;
+    return ScalingAxis(*varying.begin());
 }
 
 }  // namespace ckptlab

@@ -1,0 +1,194 @@
+// One strategy measured on the workbench: the traced step (memory, gradients, lifetimes), then
+// the warm-up and timed steps; a step that runs out of memory is kept up to where it stopped.
+#include "engine/measure_run.h"
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "ckptlab/saturating.h"
+#include "ckptlab/statistics.h"
+#include "engine/grad_check.h"
+#include "engine/reference_gradients.h"
+#include "engine/step.h"
+#include "engine/trace_analysis.h"
+
+namespace ckptlab::engine {
+namespace {
+
+std::int64_t bytesOf(const std::vector<torch::Tensor>& tensors) {
+    std::int64_t total = 0;
+    for (const auto& t : tensors)
+        if (t.defined()) total += t.numel() * t.element_size();
+    return total;
+}
+
+std::int64_t optimizerStateBytes(const torch::optim::Optimizer* optimizer) {
+    if (!optimizer) return 0;
+    std::int64_t total = 0;
+    for (const auto& [key, state] : optimizer->state()) {
+        if (auto* adam = dynamic_cast<torch::optim::AdamParamState*>(state.get())) {
+            total += bytesOf({adam->exp_avg(), adam->exp_avg_sq(), adam->max_exp_avg_sq()});
+        } else if (auto* sgd = dynamic_cast<torch::optim::SGDParamState*>(state.get())) {
+            total += bytesOf({sgd->momentum_buffer()});
+        }
+    }
+    return total;
+}
+
+std::int64_t limitBytes(const ExperimentConfig& config) {
+    return static_cast<std::int64_t>(config.memory_limit_mib * 1024 * 1024);
+}
+
+
+// A step that stopped at `t_ms`: what the unwinding freed afterwards is not part of the step.
+void endAt(RunResult& run, double t_ms) {
+    auto& events = run.timeline;
+    events.erase(std::remove_if(events.begin(), events.end(),
+                                [&](const TimelineEvent& e) { return e.t_ms > t_ms; }),
+                 events.end());
+    auto& phases = run.phases;
+    phases.erase(std::remove_if(phases.begin(), phases.end(),
+                                [&](const PhaseSpan& p) { return p.begin_ms > t_ms; }),
+                 phases.end());
+    for (auto& phase : phases) phase.end_ms = std::min(phase.end_ms, t_ms);
+    for (auto& block : run.blocks) block.freed_ms = std::min(block.freed_ms, t_ms);
+}
+
+// An out-of-memory error the allocator raised itself, placed where the step was.
+OutOfMemory whereItRanOut(const std::exception& error, const StepContext& context,
+                          std::int64_t allocated) {
+    if (auto* ours = dynamic_cast<const OutOfMemoryError*>(&error)) return ours->where;
+    OutOfMemory oom;
+    oom.phase = context.currentLabel().phase;
+    oom.block = context.currentLabel().block;
+    oom.allocated_bytes = allocated;
+    oom.requested_bytes = requestedBytesIn(error.what());
+    return oom;
+}
+
+}  // namespace
+
+int stepsPerRun(const ExperimentConfig& config) {
+    return 1 + config.warmup + config.repeats + (config.optimizer != Optimizer::None ? 1 : 0);
+}
+
+// Measures one strategy: traced step (memory, gradients), then warm-up and timed steps.
+RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan,
+                  const std::vector<torch::Tensor>& reference, const RunnerHooks& hooks,
+                  ProgressCounter& progress) {
+    RunResult run;
+    run.config = bench.config;
+    run.strategy = name;
+    StepContext context;
+    context.cancel = hooks.cancel;
+
+    bench.restoreInitialWeights();
+    bench.resetOptimizer();
+    if (bench.optimizer) {
+        // Optimizer state is created by the first step; make it exist before the trace so
+        // the traced step shows steady-state memory, then go back to the initial weights.
+        runStep(bench, plan, context);
+        bench.restoreInitialWeights();
+        progress.step(name + ": optimizer state");
+    }
+
+    // Traced step. Old gradients go first: the trace must only see the step's own memory.
+    bench.clearGradients();
+    context.tracker = std::make_shared<MemoryTracker>(bench.device);
+    const std::int64_t baseline = sat::add(bytesOf(bench.model.parameters()),
+                                           bytesOf({bench.input}),
+                                           optimizerStateBytes(bench.optimizer.get()));
+    if (bench.config.memory_limit_mib > 0)
+        context.tracker->setLimit(baseline, limitBytes(bench.config));
+    std::int64_t activationBytes = 0;
+    std::optional<OutOfMemory> outOfMemory;
+    {
+        TrackingScope scope(context.tracker);
+        try {
+            runStep(bench, plan, context, &activationBytes);
+        } catch (const std::exception& e) {
+            if (!isOutOfMemory(e)) throw;
+            // By now the unwinding has freed the step's tensors; the level it failed at is the
+            // highest the step reached.
+            std::int64_t reached = 0;
+            double reachedAt = 0;
+            for (const auto& record : context.tracker->records())
+                if (record.total > reached) reached = record.total, reachedAt = record.t_ms;
+            outOfMemory = whereItRanOut(e, context, baseline + reached);
+            if (outOfMemory->t_ms <= 0) outOfMemory->t_ms = reachedAt;
+        }
+        context.tracker->finish();
+    }
+    if (outOfMemory) {
+        // The step up to where it stopped: its timeline, phases and peak, and no timings.
+        auto trace = analyzeTrace(*context.tracker, {});
+        context.tracker.reset();
+        bench.clearGradients();
+        run.out_of_memory = outOfMemory;
+        run.error = name + ": " + describe(*outOfMemory);
+        run.metrics.peak_bytes = trace.peak;
+        run.metrics.baseline_bytes = baseline;
+        run.breakdown = trace.atPeak;
+        run.timeline = std::move(trace.timeline);
+        run.phases = std::move(trace.phases);
+        run.blocks = std::move(trace.blocks);
+        endAt(run, outOfMemory->t_ms);
+        progress.advance(1 + bench.config.warmup + bench.config.repeats,
+                         name + ": out of memory");
+        return run;
+    }
+    auto gradients = bench.gradients();
+    std::unordered_set<const void*> gradientBuffers;
+    for (const auto& g : gradients)
+        if (g.defined()) gradientBuffers.insert(g.data_ptr());
+    auto trace = analyzeTrace(*context.tracker, gradientBuffers);
+    context.tracker.reset();
+    run.grad_check = checkGradients(reference, gradients, bench.config.dtype,
+                                            gradientNames(bench.model));
+    gradients.clear();
+    progress.step(name + ": traced step");
+
+    auto& m = run.metrics;
+    m.peak_bytes = trace.peak;
+    m.activation_bytes = activationBytes;
+    run.breakdown = trace.atPeak;
+    run.breakdown.parameters = bytesOf(bench.model.parameters());
+    run.breakdown.input = bytesOf({bench.input});
+    run.breakdown.optimizer_state = optimizerStateBytes(bench.optimizer.get());
+    m.baseline_bytes =
+        run.breakdown.parameters + run.breakdown.input + run.breakdown.optimizer_state;
+    run.timeline = std::move(trace.timeline);
+    run.phases = std::move(trace.phases);
+    run.blocks = std::move(trace.blocks);
+
+    // Timed steps, untraced so tracing costs nothing.
+    for (int i = 0; i < bench.config.warmup; ++i) {
+        runStep(bench, plan, context);
+        progress.step(name + ": warm-up " + std::to_string(i + 1) + "/" +
+                      std::to_string(bench.config.warmup));
+    }
+    std::vector<double> step, forward, backward, recompute, optimizer;
+    for (int i = 0; i < bench.config.repeats; ++i) {
+        StepTimes t = runStep(bench, plan, context);
+        step.push_back(t.step_ms);
+        forward.push_back(t.forward_ms);
+        backward.push_back(t.backward_ms);
+        recompute.push_back(t.recompute_ms);
+        optimizer.push_back(t.optimizer_ms);
+        m.recomputed_blocks = t.recomputed_blocks;
+        progress.step(name + ": timed step " + std::to_string(i + 1) + "/" +
+                      std::to_string(bench.config.repeats));
+    }
+    m.step_samples_ms = step;
+    m.step_ms = median(step);
+    m.forward_ms = median(forward);
+    m.backward_ms = median(backward);
+    m.recompute_ms = median(recompute);
+    m.optimizer_ms = median(optimizer);
+    bench.clearGradients();
+    return run;
+}
+
+}  // namespace ckptlab::engine

@@ -1,0 +1,37 @@
+#pragma once
+// Measures one strategy's plan on the workbench (measure_run.cpp): the runner's inner loop.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "ckptlab/result.h"
+#include "ckptlab/runner.h"
+#include "ckptlab/strategy.h"
+#include "engine/step.h"
+
+namespace ckptlab::engine {
+
+// Counts steps across the sweep for progress.
+struct ProgressCounter {
+    const RunnerHooks& hooks;
+    int total;
+    int done = 0;
+    void step(const std::string& message) { advance(1, message); }
+    // A run that stopped early still moves the bar by all of its steps.
+    void advance(int steps, const std::string& message) {
+        done += steps;
+        if (hooks.progress) hooks.progress(std::min(1.0, double(done) / total), message);
+    }
+};
+
+// Steps one run takes: the traced step, warm-up, timed steps and the optimizer-state step.
+int stepsPerRun(const ExperimentConfig& config);
+
+// Measures one strategy: traced step (memory, gradients), then warm-up and timed steps. A step
+// that runs out of memory returns the run up to where it stopped, with `out_of_memory` set.
+RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan,
+                     const std::vector<torch::Tensor>& reference, const RunnerHooks& hooks,
+                     ProgressCounter& progress);
+
+}  // namespace ckptlab::engine

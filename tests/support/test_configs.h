@@ -1,0 +1,50 @@
+#pragma once
+// The small models the tests run, in one place for tests/core and tests/ui (plain C++: no Qt,
+// no LibTorch). Several tests pin exact byte counts measured on these shapes, so change one
+// only together with the numbers its tests expect.
+
+#include "ckptlab/config.h"
+
+namespace ckptlab::test {
+
+// `depth` blocks of `width` on `batch` sequences of `seq` tokens, timed in one step without
+// warm-up; transformer blocks keep the default 4 heads.
+inline ExperimentConfig quickConfig(BlockKind block, int depth, int width, int seq, int batch,
+                                    double dropout = ExperimentConfig{}.dropout) {
+    ExperimentConfig c;
+    c.block = block;
+    c.depth = depth;
+    c.width = width;
+    c.seq = seq;
+    c.batch = batch;
+    c.dropout = dropout;
+    c.warmup = 0;
+    c.repeats = 1;
+    return c;
+}
+
+// Milliseconds per sweep: the window tests' model.
+inline ExperimentConfig tinyConfig() { return quickConfig(BlockKind::Ffn, 4, 32, 16, 1); }
+
+// Milliseconds per strategy, dropout on, either block: the runner's gradient and plan tests.
+inline ExperimentConfig tinyChain(BlockKind block) { return quickConfig(block, 6, 32, 32, 2, 0.2); }
+
+// The exact peaks of test_memory: an FFN chain on one thread.
+inline ExperimentConfig memoryConfig() {
+    ExperimentConfig c = quickConfig(BlockKind::Ffn, 8, 64, 64, 2);
+    c.threads = 1;
+    return c;
+}
+
+// The cost model's predictions against measurements (test_prediction).
+inline ExperimentConfig predictionConfig(BlockKind block) {
+    return quickConfig(block, 8, 64, 128, 2);
+}
+
+// Small enough for a second, large enough that none's activations (about 6 MiB) dwarf the
+// allocator's own noise: the memory-limit tests.
+inline ExperimentConfig outOfMemoryConfig(BlockKind block = BlockKind::Ffn) {
+    return quickConfig(block, 6, 64, 256, 2, 0.2);
+}
+
+}  // namespace ckptlab::test
