@@ -16,6 +16,8 @@ struct ExperimentOptions {
     std::string block = "ffn";
     std::string dtype = "float32";
     std::string optimizer = "none";
+    // As typed: CLI11 would wrap "-1" and saturate 2^64 silently; parseSeed checks it.
+    std::string seed = "0";
     std::string strategy = "full";           // run
     std::vector<std::string> strategies;     // sweep, parsed from strategiesText
     std::string strategiesText;              // as typed: "none,full,every:2"

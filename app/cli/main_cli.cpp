@@ -12,6 +12,13 @@ using namespace ckptlab::cli;
 
 namespace {
 
+// An output path given as "" is a mistake (an unset shell variable), not "no output".
+CLI::Validator nonEmpty() {
+    return CLI::Validator(
+        [](std::string& value) { return value.empty() ? std::string("must not be empty") : ""; },
+        "PATH");
+}
+
 std::string rangeText(IntRange r) {
     return "[" + std::to_string(r.min) + ", " + std::to_string(r.max) + "]";
 }
@@ -37,7 +44,8 @@ void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
         ->capture_default_str();
     cmd->add_option("--optimizer", o.optimizer, "none, sgd or adam (adds its state and step)")
         ->capture_default_str();
-    cmd->add_option("--seed", c.seed, "Seed of weights, input and dropout")->capture_default_str();
+    cmd->add_option("--seed", o.seed, "Seed of weights, input and dropout [0, 2^64-1]")
+        ->capture_default_str();
     cmd->add_option("--threads", c.threads, "Intra-op threads, 0 = LibTorch default " +
                                                 rangeText(limits::threads))
         ->capture_default_str();
@@ -50,11 +58,15 @@ void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
                     "Capacity of the modelled device in MiB, 0 = none: a run whose step passes "
                     "it fails with out of memory where it happened, the others go on")
         ->capture_default_str();
-    cmd->add_option("--json", o.jsonPath, "Write results JSON (opens in the app)");
-    cmd->add_option("--csv", o.csvPath, "Write the summary table as CSV");
-    cmd->add_option("--trace", o.tracePath, "Write Chrome trace JSON (Perfetto) of the timelines");
-    cmd->add_option("--png", o.pngDir, "Render the charts as PNG into this folder");
-    cmd->add_option("--svg", o.svgDir, "Render the charts as SVG into this folder");
+    cmd->add_option("--json", o.jsonPath, "Write results JSON (opens in the app)")
+        ->check(nonEmpty());
+    cmd->add_option("--csv", o.csvPath, "Write the summary table as CSV")->check(nonEmpty());
+    cmd->add_option("--trace", o.tracePath, "Write Chrome trace JSON (Perfetto) of the timelines")
+        ->check(nonEmpty());
+    cmd->add_option("--png", o.pngDir, "Render the charts as PNG into this folder")
+        ->check(nonEmpty());
+    cmd->add_option("--svg", o.svgDir, "Render the charts as SVG into this folder")
+        ->check(nonEmpty());
     cmd->add_option("--scale", o.scale, "PNG pixel ratio, 1 or 2")->check(CLI::IsMember({1, 2}));
     cmd->add_flag("--quiet,-q", o.quiet, "No progress or environment lines");
 }
@@ -133,8 +145,8 @@ CLI::App* addPlotCommand(CLI::App& app, Request& r) {
     auto* plot = app.add_subcommand("plot", "Render the charts of a results JSON file");
     plot->add_option("results", r.plot.resultsPath, "Results JSON from run/sweep or the app")
         ->required();
-    plot->add_option("--png", r.plot.pngDir, "Folder for PNG charts");
-    plot->add_option("--svg", r.plot.svgDir, "Folder for SVG charts");
+    plot->add_option("--png", r.plot.pngDir, "Folder for PNG charts")->check(nonEmpty());
+    plot->add_option("--svg", r.plot.svgDir, "Folder for SVG charts")->check(nonEmpty());
     plot->add_option("--scale", r.plot.scale, "PNG pixel ratio, 1 or 2")
         ->check(CLI::IsMember({1, 2}));
     return plot;

@@ -75,6 +75,13 @@ expect 2 "--values: item 2 (\"4x\") must be a whole number between 1 and 512" --
 expect 2 "--budgets: item 2 (\"x\") is not a number" -- plan --budgets 1,x "${tiny[@]}"
 expect 2 "memory-limit must be between 0" -- run --memory-limit -5 "${tiny[@]}"
 expect 2 "is predicted to need more than 8 EiB" -- run -s none --block transformer --depth 512 --heads 256 --width 16384 --seq 65536 --batch 4096
+expect 2 "--seed must be a whole number from 0 to 18446744073709551615 (got \"-1\")" -- run --seed -1 "${tiny[@]}"
+expect 2 "--seed must be a whole number" -- run --seed 99999999999999999999999 "${tiny[@]}"
+expect 2 "--json: must not be empty" -- run --json "" "${tiny[@]}"
+expect 2 "--png: must not be empty" -- sweep --png "" "${tiny[@]}"
+expect 2 "strategies: none is listed twice (items 1 and 2)" -- sweep --strategies none,none "${tiny[@]}"
+expect 2 "strategies: every:2 is listed twice (items 2 and 3)" -- sweep --strategies none,every:2,every:02 "${tiny[@]}"
+expect 2 "values: 2 is listed twice (items 1 and 2)" -- scaling --vary depth --values 2,2 "${tiny[@]}"
 for command in run sweep pareto scaling plan; do
     extra=()
     [[ $command == scaling ]] && extra=(--vary depth --values 2,4)

@@ -146,3 +146,11 @@ TEST(OutOfMemoryText, TheRequestedSizeIsReadFromEitherAllocator) {
               static_cast<std::int64_t>(2.5 * 1024 * 1024 * 1024));
     EXPECT_EQ(requestedBytesIn("something else"), 0);
 }
+
+TEST(Seeds, DigitsUpTo2To64Minus1) {
+    EXPECT_EQ(parseSeed("0"), 0u);
+    EXPECT_EQ(parseSeed("18446744073709551615"), UINT64_MAX);
+    for (const char* bad : {"-1", "18446744073709551616", "99999999999999999999999", "1e3", "",
+                            " 1", "0x10"})
+        EXPECT_FALSE(parseSeed(bad)) << bad;
+}

@@ -69,6 +69,8 @@ std::string toString(Optimizer optimizer);
 std::optional<BlockKind> parseBlockKind(const std::string& text);
 std::optional<DType> parseDType(const std::string& text);
 std::optional<Optimizer> parseOptimizer(const std::string& text);
+// A seed as typed: decimal digits only, up to 2^64 - 1 ("-1" and "1e3" are refused).
+std::optional<std::uint64_t> parseSeed(const std::string& text);
 
 int bytesPerElement(DType dtype);
 

@@ -74,6 +74,12 @@ std::vector<Strategy> checkedStrategies(const ExperimentConfig& config,
     std::vector<Strategy> strategies;
     for (const auto& text : texts) {
         strategies.push_back(parseStrategy(text, config.depth, config.block));
+        // The same strategy twice is a typo, and two rows of one name cannot be told apart.
+        for (std::size_t i = 0; i + 1 < strategies.size(); ++i)
+            if (strategies[i].name() == strategies.back().name())
+                throw StrategyError("strategies: " + strategies.back().name() +
+                                    " is listed twice (items " + std::to_string(i + 1) +
+                                    " and " + std::to_string(strategies.size()) + ")");
         if (needsCostModel(strategies.back())) {
             if (auto error = plannerLimitError(config, strategies.back().name()); !error.empty())
                 throw StrategyError(error);
@@ -221,6 +227,12 @@ ResultSet Runner::scaling(const ExperimentConfig& config, ScalingAxis axis,
                           const std::vector<int>& values,
                           const std::vector<std::string>& strategies, const RunnerHooks& hooks) {
     if (values.size() < 2) throw ConfigError("values: give at least two values to fit");
+    for (std::size_t i = 0; i < values.size(); ++i)
+        for (std::size_t j = i + 1; j < values.size(); ++j)
+            if (values[i] == values[j])
+                throw ConfigError("values: " + std::to_string(values[i]) +
+                                  " is listed twice (items " + std::to_string(i + 1) + " and " +
+                                  std::to_string(j + 1) + "); a fit needs distinct sizes");
     if (const auto bad = firstInvalidSize(config, axis, values))
         throw ConfigError("at " + toString(axis) + "=" + std::to_string(bad->value) + ": " +
                           bad->message);

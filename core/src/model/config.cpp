@@ -93,6 +93,18 @@ std::optional<DType> parseDType(const std::string& text) {
     return std::nullopt;
 }
 
+std::optional<std::uint64_t> parseSeed(const std::string& text) {
+    if (text.empty() || text.size() > 20) return std::nullopt;
+    std::uint64_t value = 0;
+    for (char ch : text) {
+        if (ch < '0' || ch > '9') return std::nullopt;
+        const std::uint64_t digit = static_cast<std::uint64_t>(ch - '0');
+        if (value > (UINT64_MAX - digit) / 10) return std::nullopt;
+        value = value * 10 + digit;
+    }
+    return value;
+}
+
 std::optional<Optimizer> parseOptimizer(const std::string& text) {
     if (text == "none") return Optimizer::None;
     if (text == "sgd") return Optimizer::Sgd;
