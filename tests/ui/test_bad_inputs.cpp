@@ -1,6 +1,6 @@
 // Bad inputs give messages, never crashes: an impossible config is refused with its predicted
-// memory, a sweep the runner refuses in the worker becomes a message, and invalid parameters
-// and strategies are named.
+// memory, a sweep the runner refuses in the worker becomes a message, invalid parameters and
+// strategies are named by their panels and refused on Run.
 
 #include <QLabel>
 #include <QLineEdit>
@@ -21,10 +21,6 @@ using namespace ckptlab;
 using namespace ckptlab::ui;
 using namespace ckptlab::ui::test;
 
-namespace {
-
-}  // namespace
-
 class TestBadInputs : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -33,7 +29,8 @@ private Q_SLOTS:
 
     void impossibleConfigGivesMessage();
     void refusedInWorkerGivesMessage();
-    void badInputsGiveMessages();
+    void panelsNameBadInputs();
+    void runRefusesBadInputs();
 
 private:
     MessageRecorder m_recorder;
@@ -53,19 +50,24 @@ void TestBadInputs::init()
 
 void TestBadInputs::impossibleConfigGivesMessage()
 {
-    MainWindow window;
     ExperimentConfig huge = tinyConfig();
     huge.width = 16384;
     huge.seq = 65536;
     huge.batch = 4096;
-    window.parameterPanel()->setConfig(huge);
-    window.strategyList()->setCheckedStrategies({"none", "full"});
-    QVERIFY(!window.memoryEstimate()->forecast().fits());
-    QVERIFY(window.memoryEstimate()->text().contains(QStringLiteral("Cannot fit")));
-    QVERIFY(!window.memoryEstimate()->styleSheet().isEmpty());  // warning colour
 
+    // The estimate says so before anything runs.
+    MemoryEstimateLabel memory;
+    QVERIFY(!memory.refresh(huge, {"none", "full"}));
+    QVERIFY(!memory.forecast().fits());
+    QVERIFY(memory.text().contains(QStringLiteral("Cannot fit")));
+    QVERIFY(!memory.styleSheet().isEmpty());  // warning colour
+
+    // Run refuses it with the predicted number.
+    MainWindow window;
+    part<ParameterPanel>(window, "parameters")->setConfig(huge);
+    part<StrategyList>(window, "strategies")->setCheckedStrategies({"none", "full"});
     QVERIFY(!window.startSweep());
-    QVERIFY(!window.isRunning());
+    QVERIFY(!part<SweepController>(window, "sweepController")->isRunning());
     QCOMPARE(m_recorder.messages.size(), 1);
     QCOMPARE(m_recorder.messages[0].kind, MessageKind::Warning);
     QVERIFY(m_recorder.messages[0].text.contains(QStringLiteral("MiB")));  // the predicted number
@@ -76,43 +78,42 @@ void TestBadInputs::refusedInWorkerGivesMessage()
     // The worker's own error path: a sweep the runner refuses before running.
     MainWindow window;
     runTinySweep(window, {"none"}, m_recorder);
-    QCOMPARE(window.document()->runCount(), 1);
+    QCOMPARE(part<ResultsDocument>(window, "document")->runCount(), 1);
     ExperimentConfig huge = tinyConfig();
     huge.width = 16384;
     huge.seq = 65536;
     huge.batch = 4096;
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
-    window.sweepController()->start(huge, {"none"});
+    part<SweepController>(window, "sweepController")->start(huge, {"none"});
     QVERIFY(ended.wait(60000));
     QCOMPARE(ended.first().at(1).toBool(), true);  // failed
     QCOMPARE(m_recorder.messages.size(), 1);
     QCOMPARE(m_recorder.messages[0].kind, MessageKind::Error);
     QCOMPARE(m_recorder.messages[0].title, QStringLiteral("Not enough memory"));
     // The earlier results stay on screen.
-    QCOMPARE(window.document()->runCount(), 1);
-    QVERIFY(window.runAction()->isEnabled());
+    QCOMPARE(part<ResultsDocument>(window, "document")->runCount(), 1);
+    QVERIFY(part<QAction>(window, "runAction")->isEnabled());
 }
 
-void TestBadInputs::badInputsGiveMessages()
+void TestBadInputs::panelsNameBadInputs()
 {
-    MainWindow window;
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-
-    // Heads must divide the width: shown under the form and refused on Run.
+    // Heads must divide the width: shown under the form.
+    ParameterPanel parameters;
     ExperimentConfig bad = tinyConfig();
     bad.block = BlockKind::Transformer;
     bad.heads = 3;
-    window.parameterPanel()->setConfig(bad);
-    QVERIFY(!window.parameterPanel()->problems().isEmpty());
-    QVERIFY(!window.startSweep());
-    QCOMPARE(m_recorder.messages.size(), 1);
-    QCOMPARE(m_recorder.messages.last().title, QStringLiteral("Invalid configuration"));
+    parameters.setConfig(bad);
+    QVERIFY(!parameters.problems().isEmpty());
 
-    // A custom strategy is checked by parseStrategy and its message shown.
-    window.parameterPanel()->setConfig(tinyConfig());
-    auto* custom = window.findChild<QLineEdit*>(QStringLiteral("customStrategy"));
-    auto* error = window.findChild<QLabel*>(QStringLiteral("customError"));
+    // A custom strategy is checked by parseStrategy and its message shown. The list knows the
+    // model as the window tells it (tinyConfig: no attention).
+    StrategyList strategies;
+    const ExperimentConfig tiny = tinyConfig();
+    strategies.setModel(tiny.depth, tiny.block);
+    strategies.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strategies));
+    auto* custom = strategies.findChild<QLineEdit*>(QStringLiteral("customStrategy"));
+    auto* error = strategies.findChild<QLabel*>(QStringLiteral("customError"));
     QVERIFY(custom && error);
     custom->setFocus();
     QTest::keyClicks(custom, QStringLiteral("segments:99"));
@@ -123,27 +124,50 @@ void TestBadInputs::badInputsGiveMessages()
     QTest::keyClicks(custom, QStringLiteral("segments:3"));
     QTest::keyClick(custom, Qt::Key_Return);
     QVERIFY(error->text().isEmpty());
-    QVERIFY(window.strategyList()->checkedStrategies().contains(QStringLiteral("segments:3")));
-    QVERIFY(!window.strategyList()->addStrategy(QStringLiteral("bogus")).isEmpty());
+    QVERIFY(strategies.checkedStrategies().contains(QStringLiteral("segments:3")));
+    QVERIFY(!strategies.addStrategy(QStringLiteral("bogus")).isEmpty());
+
+    // A strategy that does not apply to this model is named.
+    strategies.setCheckedStrategies({"none", "attn"});  // attn needs transformer
+    QCOMPARE(strategies.invalidChecked().size(), 1);
+
+    // Presets check the seed's sets.
+    const ExperimentConfig defaults;
+    strategies.setModel(defaults.depth, defaults.block);
+    strategies.applyPreset(QStringLiteral("experiment-1"));
+    QCOMPARE(strategies.checkedStrategies(),
+             QStringList({"none", "every:1", "every:2", "every:4", "every:8"}));
+}
+
+void TestBadInputs::runRefusesBadInputs()
+{
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* parameters = part<ParameterPanel>(window, "parameters");
+    auto* strategies = part<StrategyList>(window, "strategies");
+
+    // Heads must divide the width: refused on Run.
+    ExperimentConfig bad = tinyConfig();
+    bad.block = BlockKind::Transformer;
+    bad.heads = 3;
+    parameters->setConfig(bad);
+    QVERIFY(!window.startSweep());
+    QCOMPARE(m_recorder.messages.size(), 1);
+    QCOMPARE(m_recorder.messages.last().title, QStringLiteral("Invalid configuration"));
 
     // A strategy that does not apply to this model is refused on Run.
-    window.strategyList()->setCheckedStrategies({"none", "attn"});  // attn needs transformer
-    QCOMPARE(window.strategyList()->invalidChecked().size(), 1);
+    parameters->setConfig(tinyConfig());
+    strategies->setCheckedStrategies({"none", "attn"});  // attn needs transformer
     m_recorder.messages.clear();
     QVERIFY(!window.startSweep());
     QCOMPARE(m_recorder.messages.size(), 1);
     QCOMPARE(m_recorder.messages.last().title, QStringLiteral("Invalid strategy"));
 
     // Nothing checked.
-    window.strategyList()->setCheckedStrategies({});
+    strategies->setCheckedStrategies({});
     QVERIFY(!window.startSweep());
     QCOMPARE(m_recorder.messages.last().title, QStringLiteral("No strategy"));
-
-    // Presets check the seed's sets.
-    window.parameterPanel()->setConfig(ExperimentConfig{});
-    window.strategyList()->applyPreset(QStringLiteral("experiment-1"));
-    QCOMPARE(window.strategyList()->checkedStrategies(),
-             QStringList({"none", "every:1", "every:2", "every:4", "every:8"}));
 }
 
 QTEST_MAIN(TestBadInputs)

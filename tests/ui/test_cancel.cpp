@@ -56,12 +56,12 @@ void TestCancel::cancelKeepsFinishedResults()
     MainWindow window;
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.parameterPanel()->setConfig(slowConfig());
-    window.strategyList()->setCheckedStrategies(kSlowStrategies);
+    part<ParameterPanel>(window, "parameters")->setConfig(slowConfig());
+    part<StrategyList>(window, "strategies")->setCheckedStrategies(kSlowStrategies);
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
     QVERIFY(window.startSweep());
-    QTRY_VERIFY_WITH_TIMEOUT(window.document()->runCount() >= 1, 180000);
-    QVERIFY(window.isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(part<ResultsDocument>(window, "document")->runCount() >= 1, 180000);
+    QVERIFY(part<SweepController>(window, "sweepController")->isRunning());
 
     QElapsedTimer sinceCancel;
     sinceCancel.start();
@@ -71,12 +71,12 @@ void TestCancel::cancelKeepsFinishedResults()
     QVERIFY2(sinceCancel.elapsed() < 5000, qPrintable(QString::number(sinceCancel.elapsed())));
     QCOMPARE(ended.first().at(0).toBool(), true);  // cancelled
 
-    const int runs = window.document()->runCount();
+    const int runs = part<ResultsDocument>(window, "document")->runCount();
     QVERIFY(runs >= 1);
     QVERIFY(runs < kSlowStrategies.size());
-    QCOMPARE(window.resultsModel()->rowCount(), runs);
-    QVERIFY(window.document()->results().cancelled);
-    QVERIFY(window.runAction()->isEnabled());
+    QCOMPARE(part<ResultsTableModel>(window, "resultsModel")->rowCount(), runs);
+    QVERIFY(part<ResultsDocument>(window, "document")->results().cancelled);
+    QVERIFY(part<QAction>(window, "runAction")->isEnabled());
     QVERIFY(m_recorder.messages.isEmpty());
 }
 
@@ -85,15 +85,16 @@ void TestCancel::closingMidSweepStopsCleanly()
     auto* window = new MainWindow;
     window->show();
     QVERIFY(QTest::qWaitForWindowExposed(window));
-    window->parameterPanel()->setConfig(slowConfig());
-    window->strategyList()->setCheckedStrategies(kSlowStrategies);
-    QSignalSpy progress(window->sweepController(), &SweepController::progress);
+    auto* sweep = part<SweepController>(*window, "sweepController");
+    part<ParameterPanel>(*window, "parameters")->setConfig(slowConfig());
+    part<StrategyList>(*window, "strategies")->setCheckedStrategies(kSlowStrategies);
+    QSignalSpy progress(sweep, &SweepController::progress);
     QVERIFY(window->startSweep());
     QVERIFY(progress.wait(60000));
     QElapsedTimer closing;
     closing.start();
     QVERIFY(window->close());  // sets cancel and joins the sweep thread
-    QVERIFY(!window->sweepController()->isRunning());
+    QVERIFY(!sweep->isRunning());
     QVERIFY2(closing.elapsed() < 5000, qPrintable(QString::number(closing.elapsed())));
     delete window;
 }

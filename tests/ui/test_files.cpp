@@ -1,5 +1,6 @@
-// Files from the window: Save/Open round trip, bad and foreign files, CSV and Chrome trace
-// export, and chart export (PNG that decodes to a non-blank image, SVG that parses).
+// Files: Save/Open round trip through the window, bad and foreign files (on the file controller
+// alone), CSV and Chrome trace export, and chart export (PNG that decodes to a non-blank image,
+// SVG that parses).
 
 #include <QDir>
 #include <QFileInfo>
@@ -24,6 +25,7 @@
 #include "panels/parameter_panel.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
+#include "document/settings.h"
 #include "panels/strategy_list.h"
 
 using namespace ckptlab;
@@ -48,6 +50,14 @@ int colourCount(const QImage& image)
             colours.insert(image.pixel(x, y));
     return int(colours.size());
 }
+
+// A file controller on its own: a document, settings and a parent widget for its dialogs.
+struct FilesUnderTest {
+    QWidget parent;
+    ResultsDocument document;
+    Settings settings;
+    FileController files{&document, &settings, &parent};
+};
 
 }  // namespace
 
@@ -83,12 +93,12 @@ void TestFiles::initTestCase()
     m_swept->resize(1400, 900);
     m_swept->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_swept));
-    m_swept->parameterPanel()->setConfig(tinyConfig());
-    m_swept->strategyList()->setCheckedStrategies({"none", "full", "every:2"});
+    part<ParameterPanel>(*m_swept, "parameters")->setConfig(tinyConfig());
+    part<StrategyList>(*m_swept, "strategies")->setCheckedStrategies({"none", "full", "every:2"});
     QSignalSpy ended(m_swept, &MainWindow::sweepEnded);
     QVERIFY(m_swept->startSweep());
     QVERIFY(ended.wait(180000));
-    QCOMPARE(m_swept->document()->runCount(), 3);
+    QCOMPARE(part<ResultsDocument>(*m_swept, "document")->runCount(), 3);
 }
 
 void TestFiles::init()
@@ -103,8 +113,8 @@ void TestFiles::cleanupTestCase()
 
 void TestFiles::nothingToSaveGivesMessage()
 {
-    MainWindow empty;
-    QVERIFY(!empty.files()->saveTo(m_dir.filePath(QStringLiteral("empty.json"))));
+    FilesUnderTest empty;
+    QVERIFY(!empty.files.saveTo(m_dir.filePath(QStringLiteral("empty.json"))));
     QCOMPARE(m_recorder.messages.size(), 1);
     QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("empty.json"))));
 }
@@ -112,18 +122,18 @@ void TestFiles::nothingToSaveGivesMessage()
 void TestFiles::roundTripsThroughSaveAndOpen()
 {
     const QString path = m_dir.filePath(QStringLiteral("results.json"));
-    QVERIFY(m_swept->files()->saveTo(path));
-    QCOMPARE(m_swept->document()->filePath(), path);
+    QVERIFY(part<FileController>(*m_swept, "files")->saveTo(path));
+    QCOMPARE(part<ResultsDocument>(*m_swept, "document")->filePath(), path);
     QVERIFY(m_swept->windowTitle().contains(QStringLiteral("results.json")));
 
     MainWindow reopened;
-    QSignalSpy opened(reopened.files(), &FileController::opened);
+    QSignalSpy opened(part<FileController>(reopened, "files"), &FileController::opened);
     reopened.openResultsFile(path);
     QVERIFY(opened.wait(30000));
     QVERIFY(m_recorder.messages.isEmpty());
 
-    const ResultSet& a = m_swept->document()->results();
-    const ResultSet& b = reopened.document()->results();
+    const ResultSet& a = part<ResultsDocument>(*m_swept, "document")->results();
+    const ResultSet& b = part<ResultsDocument>(reopened, "document")->results();
     QCOMPARE(b.runs.size(), a.runs.size());
     QCOMPARE(b.environment.libtorch_version, a.environment.libtorch_version);
     for (size_t i = 0; i < a.runs.size(); ++i) {
@@ -132,10 +142,10 @@ void TestFiles::roundTripsThroughSaveAndOpen()
         QCOMPARE(b.runs[i].timeline.size(), a.runs[i].timeline.size());
         QCOMPARE(b.runs[i].blocks.size(), a.runs[i].blocks.size());
         // Thinned again off the GUI thread while loading.
-        QVERIFY(!reopened.document()->thinnedTimelines()[i].empty());
+        QVERIFY(!part<ResultsDocument>(reopened, "document")->thinnedTimelines()[i].empty());
     }
-    ResultsTableModel* ma = m_swept->resultsModel();
-    ResultsTableModel* mb = reopened.resultsModel();
+    ResultsTableModel* ma = part<ResultsTableModel>(*m_swept, "resultsModel");
+    ResultsTableModel* mb = part<ResultsTableModel>(reopened, "resultsModel");
     QCOMPARE(mb->rowCount(), ma->rowCount());
     for (int row = 0; row < ma->rowCount(); ++row)
         for (int column = 0; column < ResultsTableModel::NumColumns; ++column)
@@ -163,15 +173,15 @@ void TestFiles::badFilesGiveMessages()
     if (create)
         writeFile(path, contents);
 
-    MainWindow window;
-    QSignalSpy failed(window.files(), &FileController::openFailed);
-    window.openResultsFile(path);
+    FilesUnderTest under;
+    QSignalSpy failed(&under.files, &FileController::openFailed);
+    under.files.open(path);
     QVERIFY(failed.wait(30000));
     QCOMPARE(m_recorder.messages.size(), 1);
     QCOMPARE(m_recorder.messages[0].kind, MessageKind::Error);
     QVERIFY(m_recorder.messages[0].text.contains(path));
     QVERIFY(!failed.first().at(1).toString().isEmpty());  // ResultsFileError's message
-    QVERIFY(window.document()->isEmpty());
+    QVERIFY(under.document.isEmpty());
 }
 
 // Every corrupt file of the fuzz corpus (tests/data/fuzz, see tests/fuzz/README.md), a missing
@@ -186,15 +196,15 @@ void TestFiles::corruptFilesKeepWhatWasOpen()
     MainWindow window;
     const QString good = data.absoluteFilePath(QStringLiteral("valid/tiny-sweep.json"));
     {
-        QSignalSpy opened(window.files(), &FileController::opened);
+        QSignalSpy opened(part<FileController>(window, "files"), &FileController::opened);
         window.openResultsFile(good);
         QVERIFY(opened.wait(30000));
     }
     QVERIFY(m_recorder.messages.isEmpty());
-    QCOMPARE(window.document()->runCount(), 3);
-    const std::string before = resultsToJson(window.document()->results());
+    QCOMPARE(part<ResultsDocument>(window, "document")->runCount(), 3);
+    const std::string before = resultsToJson(part<ResultsDocument>(window, "document")->results());
     const QString title = window.windowTitle();
-    const int rows = window.resultsModel()->rowCount();
+    const int rows = part<ResultsTableModel>(window, "resultsModel")->rowCount();
 
     QStringList paths;
     const QDir::Filters files = QDir::Files | QDir::Hidden;
@@ -230,7 +240,7 @@ void TestFiles::corruptFilesKeepWhatWasOpen()
 
     for (const QString& path : paths) {
         const int messages = int(m_recorder.messages.size());
-        QSignalSpy failed(window.files(), &FileController::openFailed);
+        QSignalSpy failed(part<FileController>(window, "files"), &FileController::openFailed);
         window.openResultsFile(path);
         QVERIFY2(failed.wait(30000), qPrintable(path));
         QCOMPARE(int(m_recorder.messages.size()), messages + 1);
@@ -240,12 +250,12 @@ void TestFiles::corruptFilesKeepWhatWasOpen()
         QVERIFY2(!failed.first().at(1).toString().contains(QLatin1Char('\n')),
                  qPrintable(failed.first().at(1).toString()));  // one line
         // What was open before is still there, and still the document's file.
-        QCOMPARE(window.document()->runCount(), 3);
-        QCOMPARE(window.document()->filePath(), good);
+        QCOMPARE(part<ResultsDocument>(window, "document")->runCount(), 3);
+        QCOMPARE(part<ResultsDocument>(window, "document")->filePath(), good);
         QCOMPARE(window.windowTitle(), title);
-        QCOMPARE(window.resultsModel()->rowCount(), rows);
+        QCOMPARE(part<ResultsTableModel>(window, "resultsModel")->rowCount(), rows);
     }
-    QCOMPARE(resultsToJson(window.document()->results()), before);
+    QCOMPARE(resultsToJson(part<ResultsDocument>(window, "document")->results()), before);
     QFile::remove(big);
     qInfo("%d files refused, %d of them from the fuzz corpus", int(paths.size()), corpusRefused);
 }
@@ -271,15 +281,15 @@ void TestFiles::opensScalingSweep()
     saveResults(set, QFile::encodeName(path).toStdString());
 
     MainWindow window;
-    QSignalSpy opened(window.files(), &FileController::opened);
+    QSignalSpy opened(part<FileController>(window, "files"), &FileController::opened);
     window.openResultsFile(path);
     QVERIFY(opened.wait(30000));
-    QVERIFY(window.chartsPanel()->isAvailable(ChartKind::Scaling));
-    QCOMPARE(window.chartsPanel()->currentKind(), ChartKind::Scaling);
-    QVERIFY(window.chartsPanel()->chart(ChartKind::Scaling));
+    QVERIFY(part<ChartsPanel>(window, "charts")->isAvailable(ChartKind::Scaling));
+    QCOMPARE(part<ChartsPanel>(window, "charts")->currentKind(), ChartKind::Scaling);
+    QVERIFY(part<ChartsPanel>(window, "charts")->chart(ChartKind::Scaling));
 
     // Each run against the `none` of its own depth: full saves 50 % at both sizes.
-    ResultsTableModel* model = window.resultsModel();
+    ResultsTableModel* model = part<ResultsTableModel>(window, "resultsModel");
     QCOMPARE(model->rowCount(), 4);
     QCOMPARE(model->index(3, ResultsTableModel::StrategyColumn).data().toString(),
              QStringLiteral("full (depth 8)"));
@@ -288,21 +298,21 @@ void TestFiles::opensScalingSweep()
                  QStringLiteral("50.0 %"));
 
     // A plain sweep hides the scaling tab again.
-    QVERIFY(!m_swept->chartsPanel()->isAvailable(ChartKind::Scaling));
+    QVERIFY(!part<ChartsPanel>(*m_swept, "charts")->isAvailable(ChartKind::Scaling));
     QVERIFY(m_recorder.messages.isEmpty());
 }
 
 void TestFiles::exportsCsvAndTrace()
 {
     const QString csv = m_dir.filePath(QStringLiteral("summary.csv"));
-    QVERIFY(m_swept->files()->exportCsv(csv));
+    QVERIFY(part<FileController>(*m_swept, "files")->exportCsv(csv));
     QFile csvFile(csv);
     QVERIFY(csvFile.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
     QCOMPARE(lines.size(), 4);  // header + three runs
 
     const QString trace = m_dir.filePath(QStringLiteral("trace.json"));
-    QVERIFY(m_swept->files()->exportTrace(trace));
+    QVERIFY(part<FileController>(*m_swept, "files")->exportTrace(trace));
     QFile traceFile(trace);
     QVERIFY(traceFile.open(QIODevice::ReadOnly));
     QJsonParseError error;
@@ -314,7 +324,7 @@ void TestFiles::exportsCsvAndTrace()
 
 void TestFiles::exportsCharts()
 {
-    ChartExporter* exporter = m_swept->chartExporter();
+    ChartExporter* exporter = part<ChartExporter>(*m_swept, "chartExporter");
     const QString png1 = m_dir.filePath(QStringLiteral("tradeoff.png"));
     const QString png2 = m_dir.filePath(QStringLiteral("tradeoff@2x.png"));
     const QString svg = m_dir.filePath(QStringLiteral("timeline.svg"));

@@ -86,11 +86,11 @@ void TestMainWindow::iconIsCompiledIn()
 
 void TestMainWindow::transformerOnlyFields()
 {
-    MainWindow window;
-    auto* block = window.findChild<QComboBox*>(QStringLiteral("block"));
-    auto* heads = window.findChild<QSpinBox*>(QStringLiteral("heads"));
-    auto* dropout = window.findChild<QDoubleSpinBox*>(QStringLiteral("dropout"));
-    auto* depth = window.findChild<QSpinBox*>(QStringLiteral("depth"));
+    ParameterPanel parameters;
+    auto* block = parameters.findChild<QComboBox*>(QStringLiteral("block"));
+    auto* heads = parameters.findChild<QSpinBox*>(QStringLiteral("heads"));
+    auto* dropout = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("dropout"));
+    auto* depth = parameters.findChild<QSpinBox*>(QStringLiteral("depth"));
     QVERIFY(block && heads && dropout && depth);
     block->setCurrentIndex(block->findData(int(BlockKind::Ffn)));
     QVERIFY(!heads->isEnabled() && !dropout->isEnabled());
@@ -99,22 +99,24 @@ void TestMainWindow::transformerOnlyFields()
     // The widgets enforce the core's limits.
     depth->setValue(100000);
     QCOMPARE(depth->value(), int(limits::depth.max));
-    QCOMPARE(window.parameterPanel()->config().depth, int(limits::depth.max));
+    QCOMPARE(parameters.config().depth, int(limits::depth.max));
 }
 
 void TestMainWindow::runsTinySweepIntoTableAndCharts()
 {
     MainWindow window;
+    auto* sweep = part<SweepController>(window, "sweepController");
+    auto* status = part<ProgressStatus>(window, "progressStatus");
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy progress(window.sweepController(), &SweepController::progress);
-    window.parameterPanel()->setConfig(tinyConfig());
-    window.strategyList()->setCheckedStrategies({"none", "full", "every:2"});
+    QSignalSpy progress(sweep, &SweepController::progress);
+    part<ParameterPanel>(window, "parameters")->setConfig(tinyConfig());
+    part<StrategyList>(window, "strategies")->setCheckedStrategies({"none", "full", "every:2"});
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
     QVERIFY(window.startSweep());
-    QVERIFY(window.progressStatus()->isVisible());
-    QVERIFY(window.progressStatus()->isIndeterminate());  // until the first report
-    QVERIFY(!window.runAction()->isEnabled());
+    QVERIFY(status->isVisible());
+    QVERIFY(status->isIndeterminate());  // until the first report
+    QVERIFY(!part<QAction>(window, "runAction")->isEnabled());
     QVERIFY(ended.wait(180000));
     QCOMPARE(ended.first().at(1).toBool(), false);
     QVERIFY(m_recorder.messages.isEmpty());
@@ -123,11 +125,11 @@ void TestMainWindow::runsTinySweepIntoTableAndCharts()
         const double fraction = report.at(0).toDouble();
         QVERIFY(fraction >= 0.0 && fraction <= 1.0);
     }
-    QVERIFY(window.runAction()->isEnabled());
-    QVERIFY(!window.progressStatus()->isVisible());
+    QVERIFY(part<QAction>(window, "runAction")->isEnabled());
+    QVERIFY(!status->isVisible());
 
     // Table: one row per strategy, in order, with a passing gradient check.
-    ResultsTableModel* model = window.resultsModel();
+    ResultsTableModel* model = part<ResultsTableModel>(window, "resultsModel");
     QCOMPARE(model->rowCount(), 3);
     const QStringList expected{"none", "full", "every:2"};
     for (int row = 0; row < 3; ++row) {
@@ -137,10 +139,10 @@ void TestMainWindow::runsTinySweepIntoTableAndCharts()
                     .startsWith(QStringLiteral("ok")));
         QVERIFY(model->row(row).peak_mib > 0);
     }
-    QCOMPARE(window.document()->strategyNames(), expected);
+    QCOMPARE(part<ResultsDocument>(window, "document")->strategyNames(), expected);
 
     // Charts: the number of points in each chart's series.
-    ChartsPanel* charts = window.chartsPanel();
+    ChartsPanel* charts = part<ChartsPanel>(window, "charts");
     const auto scatter = strategySeries<QScatterSeries>(charts->chart(ChartKind::Tradeoff));
     QCOMPARE(scatter.size(), 3);
     for (QScatterSeries* s : scatter)
@@ -148,7 +150,7 @@ void TestMainWindow::runsTinySweepIntoTableAndCharts()
 
     const auto lines = strategySeries<QLineSeries>(charts->chart(ChartKind::Timeline));
     QCOMPARE(lines.size(), 3);
-    const auto& thinned = window.document()->thinnedTimelines();
+    const auto& thinned = part<ResultsDocument>(window, "document")->thinnedTimelines();
     for (QLineSeries* line : lines) {
         const int run = int(expected.indexOf(line->property(kStrategyProperty).toString()));
         QVERIFY(run >= 0);
@@ -158,7 +160,7 @@ void TestMainWindow::runsTinySweepIntoTableAndCharts()
     }
 
     // Lifetimes show the selected run (the newest until the user picks one).
-    QCOMPARE(window.document()->selectedRun(), 2);
+    QCOMPARE(part<ResultsDocument>(window, "document")->selectedRun(), 2);
     const auto areas = strategySeries<QAreaSeries>(charts->chart(ChartKind::Lifetimes));
     QVERIFY(!areas.isEmpty());
     for (QAreaSeries* area : areas) {
@@ -187,9 +189,9 @@ void TestMainWindow::selectionIsSharedEverywhere()
     runTinySweep(window, {"none", "full", "every:2"}, m_recorder);
 
     // A table row selects the run: lifetimes show it and the timeline puts it first.
-    window.resultsView()->selectRow(1);
-    QCOMPARE(window.document()->selectedRun(), 1);
-    ChartsPanel* charts = window.chartsPanel();
+    part<ResultsView>(window, "resultsView")->selectRow(1);
+    QCOMPARE(part<ResultsDocument>(window, "document")->selectedRun(), 1);
+    ChartsPanel* charts = part<ChartsPanel>(window, "charts");
     const auto areas = strategySeries<QAreaSeries>(charts->chart(ChartKind::Lifetimes));
     QVERIFY(!areas.isEmpty());
     QCOMPARE(areas.first()->property(kStrategyProperty).toString(), QStringLiteral("full"));
@@ -209,8 +211,8 @@ void TestMainWindow::selectionIsSharedEverywhere()
     const QPointF scene = chart->mapToScene(chart->mapToPosition(none->at(0), none));
     const QPoint at = view->mapFromScene(scene);
     QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, at);
-    QTRY_COMPARE(window.document()->selectedRun(), 0);
-    const QModelIndex current = window.resultsView()->currentIndex();
+    QTRY_COMPARE(part<ResultsDocument>(window, "document")->selectedRun(), 0);
+    const QModelIndex current = part<ResultsView>(window, "resultsView")->currentIndex();
     QCOMPARE(current.data(ResultsTableModel::RunIndexRole).toInt(), 0);
 }
 

@@ -1,9 +1,9 @@
-// The memory limit of the modelled device, through the window: the field reaches the config and
-// refuses values out of range with a message naming it; a sweep with a limit between full's and
-// none's footprint shows none as "out of memory at forward of block N" while full fits and
-// passes the check, and the timeline of none ends where it stopped; results notes show under
-// the table; chart exports to a target that cannot be written fail with a message and write
-// nothing.
+// The memory limit of the modelled device: the field reaches the config and names values out of
+// range, and the window refuses them on Run with a message naming it; a sweep with a limit
+// between full's and none's footprint shows none as "out of memory at forward of block N" while
+// full fits and passes the check, and the timeline of none ends where it stopped; results notes
+// show under the table; chart exports to a target that cannot be written fail with a message
+// and write nothing.
 
 #include <QChart>
 #include <QDir>
@@ -30,6 +30,7 @@
 #include "panels/parameter_panel.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
+#include "document/settings.h"
 #include "panels/strategy_list.h"
 
 using namespace ckptlab;
@@ -42,8 +43,9 @@ namespace {
 void runSweep(MainWindow& window, const MessageRecorder& recorder)
 {
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
-    window.runAction()->trigger();
-    QVERIFY2(window.isRunning(), qPrintable(recorder.lastText()));
+    part<QAction>(window, "runAction")->trigger();
+    QVERIFY2(part<SweepController>(window, "sweepController")->isRunning(),
+             qPrintable(recorder.lastText()));
     QVERIFY(ended.wait(180000));
     QCOMPARE(ended.first().at(0).toBool(), false);  // not cancelled
     QCOMPARE(ended.first().at(1).toBool(), false);  // not failed: a run out of memory is a result
@@ -93,7 +95,9 @@ private Q_SLOTS:
     void init();
 
     void fieldReachesConfig();
-    void outOfRangeIsRefusedNamingTheField();
+    void limitComesBackNextSession();
+    void outOfRangeIsNamedByTheField();
+    void outOfRangeIsRefusedOnRun();
     void noneRunsOutWhereFullFits();
     void notesShowUnderTheTable();
     void exportToMissingFolderWritesNothing();
@@ -115,86 +119,108 @@ void TestMemoryLimit::init()
 
 void TestMemoryLimit::fieldReachesConfig()
 {
-    MainWindow window;
-    auto* field = window.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
+    ParameterPanel parameters;
+    auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
     QVERIFY(field);
     QCOMPARE(field->minimum(), 0.0);
     QCOMPARE(field->maximum(), limits::memoryLimitMaxMib);  // the core's range
     QVERIFY(field->toolTip().contains(QStringLiteral("capacity of the device")));
     QVERIFY(field->toolTip().contains(QStringLiteral("other runs go on")));
 
-    window.parameterPanel()->setConfig(tinyConfig());
-    QCOMPARE(window.parameterPanel()->config().memory_limit_mib, 0.0);  // none by default
+    parameters.setConfig(tinyConfig());
+    QCOMPARE(parameters.config().memory_limit_mib, 0.0);  // none by default
     QCOMPARE(field->text(), QStringLiteral("none"));
 
     field->setValue(12.5);
-    QCOMPARE(window.parameterPanel()->config().memory_limit_mib, 12.5);
-    QVERIFY(window.parameterPanel()->problems().isEmpty());
+    QCOMPARE(parameters.config().memory_limit_mib, 12.5);
+    QVERIFY(parameters.problems().isEmpty());
     QCOMPARE(field->text(), QStringLiteral("12.5 MiB"));  // no trailing zeros
 
     ExperimentConfig c = tinyConfig();
     c.memory_limit_mib = 0.125;
-    window.parameterPanel()->setConfig(c);
+    parameters.setConfig(c);
     QCOMPARE(field->value(), 0.125);
-    QCOMPARE(window.parameterPanel()->config().memory_limit_mib, 0.125);
+    QCOMPARE(parameters.config().memory_limit_mib, 0.125);
+}
 
-    // What Run saves comes back in the next session.
+void TestMemoryLimit::limitComesBackNextSession()
+{
+    // What the window saves on closing comes back in the next session.
+    MainWindow window;
+    ExperimentConfig c = tinyConfig();
+    c.memory_limit_mib = 0.125;
+    part<ParameterPanel>(window, "parameters")->setConfig(c);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.close();
     MainWindow again;
-    QCOMPARE(again.parameterPanel()->config().memory_limit_mib, 0.125);
+    QCOMPARE(part<ParameterPanel>(again, "parameters")->config().memory_limit_mib, 0.125);
     QVERIFY(m_recorder.messages.isEmpty());
 }
 
-void TestMemoryLimit::outOfRangeIsRefusedNamingTheField()
+void TestMemoryLimit::outOfRangeIsNamedByTheField()
 {
-    MainWindow window;
-    auto* field = window.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
-    auto* problems = window.findChild<QLabel*>(QStringLiteral("configProblems"));
+    ParameterPanel parameters;
+    auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
+    auto* problems = parameters.findChild<QLabel*>(QStringLiteral("configProblems"));
     QVERIFY(field && problems);
     ExperimentConfig c = tinyConfig();
     c.memory_limit_mib = 3.25;
-    window.parameterPanel()->setConfig(c);
+    parameters.setConfig(c);
 
     for (double bad : {limits::memoryLimitMaxMib * 2, -1.0, std::nan("")}) {
         c.memory_limit_mib = bad;
-        window.parameterPanel()->setConfig(c);
+        parameters.setConfig(c);
         // Not clamped into another limit: the field keeps its value, and says why.
-        QCOMPARE(window.parameterPanel()->config().memory_limit_mib, 3.25);
-        const QString text = window.parameterPanel()->problems().join(QLatin1Char('\n'));
+        QCOMPARE(parameters.config().memory_limit_mib, 3.25);
+        const QString text = parameters.problems().join(QLatin1Char('\n'));
         QVERIFY2(text.contains(QStringLiteral("memory-limit")), qPrintable(text));
-        QVERIFY(problems->isVisibleTo(&window));
+        QVERIFY(problems->isVisibleTo(&parameters));
         QVERIFY(problems->text().contains(QStringLiteral("memory-limit")));
+    }
 
+    // Editing the field answers it.
+    field->setValue(4);
+    QVERIFY(parameters.problems().isEmpty());
+    QVERIFY(!problems->isVisibleTo(&parameters));
+    QCOMPARE(parameters.config().memory_limit_mib, 4.0);
+}
+
+void TestMemoryLimit::outOfRangeIsRefusedOnRun()
+{
+    MainWindow window;
+    auto* parameters = part<ParameterPanel>(window, "parameters");
+    ExperimentConfig c = tinyConfig();
+    c.memory_limit_mib = 3.25;
+    parameters->setConfig(c);
+
+    for (double bad : {limits::memoryLimitMaxMib * 2, -1.0, std::nan("")}) {
+        c.memory_limit_mib = bad;
+        parameters->setConfig(c);
         m_recorder.messages.clear();
         QVERIFY(!window.startSweep());
-        QVERIFY(!window.isRunning());
+        QVERIFY(!part<SweepController>(window, "sweepController")->isRunning());
         QCOMPARE(m_recorder.messages.size(), 1);
         QCOMPARE(m_recorder.messages[0].title, QStringLiteral("Invalid configuration"));
         QVERIFY2(m_recorder.messages[0].text.contains(QStringLiteral("memory-limit")),
                  qPrintable(m_recorder.messages[0].text));
     }
-
-    // Editing the field answers it.
-    field->setValue(4);
-    QVERIFY(window.parameterPanel()->problems().isEmpty());
-    QVERIFY(!problems->isVisibleTo(&window));
-    QCOMPARE(window.parameterPanel()->config().memory_limit_mib, 4.0);
 }
 
 void TestMemoryLimit::noneRunsOutWhereFullFits()
 {
     MainWindow window;
-    window.parameterPanel()->setConfig(activationHeavyConfig());
-    window.strategyList()->setCheckedStrategies({"none", "full"});
+    auto* memory = part<MemoryEstimateLabel>(window, "memoryEstimate");
+    auto* notes = part<QLabel>(window, "resultsNotes");
+    part<ParameterPanel>(window, "parameters")->setConfig(activationHeavyConfig());
+    part<StrategyList>(window, "strategies")->setCheckedStrategies({"none", "full"});
 
     // A first sweep without a limit gives both footprints.
     runSweep(window, m_recorder);
     if (QTest::currentTestFailed())
         return;
-    const RunResult* none = window.document()->results().find("none");
-    const RunResult* full = window.document()->results().find("full");
+    const RunResult* none = part<ResultsDocument>(window, "document")->results().find("none");
+    const RunResult* full = part<ResultsDocument>(window, "document")->results().find("full");
     QVERIFY(none && full && none->ok() && full->ok());
     const std::int64_t noneBytes = footprint(*none), fullBytes = footprint(*full);
     QVERIFY2(fullBytes * 3 / 2 < noneBytes, "none's footprint should be well above full's");
@@ -203,18 +229,18 @@ void TestMemoryLimit::noneRunsOutWhereFullFits()
 
     ExperimentConfig c = activationHeavyConfig();
     c.memory_limit_mib = limit;
-    window.parameterPanel()->setConfig(c);
-    QCOMPARE(window.parameterPanel()->config().memory_limit_mib, limit);
+    part<ParameterPanel>(window, "parameters")->setConfig(c);
+    QCOMPARE(part<ParameterPanel>(window, "parameters")->config().memory_limit_mib, limit);
     // The forecast says which strategy will not fit; Run is not refused for it.
-    QTRY_COMPARE_WITH_TIMEOUT(window.memoryEstimate()->predictedOverLimit(),
+    QTRY_COMPARE_WITH_TIMEOUT(memory->predictedOverLimit(),
                               QStringList{QStringLiteral("none")}, 60000);
-    QVERIFY(window.memoryEstimate()->text().contains(QStringLiteral("Predicted to run out")));
+    QVERIFY(memory->text().contains(QStringLiteral("Predicted to run out")));
 
     runSweep(window, m_recorder);
     if (QTest::currentTestFailed())
         return;
     QVERIFY2(m_recorder.messages.isEmpty(), qPrintable(m_recorder.lastText()));
-    const ResultSet& results = window.document()->results();
+    const ResultSet& results = part<ResultsDocument>(window, "document")->results();
     QCOMPARE(results.runs.size(), size_t(2));
     none = results.find("none");
     full = results.find("full");
@@ -225,7 +251,7 @@ void TestMemoryLimit::noneRunsOutWhereFullFits()
     QVERIFY(full->ok());
 
     // The table: none out of memory where it happened, full normal and checked.
-    const ResultsTableModel& model = *window.resultsModel();
+    const ResultsTableModel& model = *part<ResultsTableModel>(window, "resultsModel");
     const int noneRow = rowOf(model, QStringLiteral("none"));
     const int fullRow = rowOf(model, QStringLiteral("full"));
     QVERIFY(noneRow >= 0 && fullRow >= 0);
@@ -244,12 +270,12 @@ void TestMemoryLimit::noneRunsOutWhereFullFits()
     QCOMPARE(cell(model, noneRow, ResultsTableModel::FastestStepColumn), QStringLiteral("—"));
     QVERIFY(cell(model, fullRow, ResultsTableModel::GradCheckColumn).startsWith(QStringLiteral("ok")));
     QVERIFY(!cell(model, fullRow, ResultsTableModel::PeakMiBColumn).contains(QStringLiteral("partial")));
-    QVERIFY(window.resultsNotes()->isVisibleTo(&window));
-    QVERIFY(window.resultsNotes()->text().contains(QStringLiteral("none at forward of block")));
+    QVERIFY(notes->isVisibleTo(&window));
+    QVERIFY(notes->text().contains(QStringLiteral("none at forward of block")));
 
     // The timeline: none's line ends where it stopped, at its cross; full's goes on; the limit
     // is a line at what it leaves above the step's start.
-    QChart* timeline = window.chartsPanel()->chart(ChartKind::Timeline);
+    QChart* timeline = part<ChartsPanel>(window, "charts")->chart(ChartKind::Timeline);
     auto* noneLine = findSeries<QLineSeries>(timeline, {}, QStringLiteral("none"));
     auto* fullLine = findSeries<QLineSeries>(timeline, {}, QStringLiteral("full"));
     QVERIFY(noneLine && fullLine);
@@ -267,7 +293,7 @@ void TestMemoryLimit::noneRunsOutWhereFullFits()
     QVERIFY(qAbs(limitLine->at(0).y() - (limit - double(baseline) / kMiB)) < 1e-6);
 
     // The tradeoff chart plots none as a cross, not as a measured point.
-    QChart* tradeoff = window.chartsPanel()->chart(ChartKind::Tradeoff);
+    QChart* tradeoff = part<ChartsPanel>(window, "charts")->chart(ChartKind::Tradeoff);
     QVERIFY(findSeries<QScatterSeries>(tradeoff, QStringLiteral("outOfMemory")));
     QVERIFY(findSeries<QLineSeries>(tradeoff, QStringLiteral("memoryCapacity")));
     for (QAbstractSeries* series : tradeoff->series())
@@ -278,27 +304,39 @@ void TestMemoryLimit::noneRunsOutWhereFullFits()
 void TestMemoryLimit::notesShowUnderTheTable()
 {
     MainWindow window;
-    QVERIFY(!window.resultsNotes()->isVisibleTo(&window));
+    auto* notes = part<QLabel>(window, "resultsNotes");
+    auto* document = part<ResultsDocument>(window, "document");
+    QVERIFY(!notes->isVisibleTo(&window));
     ResultSet set;
     RunResult run;
     run.strategy = "none";
     run.grad_check = GradCheck{true, 0, 1e-5, {}};
     set.runs.push_back(run);
     set.notes = {"\"vs optimal\" is not computed: the chain has 600 units"};
-    window.document()->reset(set, {});
-    QVERIFY(window.resultsNotes()->isVisibleTo(&window));
-    QVERIFY(window.resultsNotes()->text().contains(QStringLiteral("\"vs optimal\" is not computed")));
-    window.document()->clear();
-    QVERIFY(!window.resultsNotes()->isVisibleTo(&window));
+    document->reset(set, {});
+    QVERIFY(notes->isVisibleTo(&window));
+    QVERIFY(notes->text().contains(QStringLiteral("\"vs optimal\" is not computed")));
+    document->clear();
+    QVERIFY(!notes->isVisibleTo(&window));
 }
 
 void TestMemoryLimit::exportToMissingFolderWritesNothing()
 {
-    MainWindow window;
-    runTinySweep(window, {"none", "full"}, m_recorder);
-    if (QTest::currentTestFailed())
-        return;
-    ChartExporter* exporter = window.chartExporter();
+    // The exporters on their own, over the results of a tiny sweep read from a file.
+    QWidget window;
+    ResultsDocument document;
+    Settings settings;
+    ChartsPanel charts(&document, &window);
+    FileController files(&document, &settings, &window);
+    ChartExporter exporter(&charts, &document, &settings, &window);
+    {
+        const QString sweep = QFileInfo(QStringLiteral(__FILE__)).absolutePath()
+                              + QStringLiteral("/../data/fuzz/valid/tiny-sweep.json");
+        QSignalSpy opened(&files, &FileController::opened);
+        files.open(sweep);
+        QVERIFY2(opened.wait(30000), qPrintable(m_recorder.lastText()));
+        QVERIFY(document.runCount() > 0);
+    }
     QTemporaryDir dir;
     const QString missing = dir.filePath(QStringLiteral("missing/deeper"));
     const auto nothingWritten = [&] {
@@ -318,37 +356,37 @@ void TestMemoryLimit::exportToMissingFolderWritesNothing()
     };
 
     const QString png = missing + QStringLiteral("/tradeoff.png");
-    QVERIFY(!exporter->exportChart(ChartKind::Tradeoff, ChartFormat::Png1x, png));
+    QVERIFY(!exporter.exportChart(ChartKind::Tradeoff, ChartFormat::Png1x, png));
     expectMessage(png, "does not exist");
     const QString svg = missing + QStringLiteral("/timeline.svg");
-    QVERIFY(!exporter->exportChart(ChartKind::Timeline, ChartFormat::Svg, svg));
+    QVERIFY(!exporter.exportChart(ChartKind::Timeline, ChartFormat::Svg, svg));
     expectMessage(svg, "does not exist");
     const QString schedule = missing + QStringLiteral("/schedules.png");
-    QVERIFY(!exporter->exportSchedule(ChartFormat::Png2x, schedule));
+    QVERIFY(!exporter.exportSchedule(ChartFormat::Png2x, schedule));
     expectMessage(schedule, "does not exist");
-    QVERIFY(exporter->exportAll(missing).isEmpty());
+    QVERIFY(exporter.exportAll(missing).isEmpty());
     expectMessage(missing, "does not exist");
     const QString taken = dir.filePath(QStringLiteral("taken.png"));
-    QVERIFY(!exporter->exportChart(ChartKind::Tradeoff, ChartFormat::Png1x, taken));
+    QVERIFY(!exporter.exportChart(ChartKind::Tradeoff, ChartFormat::Png1x, taken));
     expectMessage(taken, "is a folder");
     // One target of the folder is taken: nothing at all is written, not the charts before it.
     const QString slides = dir.filePath(QStringLiteral("slides"));
-    QVERIFY(exporter->exportAll(slides).isEmpty());
+    QVERIFY(exporter.exportAll(slides).isEmpty());
     expectMessage(slides + QStringLiteral("/timeline.svg"), "is a folder");
     QCOMPARE(QDir(slides).entryList(QDir::Files | QDir::Hidden), QStringList());
     QVERIFY(nothingWritten());
 
     // The results exports (FileController) end the same way: a message, and no file.
     const QString csv = missing + QStringLiteral("/summary.csv");
-    QVERIFY(!window.files()->exportCsv(csv));
+    QVERIFY(!files.exportCsv(csv));
     expectMessage(csv, "");
     const QString trace = missing + QStringLiteral("/run.trace.json");
-    QVERIFY(!window.files()->exportTrace(trace));
+    QVERIFY(!files.exportTrace(trace));
     expectMessage(trace, "");
     QVERIFY(nothingWritten());
 
     // And where it can write, it does.
-    QCOMPARE(exporter->exportAll(dir.filePath(QStringLiteral("fresh"))).size(), 10);
+    QCOMPARE(exporter.exportAll(dir.filePath(QStringLiteral("fresh"))).size(), 10);
     QVERIFY(m_recorder.messages.isEmpty());
 }
 

@@ -51,10 +51,12 @@ ExperimentConfig savingConfig()
 // Waits for the forecast of the panel's current config.
 bool waitForForecast(MainWindow& window, int timeoutMs = 60000)
 {
+    auto* memory = part<MemoryEstimateLabel>(window, "memoryEstimate");
+    auto* predictions = part<PredictionController>(window, "predictions");
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < timeoutMs) {
-        if (window.memoryEstimate()->shownPrediction() && !window.predictions()->isMeasuring())
+        if (memory->shownPrediction() && !predictions->isMeasuring())
             return true;
         QTest::qWait(20);
     }
@@ -87,6 +89,7 @@ private Q_SLOTS:
 
     void forecastIsWhatTheSweepThenMeasures();
     void depthChangesReuseTheMeasuredBlock();
+    void unfitConfigIsNeverMeasured();
     void optimalBudgetFollowsTheModelUntilEdited();
     void paretoButtonRunsTheCurve();
     void scheduleDiagramShowsStoredInputsAndRecomputes();
@@ -112,31 +115,34 @@ void TestPlanAndPredict::init()
 void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures()
 {
     MainWindow window;
-    window.predictions()->setDelay(0);
+    auto* memory = part<MemoryEstimateLabel>(window, "memoryEstimate");
+    auto* list = part<StrategyList>(window, "strategies");
+    auto* model = part<ResultsTableModel>(window, "resultsModel");
+    part<PredictionController>(window, "predictions")->setDelay(0);
     window.show();
-    window.parameterPanel()->setConfig(tinyConfig());
+    part<ParameterPanel>(window, "parameters")->setConfig(tinyConfig());
     const QStringList strategies{"none", "full", "every:2", "revolve:2"};
-    window.strategyList()->setCheckedStrategies(strategies);
+    list->setCheckedStrategies(strategies);
     QVERIFY(waitForForecast(window));
-    const LivePrediction forecast = *window.memoryEstimate()->shownPrediction();
+    const LivePrediction forecast = *memory->shownPrediction();
     QVERIFY(forecast.valid);
     QVERIFY(forecast.minimum_peak > 0 && forecast.minimum_peak <= forecast.none_peak);
-    QVERIFY(window.memoryEstimate()->text().contains(QStringLiteral("Predicted peak")));
+    QVERIFY(memory->text().contains(QStringLiteral("Predicted peak")));
     for (const QString& s : strategies) {
         const StrategyForecast* f = forecast.find(s);
         QVERIFY2(f && f->ok, qPrintable(s));
         QVERIFY(f->peak_bytes >= forecast.minimum_peak);
-        QVERIFY(!predictedCell(window.strategyList()->table(), s).isEmpty());
+        QVERIFY(!predictedCell(list->table(), s).isEmpty());
     }
     // An optimal budget below the smallest feasible peak says it does not fit, before a run.
     Strategy tooSmall{StrategyKind::Optimal, 0};
     tooSmall.budget_mib = forecast.minimum_peak / 2.0 / kMiB;
     const QString tooSmallName = QString::fromStdString(tooSmall.name());
-    QVERIFY(window.strategyList()->addStrategy(tooSmallName).isEmpty());
+    QVERIFY(list->addStrategy(tooSmallName).isEmpty());
     QVERIFY(waitForForecast(window));
-    QTRY_COMPARE(predictedCell(window.strategyList()->table(), tooSmallName),
+    QTRY_COMPARE(predictedCell(list->table(), tooSmallName),
                  QStringLiteral("does not fit"));
-    window.strategyList()->setCheckedStrategies(strategies);
+    list->setCheckedStrategies(strategies);
     screenshot(window, QStringLiteral("forecast"));
 
     // The sweep measures the same block the same way: peaks equal the forecast to the byte.
@@ -144,7 +150,7 @@ void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures()
     QVERIFY(window.startSweep());
     QVERIFY(ended.wait(180000));
     QCOMPARE(ended.first().at(1).toBool(), false);
-    const ResultSet& results = window.document()->results();
+    const ResultSet& results = part<ResultsDocument>(window, "document")->results();
     QCOMPARE(int(results.runs.size()), strategies.size());
     for (const RunResult& run : results.runs) {
         const StrategyForecast* f = forecast.find(QString::fromStdString(run.strategy));
@@ -158,24 +164,30 @@ void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures()
     }
     // The table shows the prediction and its error beside the measurement.
     const QString peakError =
-        window.resultsModel()->index(1, ResultsTableModel::PeakErrorColumn).data().toString();
+        model->index(1, ResultsTableModel::PeakErrorColumn).data().toString();
     QVERIFY2(peakError.endsWith(QStringLiteral(" %")), qPrintable(peakError));
 }
 
 void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock()
 {
-    MainWindow window;
-    window.predictions()->setDelay(0);
+    PredictionController predictions;
+    predictions.setDelay(0);
+    QSignalSpy updated(&predictions, &PredictionController::updated);
+    const auto forecastOf = [&](const ExperimentConfig& config) {
+        updated.clear();
+        predictions.request(config, {"none", "full"});
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 60000 && (updated.isEmpty() || predictions.isMeasuring()))
+            QTest::qWait(20);
+        return updated.isEmpty() ? LivePrediction{} : predictions.latest();
+    };
     ExperimentConfig config = savingConfig();
-    window.parameterPanel()->setConfig(config);
-    window.strategyList()->setCheckedStrategies({"none", "full"});
-    QVERIFY(waitForForecast(window));
-    const LivePrediction four = *window.memoryEstimate()->shownPrediction();
+    const LivePrediction four = forecastOf(config);
+    QCOMPARE(four.config.depth, config.depth);
 
     config.depth = 8;
-    window.parameterPanel()->setConfig(config);
-    QVERIFY(waitForForecast(window));
-    const LivePrediction eight = *window.memoryEstimate()->shownPrediction();
+    const LivePrediction eight = forecastOf(config);
     QCOMPARE(eight.config.depth, 8);
     QCOMPARE(eight.measure_ms, 0.0);  // same block shape: nothing measured again
     // Without checkpointing every block's activations stay: twice the blocks, more memory.
@@ -183,25 +195,44 @@ void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock()
     QVERIFY(eight.find(QStringLiteral("full"))->peak_bytes
             < eight.find(QStringLiteral("none"))->peak_bytes);
 
-    // A config that cannot fit is never measured: the label says so.
+    // A config that cannot fit is refused by the label's analytic check, which says so.
     ExperimentConfig huge = config;
     huge.width = 16384;
     huge.seq = 65536;
     huge.batch = 4096;
-    window.parameterPanel()->setConfig(huge);
-    QVERIFY(window.memoryEstimate()->forecast().refused);
+    MemoryEstimateLabel label;
+    QVERIFY(!label.refresh(huge, {"none", "full"}));
+    QVERIFY(label.forecast().refused);
+    QVERIFY(label.text().contains(QStringLiteral("cannot fit")));
+}
+
+void TestPlanAndPredict::unfitConfigIsNeverMeasured()
+{
+    // Through the window: the panel's config reaches the label, which keeps it from measuring.
+    MainWindow window;
+    auto* memory = part<MemoryEstimateLabel>(window, "memoryEstimate");
+    auto* predictions = part<PredictionController>(window, "predictions");
+    predictions->setDelay(0);
+    ExperimentConfig huge = savingConfig();
+    huge.width = 16384;
+    huge.seq = 65536;
+    huge.batch = 4096;
+    part<ParameterPanel>(window, "parameters")->setConfig(huge);
+    QVERIFY(memory->forecast().refused);
     QTest::qWait(50);
-    QVERIFY(!window.predictions()->isMeasuring());
-    QVERIFY(window.memoryEstimate()->text().contains(QStringLiteral("cannot fit")));
+    QVERIFY(!predictions->isMeasuring());
+    QVERIFY(memory->text().contains(QStringLiteral("cannot fit")));
 }
 
 void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited()
 {
     MainWindow window;
-    window.predictions()->setDelay(0);
+    auto* memory = part<MemoryEstimateLabel>(window, "memoryEstimate");
+    auto* parameters = part<ParameterPanel>(window, "parameters");
+    part<PredictionController>(window, "predictions")->setDelay(0);
     ExperimentConfig config = savingConfig();
-    window.parameterPanel()->setConfig(config);
-    StrategyTable* table = window.strategyList()->table();
+    parameters->setConfig(config);
+    StrategyTable* table = part<StrategyList>(window, "strategies")->table();
     int row = -1;
     for (int r = 0; r < table->rowCount(); ++r)
         if (table->item(r, 0)->text() == QStringLiteral("optimal"))
@@ -212,14 +243,14 @@ void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited()
     // The default budget moves inside the feasible range of each model, and fits.
     for (int depth : {4, 8}) {
         config.depth = depth;
-        window.parameterPanel()->setConfig(config);
+        parameters->setConfig(config);
         QVERIFY(waitForForecast(window));
-        const LivePrediction forecast = *window.memoryEstimate()->shownPrediction();
+        const LivePrediction forecast = *memory->shownPrediction();
         QCOMPARE(forecast.config.depth, depth);
         QTRY_VERIFY(budgetBytes() >= double(forecast.minimum_peak));
         QVERIFY2(budgetBytes() <= double(forecast.none_peak) * 1.01, qPrintable(table->rowText(row)));
         QVERIFY(waitForForecast(window));
-        const StrategyForecast* planned = window.memoryEstimate()->shownPrediction()->find(table->rowText(row));
+        const StrategyForecast* planned = memory->shownPrediction()->find(table->rowText(row));
         QVERIFY2(planned && planned->ok, qPrintable(table->rowText(row)));
         QVERIFY(planned->peak_bytes <= budgetBytes());
         QVERIFY(planned->peak_bytes < forecast.none_peak);
@@ -228,7 +259,7 @@ void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited()
     // The user's budget stays, even when it does not fit.
     table->item(row, 1)->setData(Qt::EditRole, 0.01);
     config.depth = 6;
-    window.parameterPanel()->setConfig(config);
+    parameters->setConfig(config);
     QVERIFY(waitForForecast(window));
     QTest::qWait(100);
     QCOMPARE(table->rowText(row), QStringLiteral("optimal:0.01"));
@@ -238,18 +269,19 @@ void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited()
 void TestPlanAndPredict::paretoButtonRunsTheCurve()
 {
     MainWindow window;
+    auto* strategies = part<StrategyList>(window, "strategies");
     window.show();
-    window.parameterPanel()->setConfig(savingConfig());
-    window.strategyList()->setCheckedStrategies({"none", "full", "every:2", "sqrt"});
-    window.curveSweeps()->paretoPointsBox()->setValue(3);
+    part<ParameterPanel>(window, "parameters")->setConfig(savingConfig());
+    strategies->setCheckedStrategies({"none", "full", "every:2", "sqrt"});
+    part<CurveSweepPanel>(window, "curveSweeps")->paretoPointsBox()->setValue(3);
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
     window.findChild<QPushButton*>(QStringLiteral("paretoButton"))->click();
-    QVERIFY(window.isRunning());
+    QVERIFY(part<SweepController>(window, "sweepController")->isRunning());
     QVERIFY(ended.wait(180000));
     QVERIFY2(m_recorder.messages.isEmpty(), qPrintable(m_recorder.messages.value(0).text));
     QCOMPARE(ended.first().at(1).toBool(), false);
 
-    const ResultSet& results = window.document()->results();
+    const ResultSet& results = part<ResultsDocument>(window, "document")->results();
     int optimal = 0;
     for (const RunResult& run : results.runs) {
         QVERIFY2(run.ok(), run.strategy.c_str());
@@ -268,7 +300,7 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve()
              qPrintable(window.statusBar()->currentMessage()));
 
     // The tradeoff chart draws the planner's frontier and the measured optimal curve.
-    QChart* chart = window.chartsPanel()->chart(ChartKind::Tradeoff);
+    QChart* chart = part<ChartsPanel>(window, "charts")->chart(ChartKind::Tradeoff);
     QStringList names;
     for (QAbstractSeries* s : chart->series())
         names << s->objectName();
@@ -280,7 +312,7 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve()
     auto* timeChoice = window.findChild<QComboBox*>(QStringLiteral("tradeoffTime"));
     QVERIFY(timeChoice);
     timeChoice->setCurrentIndex(1);
-    chart = window.chartsPanel()->chart(ChartKind::Tradeoff);
+    chart = part<ChartsPanel>(window, "charts")->chart(ChartKind::Tradeoff);
     const RunResult& none = *results.find("none");
     bool found = false;
     for (QAbstractSeries* s : chart->series()) {
@@ -325,12 +357,14 @@ void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes()
 
     // In the window: the tab draws every run, and clicking a row selects its run.
     MainWindow window;
+    auto* document = part<ResultsDocument>(window, "document");
+    auto* charts = part<ChartsPanel>(window, "charts");
     window.resize(1400, 900);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.document()->reset(set, std::vector<std::vector<TimelineEvent>>(set.runs.size()));
-    window.chartsPanel()->showSchedule();
-    ScheduleView* view = window.chartsPanel()->scheduleView();
+    document->reset(set, std::vector<std::vector<TimelineEvent>>(set.runs.size()));
+    charts->showSchedule();
+    ScheduleView* view = charts->scheduleView();
     QTRY_COMPARE(int(view->diagram().rows().size()), 4);
     const QRectF area(view->rect());
     QPointF point(area.center().x(), 0);
@@ -340,12 +374,12 @@ void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes()
             break;
         }
     QTest::mouseClick(view, Qt::LeftButton, {}, point.toPoint());
-    QCOMPARE(window.document()->selectedRun(), 2);
+    QCOMPARE(document->selectedRun(), 2);
     screenshot(window, QStringLiteral("schedules"));
 
     // Exported with the charts, as PNG and SVG.
     QTemporaryDir dir;
-    const QStringList written = window.chartExporter()->exportAll(dir.path());
+    const QStringList written = part<ChartExporter>(window, "chartExporter")->exportAll(dir.path());
     QVERIFY2(m_recorder.messages.isEmpty(), qPrintable(m_recorder.messages.value(0).text));
     QVERIFY2(written.contains(QDir(dir.path()).filePath(QStringLiteral("schedules.png"))),
              qPrintable(written.join(QLatin1Char(' '))));
@@ -357,27 +391,29 @@ void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes()
 void TestPlanAndPredict::scalingSweepFitsExponents()
 {
     MainWindow window;
+    auto* curves = part<CurveSweepPanel>(window, "curveSweeps");
+    auto* sweep = part<SweepController>(window, "sweepController");
     window.show();
-    window.parameterPanel()->setConfig(savingConfig());
-    window.strategyList()->setCheckedStrategies({"none", "full"});
-    window.curveSweeps()->setScaling(ScalingAxis::Depth, QStringLiteral("2, 4, 8"));
+    part<ParameterPanel>(window, "parameters")->setConfig(savingConfig());
+    part<StrategyList>(window, "strategies")->setCheckedStrategies({"none", "full"});
+    curves->setScaling(ScalingAxis::Depth, QStringLiteral("2, 4, 8"));
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
     window.findChild<QPushButton*>(QStringLiteral("scalingButton"))->click();
-    QVERIFY2(window.isRunning(), qPrintable(m_recorder.lastText()));
+    QVERIFY2(sweep->isRunning(), qPrintable(m_recorder.lastText()));
     QVERIFY(ended.wait(180000));
     QVERIFY2(m_recorder.messages.isEmpty(), qPrintable(m_recorder.lastText()));
     QCOMPARE(ended.first().at(1).toBool(), false);
 
-    const ResultSet& results = window.document()->results();
+    const ResultSet& results = part<ResultsDocument>(window, "document")->results();
     QCOMPARE(int(results.runs.size()), 6);  // two strategies at three depths
-    QVERIFY(window.chartsPanel()->isAvailable(ChartKind::Scaling));
+    QVERIFY(part<ChartsPanel>(window, "charts")->isAvailable(ChartKind::Scaling));
     // Without checkpointing activations grow with depth (k near 1); with every block
     // checkpointed only one block's activations live at a time, plus an input per block.
     const PowerFit none = fitRuns(results, "none", ScalingAxis::Depth, ScalingMetric::ActivationBytes);
     QVERIFY2(none.exponent > 0.9 && none.exponent < 1.1, qPrintable(QString::number(none.exponent)));
     QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("none k=")));
     // Every size of every strategy is a point on the log-log chart.
-    QChart* chart = window.chartsPanel()->chart(ChartKind::Scaling);
+    QChart* chart = part<ChartsPanel>(window, "charts")->chart(ChartKind::Scaling);
     int points = 0;
     for (QAbstractSeries* series : chart->series())
         if (auto* dots = qobject_cast<QScatterSeries*>(series))
@@ -389,19 +425,19 @@ void TestPlanAndPredict::scalingSweepFitsExponents()
 void TestPlanAndPredict::badScalingValuesGiveMessages()
 {
     MainWindow window;
-    window.parameterPanel()->setConfig(tinyConfig());
-    window.strategyList()->setCheckedStrategies({"none"});
+    part<ParameterPanel>(window, "parameters")->setConfig(tinyConfig());
+    part<StrategyList>(window, "strategies")->setCheckedStrategies({"none"});
     for (const auto& [values, expected] :
          std::vector<std::pair<QString, QString>>{{QStringLiteral("4"), QStringLiteral("at least two")},
                                                   {QStringLiteral("4,x"), QStringLiteral("\"x\" is not a whole number")},
                                                   {QStringLiteral("0,4"), QStringLiteral("depth must be between 1 and 512")}}) {
         m_recorder.reset();
-        window.curveSweeps()->setScaling(ScalingAxis::Depth, values);
+        part<CurveSweepPanel>(window, "curveSweeps")->setScaling(ScalingAxis::Depth, values);
         QVERIFY(!window.startScalingSweep());
         QCOMPARE(m_recorder.messages.size(), 1);
         QCOMPARE(m_recorder.messages[0].title, QStringLiteral("Invalid scaling values"));
         QVERIFY2(m_recorder.lastText().contains(expected), qPrintable(m_recorder.lastText()));
-        QVERIFY(!window.isRunning());
+        QVERIFY(!part<SweepController>(window, "sweepController")->isRunning());
     }
 }
 

@@ -61,6 +61,7 @@ void TestResponsiveness::eventLoopNeverStallsDuringSweep()
     MessageRecorder recorder;
 
     MainWindow window;
+    auto* strategies = part<StrategyList>(window, "strategies");
     window.resize(1400, 900);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -73,9 +74,9 @@ void TestResponsiveness::eventLoopNeverStallsDuringSweep()
     config.warmup = 0;
     config.repeats = 2;
     config.threads = 1;  // leave a core for the GUI thread on small machines
-    window.parameterPanel()->setConfig(config);
-    window.strategyList()->setCheckedStrategies({"none", "full", "every:2", "sqrt", "segments:2"});
-    window.chartsPanel()->setCurrentKind(ChartKind::Timeline);
+    part<ParameterPanel>(window, "parameters")->setConfig(config);
+    strategies->setCheckedStrategies({"none", "full", "every:2", "sqrt", "segments:2"});
+    part<ChartsPanel>(window, "charts")->setCurrentKind(ChartKind::Timeline);
 
     // Every gap between two ticks is time the event loop could not run.
     qint64 maxGap = 0, maxBusy = 0;
@@ -104,8 +105,8 @@ void TestResponsiveness::eventLoopNeverStallsDuringSweep()
     const double load = std::max(loadBefore, loadAverage());
 
     QVERIFY(recorder.messages.isEmpty());
-    QCOMPARE(window.document()->runCount(), 5);
-    QVERIFY(window.chartsPanel()->buildCount(ChartKind::Timeline) >= 5);
+    QCOMPARE(part<ResultsDocument>(window, "document")->runCount(), 5);
+    QVERIFY(part<ChartsPanel>(window, "charts")->buildCount(ChartKind::Timeline) >= 5);
     const int cores = QThread::idealThreadCount();
     qInfo("largest event-loop gap: %lld ms wall, %lld ms GUI-thread CPU, over %lld ms; "
           "load %.1f on %d cores",

@@ -106,16 +106,18 @@ void TestSettings::windowRestoresLastSession()
     c.width = 48;
     {
         MainWindow window;
-        window.parameterPanel()->setConfig(c);
-        window.strategyList()->setCheckedStrategies({"none", "every:3"});
+        part<ParameterPanel>(window, "parameters")->setConfig(c);
+        part<StrategyList>(window, "strategies")->setCheckedStrategies({"none", "every:3"});
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.close();  // saves the session
     }
     MainWindow window;
-    QCOMPARE(window.parameterPanel()->config().depth, 6);
-    QCOMPARE(window.parameterPanel()->config().width, 48);
-    QCOMPARE(window.strategyList()->checkedStrategies(), QStringList({"none", "every:3"}));
+    const ExperimentConfig restored = part<ParameterPanel>(window, "parameters")->config();
+    QCOMPARE(restored.depth, 6);
+    QCOMPARE(restored.width, 48);
+    QCOMPARE(part<StrategyList>(window, "strategies")->checkedStrategies(),
+             QStringList({"none", "every:3"}));
 }
 
 void TestSettings::foldersFallBackToHome()

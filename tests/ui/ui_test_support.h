@@ -18,6 +18,7 @@
 #include "window/messages.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
+#include "controllers/sweep_controller.h"
 
 namespace ckptlab::ui::test {
 
@@ -61,6 +62,17 @@ inline ExperimentConfig slowConfig()
     return c;
 }
 
+// One of the window's parts, found by its objectName as any outside code would find it (the
+// window has no accessors). Aborts the test binary when the part is missing, naming it.
+template <typename T>
+T* part(const QObject& window, const char* name)
+{
+    T* found = window.findChild<T*>(QLatin1String(name));
+    if (!found)
+        qFatal("the window has no %s named \"%s\"", T::staticMetaObject.className(), name);
+    return found;
+}
+
 // Records the window's message boxes instead of showing them, for as long as it lives (make it
 // a member of the test class); `answer` is the reply to questions.
 class MessageRecorder {
@@ -94,11 +106,12 @@ public:
 inline void runTinySweep(MainWindow& window, const QStringList& strategies,
                          const MessageRecorder& recorder)
 {
-    window.parameterPanel()->setConfig(tinyConfig());
-    window.strategyList()->setCheckedStrategies(strategies);
+    part<ParameterPanel>(window, "parameters")->setConfig(tinyConfig());
+    part<StrategyList>(window, "strategies")->setCheckedStrategies(strategies);
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
-    window.runAction()->trigger();
-    QVERIFY2(window.isRunning(), qPrintable(recorder.lastText()));
+    part<QAction>(window, "runAction")->trigger();
+    QVERIFY2(part<SweepController>(window, "sweepController")->isRunning(),
+             qPrintable(recorder.lastText()));
     QVERIFY(ended.wait(180000));
     QCOMPARE(ended.first().at(0).toBool(), false);  // not cancelled
     QCOMPARE(ended.first().at(1).toBool(), false);  // not failed

@@ -42,6 +42,7 @@ ChartExporter::ChartExporter(ChartsPanel* charts, ResultsDocument* document, Set
     , m_settings(settings)
     , m_window(window)
 {
+    setObjectName(QStringLiteral("chartExporter"));
 }
 
 void ChartExporter::addActions(QMenu* menu)

@@ -42,6 +42,7 @@ FileController::FileController(ResultsDocument* document, Settings* settings, QW
     , m_settings(settings)
     , m_window(window)
 {
+    setObjectName(QStringLiteral("files"));
     connect(&m_loading, &QFutureWatcher<LoadedResults>::finished, this, &FileController::onLoaded);
 }
 

@@ -15,6 +15,7 @@ PredictionController::PredictionController(QObject* parent)
     : QObject(parent)
     , m_worker(new PredictionWorker)
 {
+    setObjectName(QStringLiteral("predictions"));
     qRegisterMetaType<LivePrediction>();
     m_thread.setObjectName(QStringLiteral("ckptlab-predict"));
     m_worker->moveToThread(&m_thread);

@@ -6,6 +6,7 @@ SweepController::SweepController(QObject* parent)
     : QObject(parent)
     , m_worker(new SweepWorker)
 {
+    setObjectName(QStringLiteral("sweepController"));
     m_thread.setObjectName(QStringLiteral("ckptlab-sweep"));
     m_worker->moveToThread(&m_thread);
     // Worker and controller live on different threads, so these connections are queued.

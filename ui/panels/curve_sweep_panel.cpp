@@ -19,6 +19,7 @@ CurveSweepPanel::CurveSweepPanel(QWidget* parent)
     , m_values(new QLineEdit)
     , m_scaling(new QPushButton(tr("Scaling sweep")))
 {
+    setObjectName(QStringLiteral("curveSweeps"));
     m_pareto->setObjectName(QStringLiteral("paretoButton"));
     m_pareto->setToolTip(
         tr("Run optimal schedules at evenly spread memory budgets, from the smallest feasible "

@@ -63,6 +63,7 @@ ParameterPanel::ParameterPanel(QWidget* parent)
     : QWidget(parent)
     , m_grid(new QGridLayout(this))
 {
+    setObjectName(QStringLiteral("parameters"));
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setColumnStretch(1, 1);
     m_grid->setColumnStretch(3, 1);

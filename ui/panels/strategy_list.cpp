@@ -19,6 +19,7 @@ StrategyList::StrategyList(QWidget* parent)
     , m_customError(new QLabel(this))
     , m_presets(new QComboBox(this))
 {
+    setObjectName(QStringLiteral("strategies"));
     m_presets->setObjectName(QStringLiteral("presets"));
     m_presets->addItem(tr("Preset…"));
     for (const std::string& name : presetNames()) {

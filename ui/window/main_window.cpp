@@ -36,6 +36,7 @@ MainWindow::MainWindow(QWidget* parent)
     initializeUi();
     setObjectName(QStringLiteral("mainWindow"));
     m_document = new ResultsDocument(this);
+    m_document->setObjectName(QStringLiteral("document"));
     m_sweep = new SweepController(this);
     m_predictions = new PredictionController(this);
     createPanels();
@@ -101,6 +102,7 @@ void MainWindow::createPanels()
 
     // Bottom: the numbers.
     m_model = new ResultsTableModel(this);
+    m_model->setObjectName(QStringLiteral("resultsModel"));
     m_table = new ResultsView(m_model);
     m_notes = new QLabel;
     m_notes->setObjectName(QStringLiteral("resultsNotes"));

@@ -1,7 +1,10 @@
 #pragma once
 // The Checkpoint Lab window. It only assembles the pieces and routes signals between them:
 // parameters and strategies (left dock), charts (centre), results table (bottom dock), sweep
-// controller, files. Accessors exist for the UI tests.
+// controller, files. It has no accessors: tests reach its parts through findChild by objectName
+// (parameters, strategies, memoryEstimate, document, resultsModel, resultsView, resultsNotes,
+// charts, sweepController, predictions, curveSweeps, files, chartExporter, progressStatus,
+// runAction, ...).
 
 #include <QMainWindow>
 
@@ -42,24 +45,6 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    ParameterPanel* parameterPanel() const { return m_parameters; }
-    StrategyList* strategyList() const { return m_strategies; }
-    MemoryEstimateLabel* memoryEstimate() const { return m_memory; }
-    ResultsDocument* document() const { return m_document; }
-    ResultsTableModel* resultsModel() const { return m_model; }
-    ResultsView* resultsView() const { return m_table; }
-    // Under the table: which runs ran out of memory, and the set's notes (ResultSet::notes).
-    QLabel* resultsNotes() const { return m_notes; }
-    ChartsPanel* chartsPanel() const { return m_charts; }
-    SweepController* sweepController() const { return m_sweep; }
-    PredictionController* predictions() const { return m_predictions; }
-    CurveSweepPanel* curveSweeps() const { return m_curves; }
-    FileController* files() const { return m_files; }
-    ChartExporter* chartExporter() const { return m_exporter; }
-    ProgressStatus* progressStatus() const { return m_progress; }
-    QAction* runAction() const { return m_runAction; }
-    bool isRunning() const;
-
 public Q_SLOTS:
     // What Run does: checks the inputs (asking before a sweep that cannot fit) and starts.
     // Returns false when it did not start.
@@ -75,7 +60,7 @@ public Q_SLOTS:
     void showAbout();
 
 Q_SIGNALS:
-    // A sweep ended: finished, cancelled or failed. Finished results are in document().
+    // A sweep ended: finished, cancelled or failed. Finished results are in the results document.
     void sweepEnded(bool cancelled, bool failed);
 
 protected:

@@ -31,11 +31,6 @@ QString bulletList(const QStringList& items)
 
 }  // namespace
 
-bool MainWindow::isRunning() const
-{
-    return m_sweep->isRunning();
-}
-
 bool MainWindow::startSweep()
 {
     return beginSweep(SweepRequest{});
