@@ -24,7 +24,8 @@ int runExperiment(ExperimentOptions o, bool sweep) {
         strategies = o.preset.empty() ? o.strategies : presetStrategies(o.preset);
         if (!o.preset.empty() && strategies.empty()) {
             std::cerr << "ckptlab-cli: --preset must be one of seed-tradeoff, experiment-1, "
-                         "experiment-2, experiment-3 (got \"" << o.preset << "\")\n";
+                         "experiment-2, experiment-3 (got \""
+                      << o.preset << "\")\n";
             return kBadInput;
         }
         if (strategies.empty()) strategies = presetStrategies("seed-tradeoff");

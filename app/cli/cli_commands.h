@@ -12,8 +12,7 @@ namespace ckptlab::cli {
 int runExperiment(ExperimentOptions options, bool sweep);
 int plotResults(const PlotOptions& options);
 int runPareto(ExperimentOptions options, int points);
-int runPlan(ExperimentOptions options, const std::string& budgetsMib, int points,
-            bool bruteForce);
+int runPlan(ExperimentOptions options, const std::string& budgetsMib, int points, bool bruteForce);
 int runScaling(ExperimentOptions options, const std::string& axis, const std::string& values);
 
 // Headless chart export through the GUI's chart builders (cli_charts.cpp); returns false with

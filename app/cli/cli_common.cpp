@@ -21,7 +21,6 @@ extern "C" void onInterrupt(int) { gCancel.store(true); }
 
 }  // namespace
 
-
 // Parses the text options into the config; empty string when fine, else the message.
 std::string completeConfig(ExperimentOptions& o) {
     auto block = parseBlockKind(o.block);
@@ -43,8 +42,8 @@ std::string completeConfig(ExperimentOptions& o) {
     } catch (const std::exception& e) {
         return e.what();
     }
-    for (const auto& [path, field] : {std::pair{o.jsonPath, "--json"}, {o.csvPath, "--csv"},
-                                      {o.tracePath, "--trace"}}) {
+    for (const auto& [path, field] :
+         {std::pair{o.jsonPath, "--json"}, {o.csvPath, "--csv"}, {o.tracePath, "--trace"}}) {
         if (path.empty()) continue;  // not asked for (an explicit "" is refused by CLI11)
         if (std::string error = checkOutputFile(path, field); !error.empty()) return error;
     }
@@ -85,17 +84,16 @@ bool writeOutputs(const ResultSet& results, const ExperimentOptions& o) {
 }
 
 void printEnvironment(const Environment& env, const ExperimentConfig& c) {
-    std::cout << "Checkpoint Lab " << env.ckptlab_version << " | LibTorch "
-              << env.libtorch_version << " | " << env.device << " (" << env.device_name
-              << ") | " << env.blas << " | " << env.threads << " threads\n"
+    std::cout << "Checkpoint Lab " << env.ckptlab_version << " | LibTorch " << env.libtorch_version
+              << " | " << env.device << " (" << env.device_name << ") | " << env.blas << " | "
+              << env.threads << " threads\n"
               << "model: " << toString(c.block) << " L=" << c.depth << " d=" << c.width
               << " S=" << c.seq << " B=" << c.batch;
     if (c.block == BlockKind::Transformer)
         std::cout << " heads=" << c.heads << " dropout=" << c.dropout;
-    std::cout << " " << env.dtype << " optimizer=" << toString(c.optimizer)
-              << " | warm-up " << c.warmup << ", median of " << c.repeats << "\n\n";
+    std::cout << " " << env.dtype << " optimizer=" << toString(c.optimizer) << " | warm-up "
+              << c.warmup << ", median of " << c.repeats << "\n\n";
 }
-
 
 RunnerHooks makeHooks(bool quiet) {
     std::signal(SIGINT, onInterrupt);
@@ -120,8 +118,7 @@ int reportAndFinish(const ResultSet& results, const ExperimentOptions& o) {
     std::cout << formatSummaryTable(results) << std::flush;
     const bool written = writeOutputs(results, o);
     if (results.cancelled) {
-        std::cerr << "ckptlab-cli: interrupted; " << results.runs.size()
-                  << " finished runs kept\n";
+        std::cerr << "ckptlab-cli: interrupted; " << results.runs.size() << " finished runs kept\n";
         return kInterrupted;
     }
     bool failed = !written;

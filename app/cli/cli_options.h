@@ -18,10 +18,10 @@ struct ExperimentOptions {
     std::string optimizer = "none";
     // As typed: CLI11 would wrap "-1" and saturate 2^64 silently; parseSeed checks it.
     std::string seed = "0";
-    std::string strategy = "full";           // run
-    std::vector<std::string> strategies;     // sweep, parsed from strategiesText
-    std::string strategiesText;              // as typed: "none,full,every:2"
-    std::string preset;                      // sweep
+    std::string strategy = "full";        // run
+    std::vector<std::string> strategies;  // sweep, parsed from strategiesText
+    std::string strategiesText;           // as typed: "none,full,every:2"
+    std::string preset;                   // sweep
     std::string jsonPath, csvPath, tracePath, pngDir, svgDir;
     int scale = 1;
     bool quiet = false;

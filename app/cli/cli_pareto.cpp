@@ -32,9 +32,11 @@ void printComparison(const ResultSet& results) {
     for (const HandWrittenStanding& s : standingsAgainstOptimal(results, rows)) {
         const SummaryRow& row = rows[s.row];
         const std::string verdict =
-            s.standing == CurveStanding::Below     ? "BELOW the optimal curve: planner or model is wrong"
-            : s.standing == CurveStanding::OnCurve ? "on the curve"
-                                                   : "optimal " + std::to_string(int(s.slower_pct + 0.5)) + "% faster";
+            s.standing == CurveStanding::Below
+                ? "BELOW the optimal curve: planner or model is wrong"
+            : s.standing == CurveStanding::OnCurve
+                ? "on the curve"
+                : "optimal " + std::to_string(int(s.slower_pct + 0.5)) + "% faster";
         std::printf("  %-12s predicted %8.1f ms at %7.1f MiB; optimal %8.1f ms (%s)\n",
                     row.strategy.c_str(), *row.predicted_step_ms, *row.predicted_peak_mib,
                     *row.optimal_step_ms, verdict.c_str());

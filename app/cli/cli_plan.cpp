@@ -20,15 +20,18 @@ bool checkAgainstBruteForce(const CostModel& costs, const OptimalPlanner& planne
     const BruteForceResult exact = bruteForcePlan(costs, budget);
     double tighterMs = -1;
     try {
-        tighterMs = bruteForcePlan(costs, budget - planner.roundingSlack(budget)).best.prediction.step_ms;
+        tighterMs =
+            bruteForcePlan(costs, budget - planner.roundingSlack(budget)).best.prediction.step_ms;
     } catch (const BudgetError&) {
     }
     const double exactMs = exact.best.prediction.step_ms;
     const bool ok = plannedMs >= exactMs - 1e-9 && (tighterMs < 0 || plannedMs <= tighterMs + 1e-9);
     std::printf("    brute force over %lld schedules: %.2f ms at the budget%s -> %s\n",
                 exact.schedules, exactMs,
-                tighterMs < 0 ? "" : (", " + std::to_string(tighterMs).substr(0, 8) +
-                                      " ms within the budget less the planner's rounding").c_str(),
+                tighterMs < 0 ? ""
+                              : (", " + std::to_string(tighterMs).substr(0, 8) +
+                                 " ms within the budget less the planner's rounding")
+                                    .c_str(),
                 plannedMs <= exactMs + 1e-9 ? "identical"
                 : ok                        ? "within the planner's rounding"
                                             : "WRONG: the planner missed a faster schedule");
@@ -38,8 +41,8 @@ bool checkAgainstBruteForce(const CostModel& costs, const OptimalPlanner& planne
 // The measured costs of one block, the numbers every prediction and plan is made from.
 void printBlockCosts(const CostModel& costs, BlockKind block) {
     std::printf("cost model of one block (MiB, ms; every block of the chain costs the same):\n");
-    std::printf("  %-10s %8s %8s %8s %9s %8s %8s %8s %8s %8s\n", "unit", "output", "kept",
-                "fwd pk", "nograd pk", "bwd pk", "fwd ms", "nograd", "bwd ms", "kept bwd");
+    std::printf("  %-10s %8s %8s %8s %9s %8s %8s %8s %8s %8s\n", "unit", "output", "kept", "fwd pk",
+                "nograd pk", "bwd pk", "fwd ms", "nograd", "bwd ms", "kept bwd");
     for (int u = 0; u < costs.unitsPerBlock && u < static_cast<int>(costs.units.size()); ++u) {
         const UnitCost& c = costs.units[static_cast<std::size_t>(u)];
         const char* name = block == BlockKind::Transformer ? (u == 0 ? "attention" : "ffn") : "ffn";
@@ -80,11 +83,12 @@ int planOneBudget(const CostModel& costs, const OptimalPlanner& planner, double 
     const auto budget = static_cast<std::int64_t>(mib * kMiB);
     try {
         const PlannedSchedule best = planner.plan(budget);
-        std::printf("budget %.3f MiB: peak %.3f MiB, step %.2f ms, %d stored, %d no-grad "
-                    "forwards\n  %s\n",
-                    mib, best.prediction.peak_bytes / kMiB, best.prediction.step_ms,
-                    static_cast<int>(checkpointSpans(best.plan).size()), noGradForwardCount(best.plan),
-                    describeSchedule(best.plan).c_str());
+        std::printf(
+            "budget %.3f MiB: peak %.3f MiB, step %.2f ms, %d stored, %d no-grad "
+            "forwards\n  %s\n",
+            mib, best.prediction.peak_bytes / kMiB, best.prediction.step_ms,
+            static_cast<int>(checkpointSpans(best.plan).size()), noGradForwardCount(best.plan),
+            describeSchedule(best.plan).c_str());
         if (bruteForce && !checkAgainstBruteForce(costs, planner, budget, best.prediction.step_ms))
             return kRunFailed;
     } catch (const BudgetError& e) {
@@ -126,12 +130,15 @@ int runPlan(ExperimentOptions o, const std::string& budgetsText, int points, boo
     const OptimalPlanner planner(costs);
     const std::int64_t low = planner.minimumPeak();
     const Prediction none = predict(costs, makePlan(Strategy{}, o.config.depth));
-    std::printf("%d units; smallest feasible peak %.3f MiB, no-checkpoint peak %.3f MiB (%.1f ms)"
-                " predicted\n",
-                units, low / kMiB, none.peak_bytes / kMiB, none.step_ms);
+    std::printf(
+        "%d units; smallest feasible peak %.3f MiB, no-checkpoint peak %.3f MiB (%.1f ms)"
+        " predicted\n",
+        units, low / kMiB, none.peak_bytes / kMiB, none.step_ms);
     if (budgetsMib.empty())
         for (int i = 0; i < points; ++i)
-            budgetsMib.push_back((low + (none.peak_bytes - low) * (points > 1 ? double(i) / (points - 1) : 0)) / kMiB);
+            budgetsMib.push_back(
+                (low + (none.peak_bytes - low) * (points > 1 ? double(i) / (points - 1) : 0)) /
+                kMiB);
 
     // A wrong plan outweighs a budget nothing fits.
     int code = kOk;

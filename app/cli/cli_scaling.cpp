@@ -3,11 +3,11 @@
 #include <cstdio>
 #include <iostream>
 
-#include "ckptlab/sweep_policy.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
+#include "ckptlab/sweep_policy.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 
@@ -40,8 +40,8 @@ int runScaling(ExperimentOptions o, const std::string& axisName, const std::stri
     for (const auto& strategy : strategies) {
         const std::string name = parseStrategy(strategy, o.config.depth, o.config.block).name();
         std::printf("  %-12s", name.c_str());
-        for (auto metric : {ScalingMetric::ActivationBytes, ScalingMetric::PeakBytes,
-                            ScalingMetric::StepMs}) {
+        for (auto metric :
+             {ScalingMetric::ActivationBytes, ScalingMetric::PeakBytes, ScalingMetric::StepMs}) {
             const PowerFit fit = fitRuns(all, name, axis, metric);
             std::printf("   k=%5.2f (r2 %.2f)", fit.exponent, fit.r2);
         }

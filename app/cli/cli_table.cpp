@@ -40,8 +40,8 @@ std::string pad(const std::string& text, std::size_t width, bool left = false) {
 
 // "err %" is each prediction's error in % of the measurement (positive: predicted too high).
 constexpr int kColumns = 12;
-const char* kHeader[kColumns] = {"strategy", "peak MiB",    "pred. MiB",    "err %",
-                                 "activ. MiB", "step ms",   "pred. ms",     "err %",
+const char* kHeader[kColumns] = {"strategy",    "peak MiB",     "pred. MiB",   "err %",
+                                 "activ. MiB",  "step ms",      "pred. ms",    "err %",
                                  "mem saved %", "time added %", "saved/added", "grad check"};
 const std::size_t kWidths[kColumns] = {16, 9, 9, 6, 10, 9, 9, 6, 11, 12, 11, 20};
 
@@ -64,19 +64,18 @@ std::string formatSummaryTable(const ResultSet& results) {
         }
         const std::string check =
             (s.grad_ok ? "ok " : "FAIL ") + std::string("|diff| ") + gradDiff(s.max_abs_diff);
-        const std::string cells[kColumns] = {
-            s.strategy,
-            fixed(s.peak_mib, 2),
-            optionalNumber(s.predicted_peak_mib, 2),
-            optionalNumber(s.peak_error_pct),
-            fixed(s.activations_mib, 2),
-            fixed(s.step_ms, 1),
-            optionalNumber(s.predicted_step_ms),
-            optionalNumber(s.step_error_pct),
-            optionalNumber(s.memory_saved_pct),
-            optionalNumber(s.time_added_pct),
-            optionalNumber(s.saved_per_added, 2),
-            check};
+        const std::string cells[kColumns] = {s.strategy,
+                                             fixed(s.peak_mib, 2),
+                                             optionalNumber(s.predicted_peak_mib, 2),
+                                             optionalNumber(s.peak_error_pct),
+                                             fixed(s.activations_mib, 2),
+                                             fixed(s.step_ms, 1),
+                                             optionalNumber(s.predicted_step_ms),
+                                             optionalNumber(s.step_error_pct),
+                                             optionalNumber(s.memory_saved_pct),
+                                             optionalNumber(s.time_added_pct),
+                                             optionalNumber(s.saved_per_added, 2),
+                                             check};
         row(cells);
     }
     // Where a gradient held NaN or Inf, and in which run: too long for the column.

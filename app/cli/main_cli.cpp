@@ -46,8 +46,8 @@ void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
         ->capture_default_str();
     cmd->add_option("--seed", o.seed, "Seed of weights, input and dropout [0, 2^64-1]")
         ->capture_default_str();
-    cmd->add_option("--threads", c.threads, "Intra-op threads, 0 = LibTorch default " +
-                                                rangeText(limits::threads))
+    cmd->add_option("--threads", c.threads,
+                    "Intra-op threads, 0 = LibTorch default " + rangeText(limits::threads))
         ->capture_default_str();
     cmd->add_option("--warmup", c.warmup, "Untimed steps per strategy " + rangeText(limits::warmup))
         ->capture_default_str();
@@ -103,8 +103,9 @@ CLI::App* addSweepCommand(CLI::App& app, Request& r) {
 
 CLI::App* addParetoCommand(CLI::App& app, Request& r) {
     auto* pareto = app.add_subcommand(
-        "pareto", "Run optimal schedules from the smallest feasible budget to the no-checkpoint "
-                  "peak, beside hand-written strategies (the measured Pareto curve)");
+        "pareto",
+        "Run optimal schedules from the smallest feasible budget to the no-checkpoint "
+        "peak, beside hand-written strategies (the measured Pareto curve)");
     addExperimentOptions(pareto, r.pareto);
     pareto->add_option("--points", r.paretoPoints, "Optimal budgets to run [2, 50]")
         ->capture_default_str();
@@ -115,8 +116,9 @@ CLI::App* addParetoCommand(CLI::App& app, Request& r) {
 
 CLI::App* addPlanCommand(CLI::App& app, Request& r) {
     auto* plan = app.add_subcommand(
-        "plan", "Print the optimal schedule for memory budgets from the measured cost model, "
-                "without running it");
+        "plan",
+        "Print the optimal schedule for memory budgets from the measured cost model, "
+        "without running it");
     addExperimentOptions(plan, r.plan);
     plan->add_option("--budgets", r.planBudgets,
                      "Comma-separated peak budgets in MiB above the step's start (default: "
@@ -193,8 +195,11 @@ int runCommand(const Commands& c, const Request& r) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"Checkpoint Lab: measure gradient checkpointing strategies with LibTorch.\n"
-                 "Strategies:\n" + strategySyntaxHelp(), "ckptlab-cli"};
+    CLI::App app{
+        "Checkpoint Lab: measure gradient checkpointing strategies with LibTorch.\n"
+        "Strategies:\n" +
+            strategySyntaxHelp(),
+        "ckptlab-cli"};
     app.require_subcommand(1);
     app.set_version_flag("--version", std::string("ckptlab-cli ") + CKPTLAB_VERSION);
     Request request;

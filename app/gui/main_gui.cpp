@@ -9,8 +9,7 @@
 #include "window/app_setup.h"
 #include "window/main_window.h"
 
-int main(int argc, char* argv[])
-{
+int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("checkpointlab"));
     QApplication::setOrganizationDomain(QStringLiteral("checkpointlab.github.io"));
@@ -36,7 +35,6 @@ int main(int argc, char* argv[])
     ckptlab::ui::MainWindow window;
     window.show();
     const QStringList files = parser.positionalArguments();
-    if (!files.isEmpty())
-        window.openResultsFile(files.first());
+    if (!files.isEmpty()) window.openResultsFile(files.first());
     return app.exec();
 }

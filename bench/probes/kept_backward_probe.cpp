@@ -87,8 +87,10 @@ int main(int argc, char** argv) {
         times[4].push_back(chained);
     }
     std::printf("block %s, width %d, seq %d, batch %d, %d blocks chained; medians (ms):\n",
-                toString(config.block).c_str(), config.width, config.seq, config.batch, config.depth);
+                toString(config.block).c_str(), config.width, config.seq, config.batch,
+                config.depth);
     for (std::size_t k = 0; k < names.size(); ++k)
-        std::printf("  %-50s %7.2f  (%zu samples)\n", names[k].c_str(), median(times[k]), times[k].size());
+        std::printf("  %-50s %7.2f  (%zu samples)\n", names[k].c_str(), median(times[k]),
+                    times[k].size());
     return 0;
 }

@@ -26,7 +26,11 @@ torch::Tensor values(std::vector<double> v, torch::ScalarType type = torch::kFlo
 
 struct TinyNet {
     torch::nn::Linear a{16, 32}, b{32, 16};
-    TinyNet() { torch::manual_seed(1); a = torch::nn::Linear(16, 32); b = torch::nn::Linear(32, 16); }
+    TinyNet() {
+        torch::manual_seed(1);
+        a = torch::nn::Linear(16, 32);
+        b = torch::nn::Linear(32, 16);
+    }
     std::vector<torch::Tensor> params() {
         auto p = a->parameters();
         for (auto& t : b->parameters()) p.push_back(t);
@@ -232,8 +236,8 @@ TEST(GradCheck, NanInBothRunsAtTheSamePlacesMatches) {
 }
 
 TEST(GradCheck, NanInBothRunsAtDifferentPlacesFails) {
-    auto check = checkGradients({values({kNaN, 2, 3})}, {values({kNaN, kNaN, 3})},
-                                ckptlab::DType::Float32);
+    auto check =
+        checkGradients({values({kNaN, 2, 3})}, {values({kNaN, kNaN, 3})}, ckptlab::DType::Float32);
     EXPECT_TRUE(std::isnan(check.max_abs_diff));
     EXPECT_FALSE(check.passed());
     EXPECT_EQ(check.note,
@@ -357,7 +361,8 @@ TEST(GradCheck, NonFiniteDifferenceReachesTheCsv) {
     run.grad_check = checkGradients({values({1, 2})}, {values({kNaN, 2})}, ckptlab::DType::Float32);
     results.runs.push_back(run);
     run.strategy = "full";
-    run.grad_check = checkGradients({values({1, 2})}, {values({1, -kInf})}, ckptlab::DType::Float32);
+    run.grad_check =
+        checkGradients({values({1, 2})}, {values({1, -kInf})}, ckptlab::DType::Float32);
     results.runs.push_back(run);
     run.strategy = "sqrt";
     run.grad_check.max_abs_diff = -kNaN;  // the sign bit must not print as "-nan"
@@ -454,7 +459,11 @@ namespace {
 // A smooth segment, so second derivatives are not zero almost everywhere like ReLU's.
 struct SmoothNet {
     torch::nn::Linear a{8, 12}, b{12, 8};
-    SmoothNet() { torch::manual_seed(2); a = torch::nn::Linear(8, 12); b = torch::nn::Linear(12, 8); }
+    SmoothNet() {
+        torch::manual_seed(2);
+        a = torch::nn::Linear(8, 12);
+        b = torch::nn::Linear(12, 8);
+    }
     std::vector<torch::Tensor> params() {
         auto p = a->parameters();
         for (auto& t : b->parameters()) p.push_back(t);
@@ -505,8 +514,7 @@ TEST(Checkpoint, DoubleBackwardMatchesThePlainModel) {
 
     torch::manual_seed(8);
     SegmentFn segment = [&](const torch::Tensor& in) { return net(in); };
-    auto viaCheckpoint =
-        gradientOfGradient(checkpoint(segment, x, net.params()).pow(2).sum(), wrt);
+    auto viaCheckpoint = gradientOfGradient(checkpoint(segment, x, net.params()).pow(2).sum(), wrt);
     expectClose(plain, viaCheckpoint);
 }
 
@@ -528,7 +536,6 @@ TEST(Checkpoint, DoubleBackwardThroughNestedCheckpointsAndANonLeafInput) {
         return checkpoint(innerSecond, h, second.params());
     };
     std::vector<torch::Tensor> params(wrt.begin(), wrt.end() - 1);
-    auto viaCheckpoint =
-        gradientOfGradient(checkpoint(outer, x * 1.5, params).pow(2).sum(), wrt);
+    auto viaCheckpoint = gradientOfGradient(checkpoint(outer, x * 1.5, params).pow(2).sum(), wrt);
     expectClose(plain, viaCheckpoint);
 }

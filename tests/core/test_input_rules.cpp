@@ -130,7 +130,8 @@ TEST(OutputPaths, CheckedBeforeAnyWork) {
               std::string::npos);
     // The probe leaves nothing behind.
     int entries = 0;
-    for (const auto& entry : fs::directory_iterator(dir)) entries += entry.path().filename() != "file";
+    for (const auto& entry : fs::directory_iterator(dir))
+        entries += entry.path().filename() != "file";
     EXPECT_EQ(entries, 0);
     fs::remove_all(dir);
 }
@@ -150,7 +151,7 @@ TEST(OutOfMemoryText, TheRequestedSizeIsReadFromEitherAllocator) {
 TEST(Seeds, DigitsUpTo2To64Minus1) {
     EXPECT_EQ(parseSeed("0"), 0u);
     EXPECT_EQ(parseSeed("18446744073709551615"), UINT64_MAX);
-    for (const char* bad : {"-1", "18446744073709551616", "99999999999999999999999", "1e3", "",
-                            " 1", "0x10"})
+    for (const char* bad :
+         {"-1", "18446744073709551616", "99999999999999999999999", "1e3", "", " 1", "0x10"})
         EXPECT_FALSE(parseSeed(bad)) << bad;
 }

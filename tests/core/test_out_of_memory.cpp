@@ -6,8 +6,8 @@
 
 #include <atomic>
 
-#include "ckptlab/runner.h"
 #include "ckptlab/planner.h"
+#include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
 #include "engine/memory_tracker.h"
 #include "engine/reference_gradients.h"
@@ -135,7 +135,8 @@ TEST(ReferenceGradients, UnitByUnitEqualsTheNoCheckpointStepBitwise) {
         ASSERT_EQ(reference.size(), plain.size());
         for (std::size_t i = 0; i < plain.size(); ++i) {
             ASSERT_TRUE(reference[i].defined()) << i;
-            EXPECT_TRUE(torch::equal(reference[i], plain[i])) << toString(block) << " gradient " << i;
+            EXPECT_TRUE(torch::equal(reference[i], plain[i]))
+                << toString(block) << " gradient " << i;
         }
     }
 }

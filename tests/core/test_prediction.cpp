@@ -32,12 +32,12 @@ void expectPredictionsWithin5Percent(const ExperimentConfig& c,
             predict(model, makePlan(parseStrategy(run.strategy, c.depth, c.block), c.depth));
         const double peakError = errorPct(p.peak_bytes, run.metrics.peak_bytes);
         const double activationError = errorPct(p.activation_bytes, run.metrics.activation_bytes);
-        std::printf("%-12s peak %10lld predicted %10lld (%+.2f%%)  activations %10lld predicted "
-                    "%10lld (%+.2f%%)  step %.1f ms predicted %.1f ms\n",
-                    run.strategy.c_str(), (long long)run.metrics.peak_bytes,
-                    (long long)p.peak_bytes, peakError, (long long)run.metrics.activation_bytes,
-                    (long long)p.activation_bytes, activationError, run.metrics.step_ms,
-                    p.step_ms);
+        std::printf(
+            "%-12s peak %10lld predicted %10lld (%+.2f%%)  activations %10lld predicted "
+            "%10lld (%+.2f%%)  step %.1f ms predicted %.1f ms\n",
+            run.strategy.c_str(), (long long)run.metrics.peak_bytes, (long long)p.peak_bytes,
+            peakError, (long long)run.metrics.activation_bytes, (long long)p.activation_bytes,
+            activationError, run.metrics.step_ms, p.step_ms);
         EXPECT_LT(std::abs(peakError), 5.0) << run.strategy;
         EXPECT_LT(std::abs(activationError), 5.0) << run.strategy;
     }
@@ -52,9 +52,9 @@ TEST(Prediction, FfnBlockStrategiesWithin5Percent) {
 }
 
 TEST(Prediction, TransformerStrategiesWithin5Percent) {
-    expectPredictionsWithin5Percent(predictionConfig(BlockKind::Transformer),
-                                    {"none", "full", "every:2", "segments:2", "sqrt", "attn",
-                                     "ffn"});
+    expectPredictionsWithin5Percent(
+        predictionConfig(BlockKind::Transformer),
+        {"none", "full", "every:2", "segments:2", "sqrt", "attn", "ffn"});
 }
 
 TEST(Prediction, AdamStateAndStepAreIncluded) {
@@ -70,8 +70,9 @@ TEST(Prediction, NoHandWrittenStrategyBeatsTheOptimalPlan) {
         const ExperimentConfig c = predictionConfig(block);
         const CostModel model = measureCostModel(c);
         const OptimalPlanner planner(model, 1000);
-        std::vector<std::string> strategies{"none", "full", "every:2", "every:4", "segments:2",
-                                            "segments:4", "from:3", "sqrt", "revolve:2"};
+        std::vector<std::string> strategies{"none",    "full",       "every:2",
+                                            "every:4", "segments:2", "segments:4",
+                                            "from:3",  "sqrt",       "revolve:2"};
         if (block == BlockKind::Transformer) strategies.insert(strategies.end(), {"attn", "ffn"});
         for (const auto& name : strategies) {
             const Prediction p =
@@ -157,7 +158,8 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
     // The frontier spans the runs: it starts at or below every run's peak and ends at or
     // below `none`'s time.
     for (const RunResult& run : set.runs)
-        EXPECT_LE(set.predicted_frontier.front().peak_bytes, run.prediction->peak_bytes) << run.strategy;
+        EXPECT_LE(set.predicted_frontier.front().peak_bytes, run.prediction->peak_bytes)
+            << run.strategy;
     EXPECT_LE(set.predicted_frontier.back().step_ms, none.prediction->step_ms + 1e-9);
 }
 
@@ -181,8 +183,8 @@ TEST(Prediction, PlannerMatchesBruteForceOnMeasuredCosts) {
             EXPECT_GE(planned.prediction.step_ms, exact - 1e-9);
             EXPECT_LE(planned.prediction.peak_bytes, budget);
             try {
-                const double tighter =
-                    bruteForcePlan(model, budget - planner.roundingSlack(budget)).best.prediction.step_ms;
+                const double tighter = bruteForcePlan(model, budget - planner.roundingSlack(budget))
+                                           .best.prediction.step_ms;
                 EXPECT_LE(planned.prediction.step_ms, tighter + 1e-9)
                     << toString(block) << " budget " << budget << ": "
                     << describeSchedule(planned.plan);

@@ -3,8 +3,8 @@
 
 #include <cmath>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -64,8 +64,10 @@ ResultSet sampleResults() {
                     {0.5, -1024, 3072, Phase::Loss, -1},
                     {1.25, 8192, 11264, Phase::Recompute, 5},
                     {2.0, -11264, 0, Phase::Optimizer, -1}};
-    run.phases = {{Phase::Forward, 0, 0.0, 0.4}, {Phase::Loss, -1, 0.4, 0.6},
-                  {Phase::Backward, 5, 0.6, 1.0}, {Phase::Idle, -1, 1.0, 1.1}};
+    run.phases = {{Phase::Forward, 0, 0.0, 0.4},
+                  {Phase::Loss, -1, 0.4, 0.6},
+                  {Phase::Backward, 5, 0.6, 1.0},
+                  {Phase::Idle, -1, 1.0, 1.1}};
     run.prediction = PredictedMetrics{123000000, 2345000, 11.75, 10.5};
     c.memory_limit_mib = 4096.5;
     // A transformer block is two units (attention, FFN): 12 units for depth 6.
@@ -528,8 +530,8 @@ TEST(ResultsJson, NonFiniteDoublesAreWrittenAsStringsAndReadBack) {
     ResultSet set = sampleResults();
     for (RunResult& run : set.runs) {
         Metrics& m = run.metrics;
-        for (double* d : {&m.step_ms, &m.forward_ms, &m.backward_ms, &m.recompute_ms,
-                          &m.optimizer_ms}) {
+        for (double* d :
+             {&m.step_ms, &m.forward_ms, &m.backward_ms, &m.recompute_ms, &m.optimizer_ms}) {
             *d = nan;
         }
         m.step_samples_ms = {nan, inf, 1.0};
@@ -577,15 +579,18 @@ TEST(ResultsJson, NonFiniteDoublesAreWrittenAsStringsAndReadBack) {
     EXPECT_EQ(Json::parse(resultsToJson(set))["runs"][0]["grad_check"]["max_abs_diff"], "nan");
     Json bad = Json::parse(text);
     bad["runs"][0]["grad_check"]["max_abs_diff"] = "-inf";
-    EXPECT_EQ(rejectionOf(bad),
-              "runs[0].grad_check.max_abs_diff: expected 0 or more (or \"nan\", \"inf\"), got -inf");
+    EXPECT_EQ(
+        rejectionOf(bad),
+        "runs[0].grad_check.max_abs_diff: expected 0 or more (or \"nan\", \"inf\"), got -inf");
 }
 
 TEST(ResultsJson, RejectsDuplicateKeysNamingThem) {
     const std::string text = resultsToJson(sampleResults());
     std::string twice = text;
-    twice.replace(twice.find("\"cancelled\": true"), 17, "\"cancelled\": true, \"cancelled\": false");
-    EXPECT_EQ(rejection(twice), "duplicate key \"cancelled\" (each key may appear once in an object)");
+    twice.replace(twice.find("\"cancelled\": true"), 17,
+                  "\"cancelled\": true, \"cancelled\": false");
+    EXPECT_EQ(rejection(twice),
+              "duplicate key \"cancelled\" (each key may appear once in an object)");
     twice = text;
     twice.replace(twice.find("\"peak_bytes\": 123456789"), 23,
                   "\"peak_bytes\": 1, \"peak_bytes\": 123456789");
@@ -624,8 +629,9 @@ TEST(ResultsJson, RejectsInvalidUtf8AndNulAtTheirByte) {
 TEST(ResultsJson, RejectsNumbersOutsideWhatCanBeMeasured) {
     Json doc = sampleDocument();
     doc["runs"][0]["metrics"]["peak_bytes"] = (std::int64_t{1} << 53) + 1;
-    EXPECT_EQ(rejectionOf(doc), "runs[0].metrics.peak_bytes: expected at most 2^53 bytes (8 PiB), "
-                                "got 9007199254740993");
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].metrics.peak_bytes: expected at most 2^53 bytes (8 PiB), "
+              "got 9007199254740993");
     doc = sampleDocument();
     doc["runs"][0]["metrics"]["peak_bytes"] = std::int64_t{1} << 53;  // the largest accepted
     EXPECT_EQ(rejectionOf(doc), "");
@@ -634,8 +640,9 @@ TEST(ResultsJson, RejectsNumbersOutsideWhatCanBeMeasured) {
     EXPECT_CONTAINS(rejectionOf(doc), "runs[0].breakdown.other: expected at most 2^53 bytes");
     doc = sampleDocument();
     doc["runs"][0]["metrics"]["step_ms"] = 2e12;
-    EXPECT_EQ(rejectionOf(doc),
-              "runs[0].metrics.step_ms: expected a duration of at most 1e12 ms, got 2000000000000.0");
+    EXPECT_EQ(
+        rejectionOf(doc),
+        "runs[0].metrics.step_ms: expected a duration of at most 1e12 ms, got 2000000000000.0");
     doc = sampleDocument();
     doc["runs"][0]["timeline"]["t_ms"][1] = "nan";
     EXPECT_EQ(rejectionOf(doc),
@@ -650,7 +657,8 @@ TEST(ResultsJson, RejectsNumbersOutsideWhatCanBeMeasured) {
     text.replace(text.find("\"step_ms\": 12.5"), 15, "\"step_ms\": 1e999");
     EXPECT_CONTAINS(rejection(text), "number overflow parsing '1e999'");
     text = resultsToJson(sampleResults());
-    text.replace(text.find("\"peak_bytes\": 123456789"), 23, "\"peak_bytes\": 123456789000000000000");
+    text.replace(text.find("\"peak_bytes\": 123456789"), 23,
+                 "\"peak_bytes\": 123456789000000000000");
     EXPECT_EQ(rejection(text), "runs[0].metrics.peak_bytes: integer 1.23456789e+20 is too large");
 }
 
@@ -667,12 +675,12 @@ TEST(ResultsJson, RejectsSchedulesThatDoNotDescribeTheModel) {
     for (int i = 0; i < 100000; ++i) deep += "ckpt[0,12){";
     deep += "0 1 2 3 4 5 6 7 8 9 10 11" + std::string(100000, '}');
     doc["runs"][0]["schedule"] = deep;
-    EXPECT_EQ(rejectionOf(doc), "runs[0].schedule: checkpoints nested more than 12 deep, deeper "
-                                "than the model has units");
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].schedule: checkpoints nested more than 12 deep, deeper "
+              "than the model has units");
     doc = sampleDocument();
     doc["runs"][0]["forward_counts"] = Json::array({1, 2});
-    EXPECT_EQ(rejectionOf(doc),
-              "runs[0].forward_counts: has 2 values but the model has 12 units");
+    EXPECT_EQ(rejectionOf(doc), "runs[0].forward_counts: has 2 values but the model has 12 units");
 }
 
 TEST(ResultsJson, RejectsMoreRunsThanASweepMakesWhileParsing) {
@@ -688,11 +696,13 @@ TEST(ResultsJson, RejectsMoreRunsThanASweepMakesWhileParsing) {
 TEST(ResultsJson, NamesFilesFromANewerVersion) {
     Json doc = sampleDocument();
     doc["schema"] = "ckptlab.results/2";
-    EXPECT_EQ(rejectionOf(doc), "unsupported schema \"ckptlab.results/2\" (expected "
-                                "ckptlab.results/1): the file is from a newer Checkpoint Lab");
+    EXPECT_EQ(rejectionOf(doc),
+              "unsupported schema \"ckptlab.results/2\" (expected "
+              "ckptlab.results/1): the file is from a newer Checkpoint Lab");
     doc["schema"] = "ckptlab.results/1\nsecond line";  // echoed on one line
-    EXPECT_EQ(rejectionOf(doc), "unsupported schema \"ckptlab.results/1?second line\" (expected "
-                                "ckptlab.results/1)");
+    EXPECT_EQ(rejectionOf(doc),
+              "unsupported schema \"ckptlab.results/1?second line\" (expected "
+              "ckptlab.results/1)");
 }
 
 TEST(ResultsJson, CutOffTextIsReportedWithoutParsingIt) {
@@ -886,7 +896,8 @@ TEST(ChromeTrace, CrossingLifetimesMoveToAnotherThread) {
     ResultSet set;
     RunResult run;
     run.strategy = "none";
-    run.blocks = {{0, Phase::Forward, 1.0, 5.0, 10}, {1, Phase::Forward, 2.0, 8.0, 10},
+    run.blocks = {{0, Phase::Forward, 1.0, 5.0, 10},
+                  {1, Phase::Forward, 2.0, 8.0, 10},
                   {2, Phase::Forward, 3.0, 4.0, 10}};
     set.runs = {run};
     const Json trace = Json::parse(chromeTraceJson(set));

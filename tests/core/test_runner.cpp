@@ -17,8 +17,8 @@ using test::tinyChain;
 }  // namespace
 
 TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheFfnBlock) {
-    const std::vector<std::string> all{"none", "full",  "every:2", "every:4",
-                                       "segments:1", "segments:3", "from:2", "sqrt"};
+    const std::vector<std::string> all{"none",       "full",       "every:2", "every:4",
+                                       "segments:1", "segments:3", "from:2",  "sqrt"};
     ResultSet set = Runner().sweep(tinyChain(BlockKind::Ffn), all);
     ASSERT_EQ(set.runs.size(), all.size());
     for (const auto& run : set.runs) {
@@ -30,8 +30,8 @@ TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheFfnBlock) {
 }
 
 TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheTransformerWithDropout) {
-    const std::vector<std::string> all{"none", "full", "every:2", "segments:2",
-                                       "from:3", "sqrt", "attn", "ffn"};
+    const std::vector<std::string> all{"none",   "full", "every:2", "segments:2",
+                                       "from:3", "sqrt", "attn",    "ffn"};
     ResultSet set = Runner().sweep(tinyChain(BlockKind::Transformer), all);
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
@@ -106,8 +106,8 @@ TEST(Runner, CancelStopsWithinASecondAndKeepsFinishedRuns) {
     };
     c.repeats = 5;
     ResultSet set = Runner().sweep(c, {"none", "full", "every:2"}, hooks);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                                         cancelledAt).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - cancelledAt).count();
     EXPECT_TRUE(set.cancelled);
     EXPECT_LT(seconds, 1.0);
     ASSERT_EQ(set.runs.size(), 1u);

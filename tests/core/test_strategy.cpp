@@ -8,8 +8,7 @@ using namespace ckptlab;
 
 namespace {
 
-std::string parseError(const std::string& text, int depth = 20,
-                       BlockKind block = BlockKind::Ffn) {
+std::string parseError(const std::string& text, int depth = 20, BlockKind block = BlockKind::Ffn) {
     try {
         parseStrategy(text, depth, block);
     } catch (const StrategyError& e) {
@@ -28,8 +27,8 @@ std::vector<bool> checkpointedBlocks(const Plan& plan, int depth) {
 }  // namespace
 
 TEST(Strategy, ParsesEveryKindAndPrintsItBack) {
-    for (const std::string text : {"none", "full", "every:2", "segments:4", "from:10", "sqrt",
-                                   "seed-bug:3"}) {
+    for (const std::string text :
+         {"none", "full", "every:2", "segments:4", "from:10", "sqrt", "seed-bug:3"}) {
         EXPECT_EQ(parseStrategy(text, 20, BlockKind::Ffn).name(), text);
     }
     EXPECT_EQ(parseStrategy("attn", 20, BlockKind::Transformer).name(), "attn");
@@ -79,9 +78,9 @@ TEST(Strategy, PlansMatchTheSeedExperiments) {
 }
 
 TEST(Strategy, PresetsAreTheSeedsSets) {
-    EXPECT_EQ(presetStrategies("seed-tradeoff"),
-              (std::vector<std::string>{"none", "full", "every:2", "every:4", "segments:4",
-                                        "from:10"}));
+    EXPECT_EQ(
+        presetStrategies("seed-tradeoff"),
+        (std::vector<std::string>{"none", "full", "every:2", "every:4", "segments:4", "from:10"}));
     EXPECT_EQ(presetStrategies("experiment-3").size(), 5u);
     EXPECT_TRUE(presetStrategies("nope").empty());
 }

@@ -77,8 +77,7 @@ TEST(StrategyPredicates, ParseARunsStrategyOrSayNothing) {
 }
 
 TEST(PlanResolution, OptimalHasNoStandInPlan) {
-    EXPECT_THROW(makePlan(parseStrategy("optimal:8", 8, BlockKind::Ffn), 8),
-                 std::invalid_argument);
+    EXPECT_THROW(makePlan(parseStrategy("optimal:8", 8, BlockKind::Ffn), 8), std::invalid_argument);
     const CostModel costs = uniformChain(8);
     const Strategy optimal = parseStrategy("optimal:12", 8, BlockKind::Ffn);
     const Plan plan = resolvePlan(optimal, costs);
@@ -88,9 +87,9 @@ TEST(PlanResolution, OptimalHasNoStandInPlan) {
     EXPECT_EQ(describeSchedule(resolvePlan(optimal, costs, &planner)), describeSchedule(plan));
     // Hand-written strategies are their block plan, in units.
     const Plan every = resolvePlan(parseStrategy("every:2", 8, BlockKind::Ffn), costs);
-    EXPECT_EQ(describeSchedule(every),
-              describeSchedule(toUnitLevel(makePlan(parseStrategy("every:2", 8, BlockKind::Ffn), 8),
-                                           1)));
+    EXPECT_EQ(
+        describeSchedule(every),
+        describeSchedule(toUnitLevel(makePlan(parseStrategy("every:2", 8, BlockKind::Ffn), 8), 1)));
 }
 
 TEST(PlanResolution, RecordedRunsUseTheirScheduleOrTheirStrategy) {
@@ -272,9 +271,9 @@ TEST(StrategyForm, TheTextFormApartFromTheModelsRanges) {
 TEST(StrategyForm, CatalogOffersEveryKindOnceWithItsDefault) {
     std::vector<std::string> names;
     for (const Strategy& s : strategyCatalog()) names.push_back(s.name());
-    EXPECT_EQ(names, (std::vector<std::string>{"none", "full", "every:2", "segments:4", "from:10",
-                                               "sqrt", "attn", "ffn", "revolve:3", "seed-bug:4",
-                                               "optimal:48"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"none", "full", "every:2", "segments:4", "from:10", "sqrt",
+                                        "attn", "ffn", "revolve:3", "seed-bug:4", "optimal:48"}));
     EXPECT_EQ(kindName(StrategyKind::SeedBug), "seed-bug");
     EXPECT_TRUE(takesParam(StrategyKind::Optimal));
     EXPECT_FALSE(takesParam(StrategyKind::Sqrt));

@@ -73,8 +73,7 @@ void replay(const std::string& path, Expect expect, double limitMs, Totals& tota
             std::ifstream in(path, std::ios::binary);
             std::ostringstream text;
             text << in.rdbuf();
-            const bool textLoaded =
-                fuzz::checkResultsText(text.str()) == fuzz::Outcome::Loaded;
+            const bool textLoaded = fuzz::checkResultsText(text.str()) == fuzz::Outcome::Loaded;
             if (textLoaded != loaded)
                 failure = "loadResults and resultsFromJson disagree on this file";
         }
@@ -136,7 +135,7 @@ int main(int argc, char** argv) {
         }
     }
     std::printf("%d files: %d loaded, %d rejected, %d failures; slowest %.1f ms (%s)\n",
-                totals.files, totals.loaded, totals.rejected, totals.failures,
-                totals.slowestMs, totals.slowest.c_str());
+                totals.files, totals.loaded, totals.rejected, totals.failures, totals.slowestMs,
+                totals.slowest.c_str());
     return totals.failures == 0 && totals.files > 0 ? 0 : 1;
 }

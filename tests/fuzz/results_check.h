@@ -7,15 +7,15 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <exception>
 #include <cstdlib>
+#include <exception>
 #include <string>
 
 #include "ckptlab/planner.h"
-#include "ckptlab/sweep_policy.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
+#include "ckptlab/sweep_policy.h"
 
 namespace ckptlab::fuzz {
 
@@ -26,9 +26,8 @@ inline std::string& currentInput() {
 }
 
 [[noreturn]] inline void violation(const char* what, const std::string& detail) {
-    std::fprintf(stderr, "results check failed%s%s: %s\n%s\n",
-                 currentInput().empty() ? "" : " on ", currentInput().c_str(), what,
-                 detail.substr(0, 2000).c_str());
+    std::fprintf(stderr, "results check failed%s%s: %s\n%s\n", currentInput().empty() ? "" : " on ",
+                 currentInput().c_str(), what, detail.substr(0, 2000).c_str());
     std::fflush(stderr);
     std::abort();
 }
@@ -41,8 +40,11 @@ inline void checkMessage(const std::string& message) {
     for (std::size_t i = 0; i < message.size();) {
         const auto c = static_cast<unsigned char>(message[i]);
         if (c < 0x20 || c == 0x7f) violation("control character in error message", message);
-        std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3
-                           : (c >> 3) == 0x1e ? 4 : 0;
+        std::size_t length = c < 0x80           ? 1
+                             : (c >> 5) == 0x6  ? 2
+                             : (c >> 4) == 0xe  ? 3
+                             : (c >> 3) == 0x1e ? 4
+                                                : 0;
         if (length == 0 || i + length > message.size())
             violation("invalid UTF-8 in error message", message);
         for (std::size_t k = 1; k < length; ++k)
@@ -121,7 +123,8 @@ inline Outcome checkResultsText(const std::string& text, std::string* message = 
             continue;
         }
         if (!plan.segments.empty()) {
-            if (plan.segments.back().end > units) violation("schedule past the model", run.schedule);
+            if (plan.segments.back().end > units)
+                violation("schedule past the model", run.schedule);
             units = std::max(units, plan.segments.back().end);
         }
         (void)forwardCounts(plan, units);

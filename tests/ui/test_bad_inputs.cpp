@@ -9,13 +9,13 @@
 
 #include "ui_test_support.h"
 
-#include "window/main_window.h"
-#include "panels/memory_estimate_label.h"
-#include "window/messages.h"
-#include "panels/parameter_panel.h"
-#include "document/results_document.h"
-#include "panels/strategy_list.h"
 #include "controllers/sweep_controller.h"
+#include "document/results_document.h"
+#include "panels/memory_estimate_label.h"
+#include "panels/parameter_panel.h"
+#include "panels/strategy_list.h"
+#include "window/main_window.h"
+#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -36,20 +36,14 @@ private:
     MessageRecorder m_recorder;
 };
 
-void TestBadInputs::initTestCase()
-{
+void TestBadInputs::initTestCase() {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_bad_inputs"));
 }
 
-void TestBadInputs::init()
-{
-    m_recorder.reset();
-}
+void TestBadInputs::init() { m_recorder.reset(); }
 
-
-void TestBadInputs::impossibleConfigGivesMessage()
-{
+void TestBadInputs::impossibleConfigGivesMessage() {
     ExperimentConfig huge = tinyConfig();
     huge.width = 16384;
     huge.seq = 65536;
@@ -73,8 +67,7 @@ void TestBadInputs::impossibleConfigGivesMessage()
     QVERIFY(m_recorder.messages[0].text.contains(QStringLiteral("MiB")));  // the predicted number
 }
 
-void TestBadInputs::refusedInWorkerGivesMessage()
-{
+void TestBadInputs::refusedInWorkerGivesMessage() {
     // The worker's own error path: a sweep the runner refuses before running.
     MainWindow window;
     runTinySweep(window, {"none"}, m_recorder);
@@ -95,8 +88,7 @@ void TestBadInputs::refusedInWorkerGivesMessage()
     QVERIFY(part<QAction>(window, "runAction")->isEnabled());
 }
 
-void TestBadInputs::panelsNameBadInputs()
-{
+void TestBadInputs::panelsNameBadInputs() {
     // Heads must divide the width: shown under the form.
     ParameterPanel parameters;
     ExperimentConfig bad = tinyConfig();
@@ -139,8 +131,7 @@ void TestBadInputs::panelsNameBadInputs()
              QStringList({"none", "every:1", "every:2", "every:4", "every:8"}));
 }
 
-void TestBadInputs::runRefusesBadInputs()
-{
+void TestBadInputs::runRefusesBadInputs() {
     MainWindow window;
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

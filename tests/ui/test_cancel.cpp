@@ -7,13 +7,13 @@
 
 #include "ui_test_support.h"
 
-#include "window/main_window.h"
-#include "window/messages.h"
-#include "panels/parameter_panel.h"
+#include "controllers/sweep_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
+#include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
-#include "controllers/sweep_controller.h"
+#include "window/main_window.h"
+#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -39,20 +39,14 @@ private:
     MessageRecorder m_recorder;
 };
 
-void TestCancel::initTestCase()
-{
+void TestCancel::initTestCase() {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_cancel"));
 }
 
-void TestCancel::init()
-{
-    m_recorder.reset();
-}
+void TestCancel::init() { m_recorder.reset(); }
 
-
-void TestCancel::cancelKeepsFinishedResults()
-{
+void TestCancel::cancelKeepsFinishedResults() {
     MainWindow window;
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -80,8 +74,7 @@ void TestCancel::cancelKeepsFinishedResults()
     QVERIFY(m_recorder.messages.isEmpty());
 }
 
-void TestCancel::closingMidSweepStopsCleanly()
-{
+void TestCancel::closingMidSweepStopsCleanly() {
     auto* window = new MainWindow;
     window->show();
     QVERIFY(QTest::qWaitForWindowExposed(window));

@@ -6,13 +6,13 @@
 #include <QChart>
 #include <QFile>
 #include <QGraphicsSimpleTextItem>
+#include <QHorizontalStackedBarSeries>
 #include <QImage>
 #include <QLegend>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
 #include <QSignalSpy>
-#include <QHorizontalStackedBarSeries>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QValueAxis>
@@ -90,8 +90,9 @@ RunResult makeRun(const std::string& strategy, double peakMiB, double stepMs,
     }
     run.phases.push_back({Phase::Optimizer, -1, t, t + 1});
     event(t + 0.5, 2048, Phase::Optimizer, -1);
-    run.breakdown = {10 * kAct, kAct, 0, 2 * kAct,
-                     kAct * std::int64_t(depth - int(checkpointed.size())), kAct / 2};
+    run.breakdown = {
+        10 * kAct, kAct, 0, 2 * kAct, kAct * std::int64_t(depth - int(checkpointed.size())),
+        kAct / 2};
     if (peakMiB < 0) {  // derive the scatter from the trace, as a real run would
         std::int64_t peak = 0;
         for (const TimelineEvent& e : run.timeline) peak = std::max(peak, e.total);
@@ -174,7 +175,7 @@ ResultSet makeScalingSet() {
     for (int depth : {4, 8, 16, 32})
         for (const char* name : {"none", "sqrt", "square"}) {
             RunResult run = makeRun(name, 10.0 * depth, 2.0 * depth, {}, depth);
-            const double act = std::string(name) == "none" ? depth
+            const double act = std::string(name) == "none"   ? depth
                                : std::string(name) == "sqrt" ? 3 * std::sqrt(double(depth))
                                                              : double(depth) * depth;
             run.metrics.activation_bytes = std::int64_t(act * kMiB);
@@ -336,7 +337,8 @@ private Q_SLOTS:
         QVERIFY(!detectScaling(ResultSet{}, &axis));
 
         ResultSet seq = makeScalingSet();
-        for (RunResult& run : seq.runs) run.config.seq = 16 * run.config.depth, run.config.depth = 8;
+        for (RunResult& run : seq.runs)
+            run.config.seq = 16 * run.config.depth, run.config.depth = 8;
         QVERIFY(detectScaling(seq, &axis));
         QVERIFY(axis == ScalingAxis::Seq);
 
@@ -360,8 +362,8 @@ private Q_SLOTS:
             if (s->objectName() == QLatin1String("scalingFit")) fits << s;
         QCOMPARE(fits.size(), 3);
         QCOMPARE(fits[2]->name(), QStringLiteral("square: k=2.00"));
-        const PowerFit fit = fitRuns(set, "square", ScalingAxis::Depth,
-                                     ScalingMetric::ActivationBytes);
+        const PowerFit fit =
+            fitRuns(set, "square", ScalingAxis::Depth, ScalingMetric::ActivationBytes);
         QCOMPARE(fits[2]->name(), QStringLiteral("square: k=%1").arg(fit.exponent, 0, 'f', 2));
         QCOMPARE(fits[2]->pen().style(), Qt::DashLine);
         QCOMPARE(fits[2]->count(), 2);
@@ -381,10 +383,11 @@ private Q_SLOTS:
             ChartInteraction::of(chart.get())->pointTooltip(strategyDots(chart.get())[2], {8, 64});
         QVERIFY2(tip.contains(QLatin1String("k=2.00")), qPrintable(tip));
 
-        std::unique_ptr<QChart> time(buildScalingChart(set, ScalingAxis::Depth, ScalingMetric::StepMs));
+        std::unique_ptr<QChart> time(
+            buildScalingChart(set, ScalingAxis::Depth, ScalingMetric::StepMs));
         QVERIFY(time->axes()[1]->titleText().contains(QLatin1String("ms")));
-        std::unique_ptr<QChart> empty(buildScalingChart(ResultSet{}, ScalingAxis::Depth,
-                                                        ScalingMetric::StepMs));
+        std::unique_ptr<QChart> empty(
+            buildScalingChart(ResultSet{}, ScalingAxis::Depth, ScalingMetric::StepMs));
         QCOMPARE(empty->title(), noResultsTitle());
     }
 
@@ -395,7 +398,8 @@ private Q_SLOTS:
             exportAllCharts(makeScalingSet(), dir.path(), true, true, 1, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(written.size(), 14);  // five charts, the scaling time chart and the schedules
-        for (const char* name : {"scaling.png", "scaling.svg", "scaling_time.png", "scaling_time.svg"})
+        for (const char* name :
+             {"scaling.png", "scaling.svg", "scaling_time.png", "scaling_time.svg"})
             QVERIFY2(written.contains(dir.filePath(QLatin1String(name))), name);
         QVERIFY(inkAndColors(QImage(dir.filePath("scaling.png"))).first > 0.01);
         QCOMPARE(chartFileStem(ChartKind::Scaling), QStringLiteral("scaling"));
@@ -427,14 +431,17 @@ private Q_SLOTS:
         QCOMPARE(bands, (QStringList{"forward", "loss", "recompute", "backward", "optimizer"}));
         bool boundaries = false;
         for (QLineSeries* s : seriesOf<QLineSeries>(chart.get()))
-            if (s->name() == QLatin1String("block boundaries")) boundaries = s->count() >= 3 * kDepth;
+            if (s->name() == QLatin1String("block boundaries"))
+                boundaries = s->count() >= 3 * kDepth;
         QVERIFY(boundaries);
         QVERIFY(chart->title().contains(QLatin1String("every:2")));
     }
 
     void phaseBandsFlattenNested() {
-        const std::vector<PhaseSpan> spans{{Phase::Forward, 0, 0, 1}, {Phase::Forward, 1, 1, 2},
-                                           {Phase::Backward, 1, 2, 4}, {Phase::Recompute, 1, 2, 3}};
+        const std::vector<PhaseSpan> spans{{Phase::Forward, 0, 0, 1},
+                                           {Phase::Forward, 1, 1, 2},
+                                           {Phase::Backward, 1, 2, 4},
+                                           {Phase::Recompute, 1, 2, 3}};
         const auto flat = flattenPhases(spans);
         QCOMPARE(flat.size(), size_t(3));
         QVERIFY(flat[0].phase == Phase::Forward);
@@ -526,7 +533,8 @@ private Q_SLOTS:
         std::unique_ptr<QChart> tradeoff(buildTradeoffChart(set));
         QCOMPARE(strategyDots(tradeoff.get()).size(), 5);
         std::unique_ptr<QChart> breakdown(buildBreakdownChart(set));
-        QCOMPARE(seriesOf<QHorizontalStackedBarSeries>(breakdown.get())[0]->barSets()[0]->count(), 5);
+        QCOMPARE(seriesOf<QHorizontalStackedBarSeries>(breakdown.get())[0]->barSets()[0]->count(),
+                 5);
         const auto data = makeTimelineData(set, &set.runs[1]);
         QCOMPARE(data.size(), size_t(5));
         std::unique_ptr<QChart> timeline(buildTimelineChart(set, {TimelineData{&set.runs[1], {}}}));
@@ -566,8 +574,12 @@ private Q_SLOTS:
         none.phases = spans;
         none.metrics.step_ms = 0;
         none.grad_check = GradCheck{};
-        none.out_of_memory = OutOfMemory{kAct / 2, 10 * std::int64_t(kMiB) + kept.back().total,
-                                         31 * std::int64_t(kMiB), Phase::Forward, 5, 5.3};
+        none.out_of_memory = OutOfMemory{kAct / 2,
+                                         10 * std::int64_t(kMiB) + kept.back().total,
+                                         31 * std::int64_t(kMiB),
+                                         Phase::Forward,
+                                         5,
+                                         5.3};
         none.error = "none: " + describe(*none.out_of_memory);
         none.prediction = PredictedMetrics{std::int64_t(36 * kMiB), 0, 49, {}};
         return set;
@@ -594,8 +606,10 @@ private Q_SLOTS:
         QScatterSeries* cross = nullptr;
         QLineSeries* limit = nullptr;
         for (QAbstractSeries* s : timeline->series()) {
-            if (s->objectName() == QLatin1String("outOfMemory")) cross = qobject_cast<QScatterSeries*>(s);
-            if (s->objectName() == QLatin1String("memoryLimit")) limit = qobject_cast<QLineSeries*>(s);
+            if (s->objectName() == QLatin1String("outOfMemory"))
+                cross = qobject_cast<QScatterSeries*>(s);
+            if (s->objectName() == QLatin1String("memoryLimit"))
+                limit = qobject_cast<QLineSeries*>(s);
         }
         QVERIFY(cross && limit);
         QCOMPARE(cross->at(0), QPointF(5.3, level));
@@ -638,12 +652,14 @@ private Q_SLOTS:
         bool labelled = false;
         auto* tradeoffLabels = tradeoff->findChild<PointLabels*>();
         for (int i = 0; i < tradeoffLabels->count(); ++i)
-            labelled |= tradeoffLabels->text(i) == QLatin1String("none: out of memory at forward of block 5");
+            labelled |= tradeoffLabels->text(i) ==
+                        QLatin1String("none: out of memory at forward of block 5");
         QVERIFY(labelled);
 
         // Breakdown: skipped. Everything renders.
         std::unique_ptr<QChart> breakdown(buildBreakdownChart(set));
-        QCOMPARE(seriesOf<QHorizontalStackedBarSeries>(breakdown.get())[0]->barSets()[0]->count(), 4);
+        QCOMPARE(seriesOf<QHorizontalStackedBarSeries>(breakdown.get())[0]->barSets()[0]->count(),
+                 4);
         bool limitBar = false;  // the bars are totals, so the limit itself
         for (QLineSeries* s : seriesOf<QLineSeries>(breakdown.get()))
             limitBar |= s->objectName() == QLatin1String("memoryLimit") && s->at(0).x() == 31.0;
@@ -660,7 +676,8 @@ private Q_SLOTS:
         alone.runs.push_back(none);
         std::unique_ptr<QChart> lone(buildTradeoffChart(alone));
         QVERIFY(lone->title() != noResultsTitle());
-        std::unique_ptr<QChart> loneTimeline(buildTimelineChart(alone, makeTimelineData(alone, nullptr)));
+        std::unique_ptr<QChart> loneTimeline(
+            buildTimelineChart(alone, makeTimelineData(alone, nullptr)));
         QVERIFY(loneTimeline->title() != noResultsTitle());
     }
 
@@ -728,7 +745,8 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("timeline.svg"));
         const QString description = describeConfig(set.runs[0].config);
         QString error;
-        QVERIFY2(exportChartSvg(chart.get(), path, QStringLiteral("Timeline title"), description, &error),
+        QVERIFY2(exportChartSvg(chart.get(), path, QStringLiteral("Timeline title"), description,
+                                &error),
                  qPrintable(error));
         QSvgRenderer renderer(path);
         QVERIFY(renderer.isValid());
@@ -783,7 +801,8 @@ private Q_SLOTS:
         // Labels sit inside the plot, clear of each other, even for close points.
         QList<QRectF> rects;
         for (QGraphicsItem* item : view.chart()->childItems())
-            if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item); text && text->isVisible())
+            if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item);
+                text && text->isVisible())
                 rects << text->mapRectToScene(text->boundingRect());
         QCOMPARE(rects.size(), 5);
         for (int i = 0; i < rects.size(); ++i) {
@@ -828,8 +847,8 @@ private Q_SLOTS:
         QVERIFY(!exportAllCharts(makeSweep(), dir + "/sweep", true, true, 1, &error).isEmpty());
         QVERIFY(!exportAllCharts(makePredictedSet(true), dir + "/pareto", true, false, 1, &error)
                      .isEmpty());
-        QVERIFY(!exportAllCharts(makeScalingSet(), dir + "/scaling", true, false, 1, &error)
-                     .isEmpty());
+        QVERIFY(
+            !exportAllCharts(makeScalingSet(), dir + "/scaling", true, false, 1, &error).isEmpty());
         // As the window shows them, in a smallish view.
         const ResultSet sweep = makeSweep();
         ChartView view;
@@ -849,10 +868,13 @@ private Q_SLOTS:
 
     void tooltipsCarryTheNumbers() {
         const ResultSet set = makeSet();
-        std::unique_ptr<QChart> timeline(buildTimelineChart(set, makeTimelineData(set, &set.runs[2])));
+        std::unique_ptr<QChart> timeline(
+            buildTimelineChart(set, makeTimelineData(set, &set.runs[2])));
         QLineSeries* line = runLines(timeline.get())[0];  // point 3: 1.3 ms, in block 1
-        const QString lineTip = ChartInteraction::of(timeline.get())->pointTooltip(line, line->at(3));
-        QVERIFY2(lineTip.contains(QLatin1String("every:2")) && lineTip.contains(QLatin1String("MiB")) &&
+        const QString lineTip =
+            ChartInteraction::of(timeline.get())->pointTooltip(line, line->at(3));
+        QVERIFY2(lineTip.contains(QLatin1String("every:2")) &&
+                     lineTip.contains(QLatin1String("MiB")) &&
                      lineTip.contains(QLatin1String("forward of block 1")),
                  qPrintable(lineTip));
 
@@ -861,8 +883,9 @@ private Q_SLOTS:
         const auto areas = seriesOf<QAreaSeries>(lifetimes.get());
         // Block 1 is kept from 2 ms (its forward's end) to its backward; block 2 is recomputed.
         const QString kept = interaction->pointTooltip(areas[0], QPointF(5, 1.1));
-        QVERIFY2(kept.contains(QLatin1String("block 1")) && kept.contains(QLatin1String("4.00 MiB")),
-                 qPrintable(kept));
+        QVERIFY2(
+            kept.contains(QLatin1String("block 1")) && kept.contains(QLatin1String("4.00 MiB")),
+            qPrintable(kept));
         const QLineSeries* bursts = areas[1]->upperSeries();  // first bar: block 0's recompute
         const QPointF inBurst(bursts->at(1).x() + 0.1, bursts->at(0).y());
         QVERIFY(interaction->pointTooltip(areas[1], inBurst).contains(QLatin1String("recomputed")));

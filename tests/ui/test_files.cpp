@@ -18,15 +18,15 @@
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
 #include "controllers/chart_exporter.h"
-#include "panels/charts_panel.h"
 #include "controllers/file_controller.h"
-#include "window/main_window.h"
-#include "window/messages.h"
-#include "panels/parameter_panel.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
 #include "document/settings.h"
+#include "panels/charts_panel.h"
+#include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
+#include "window/main_window.h"
+#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -34,20 +34,17 @@ using namespace ckptlab::ui::test;
 
 namespace {
 
-void writeFile(const QString& path, const QByteArray& bytes)
-{
+void writeFile(const QString& path, const QByteArray& bytes) {
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(bytes);
 }
 
 // Distinct colours in a sample of pixels: a blank render has one or two.
-int colourCount(const QImage& image)
-{
+int colourCount(const QImage& image) {
     QSet<QRgb> colours;
     for (int y = 0; y < image.height(); y += 7)
-        for (int x = 0; x < image.width(); x += 7)
-            colours.insert(image.pixel(x, y));
+        for (int x = 0; x < image.width(); x += 7) colours.insert(image.pixel(x, y));
     return int(colours.size());
 }
 
@@ -83,8 +80,7 @@ private:
     MainWindow* m_swept = nullptr;  // one real sweep, shared by the tests that need results
 };
 
-void TestFiles::initTestCase()
-{
+void TestFiles::initTestCase() {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_files"));
     QVERIFY(m_dir.isValid());
@@ -101,26 +97,18 @@ void TestFiles::initTestCase()
     QCOMPARE(part<ResultsDocument>(*m_swept, "document")->runCount(), 3);
 }
 
-void TestFiles::init()
-{
-    m_recorder.messages.clear();
-}
+void TestFiles::init() { m_recorder.messages.clear(); }
 
-void TestFiles::cleanupTestCase()
-{
-    delete m_swept;
-}
+void TestFiles::cleanupTestCase() { delete m_swept; }
 
-void TestFiles::nothingToSaveGivesMessage()
-{
+void TestFiles::nothingToSaveGivesMessage() {
     FilesUnderTest empty;
     QVERIFY(!empty.files.saveTo(m_dir.filePath(QStringLiteral("empty.json"))));
     QCOMPARE(m_recorder.messages.size(), 1);
     QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("empty.json"))));
 }
 
-void TestFiles::roundTripsThroughSaveAndOpen()
-{
+void TestFiles::roundTripsThroughSaveAndOpen() {
     const QString path = m_dir.filePath(QStringLiteral("results.json"));
     QVERIFY(part<FileController>(*m_swept, "files")->saveTo(path));
     QCOMPARE(part<ResultsDocument>(*m_swept, "document")->filePath(), path);
@@ -153,25 +141,24 @@ void TestFiles::roundTripsThroughSaveAndOpen()
                      ma->index(row, column).data().toString());
 }
 
-void TestFiles::badFilesGiveMessages_data()
-{
+void TestFiles::badFilesGiveMessages_data() {
     QTest::addColumn<QByteArray>("contents");
     QTest::addColumn<bool>("create");
     QTest::newRow("not json") << QByteArray("this is not JSON {") << true;
-    QTest::newRow("foreign json") << QByteArray(R"({"schema": "other.tool/7", "runs": []})") << true;
-    QTest::newRow("truncated") << QByteArray(R"({"schema": "ckptlab.results/1", "runs": [)") << true;
+    QTest::newRow("foreign json") << QByteArray(R"({"schema": "other.tool/7", "runs": []})")
+                                  << true;
+    QTest::newRow("truncated") << QByteArray(R"({"schema": "ckptlab.results/1", "runs": [)")
+                               << true;
     QTest::newRow("wrong types") << QByteArray(R"({"schema": "ckptlab.results/1", "runs": 5})")
                                  << true;
     QTest::newRow("missing") << QByteArray() << false;
 }
 
-void TestFiles::badFilesGiveMessages()
-{
+void TestFiles::badFilesGiveMessages() {
     QFETCH(QByteArray, contents);
     QFETCH(bool, create);
     const QString path = m_dir.filePath(QStringLiteral("bad-%1.json").arg(QTest::currentDataTag()));
-    if (create)
-        writeFile(path, contents);
+    if (create) writeFile(path, contents);
 
     FilesUnderTest under;
     QSignalSpy failed(&under.files, &FileController::openFailed);
@@ -187,8 +174,7 @@ void TestFiles::badFilesGiveMessages()
 // Every corrupt file of the fuzz corpus (tests/data/fuzz, see tests/fuzz/README.md), a missing
 // file, a folder and a 200 MB file cut off, opened over a good file: each gives one error
 // message naming the file, and what was open stays open, unchanged.
-void TestFiles::corruptFilesKeepWhatWasOpen()
-{
+void TestFiles::corruptFilesKeepWhatWasOpen() {
     const QDir data(QFileInfo(QStringLiteral(__FILE__)).absolutePath() +
                     QStringLiteral("/../data/fuzz"));
     QVERIFY2(data.exists(QStringLiteral("corrupt")), qPrintable(data.absolutePath()));
@@ -232,9 +218,9 @@ void TestFiles::corruptFilesKeepWhatWasOpen()
         QFile file(big);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(R"({"schema": "ckptlab.results/1", "cancelled": false, "runs": [)");
-        const QByteArray chunk = QByteArray(R"({"strategy": "none", "metrics": {}},)").repeated(28000);
-        while (file.size() < 200'000'000)
-            QCOMPARE(file.write(chunk), qint64(chunk.size()));
+        const QByteArray chunk =
+            QByteArray(R"({"strategy": "none", "metrics": {}},)").repeated(28000);
+        while (file.size() < 200'000'000) QCOMPARE(file.write(chunk), qint64(chunk.size()));
     }
     paths << big;
 
@@ -260,8 +246,7 @@ void TestFiles::corruptFilesKeepWhatWasOpen()
     qInfo("%d files refused, %d of them from the fuzz corpus", int(paths.size()), corpusRefused);
 }
 
-void TestFiles::opensScalingSweep()
-{
+void TestFiles::opensScalingSweep() {
     // A hand-made scaling sweep: two depths, each with its own `none` baseline.
     ResultSet set;
     for (int depth : {4, 8})
@@ -302,8 +287,7 @@ void TestFiles::opensScalingSweep()
     QVERIFY(m_recorder.messages.isEmpty());
 }
 
-void TestFiles::exportsCsvAndTrace()
-{
+void TestFiles::exportsCsvAndTrace() {
     const QString csv = m_dir.filePath(QStringLiteral("summary.csv"));
     QVERIFY(part<FileController>(*m_swept, "files")->exportCsv(csv));
     QFile csvFile(csv);
@@ -322,8 +306,7 @@ void TestFiles::exportsCsvAndTrace()
     QVERIFY(m_recorder.messages.isEmpty());
 }
 
-void TestFiles::exportsCharts()
-{
+void TestFiles::exportsCharts() {
     ChartExporter* exporter = part<ChartExporter>(*m_swept, "chartExporter");
     const QString png1 = m_dir.filePath(QStringLiteral("tradeoff.png"));
     const QString png2 = m_dir.filePath(QStringLiteral("tradeoff@2x.png"));
@@ -345,8 +328,7 @@ void TestFiles::exportsCharts()
     bool hasTitle = false, hasDescription = false;
     while (!xml.atEnd()) {
         xml.readNext();
-        if (xml.isStartElement() && xml.name() == QLatin1String("title"))
-            hasTitle = true;
+        if (xml.isStartElement() && xml.name() == QLatin1String("title")) hasTitle = true;
         if (xml.isStartElement() && xml.name() == QLatin1String("desc"))
             hasDescription = xml.readElementText().contains(QStringLiteral("width 32"));
     }

@@ -18,16 +18,16 @@
 
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
-#include "panels/charts_panel.h"
-#include "window/main_window.h"
-#include "window/messages.h"
-#include "panels/parameter_panel.h"
-#include "panels/progress_status.h"
+#include "controllers/sweep_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
+#include "panels/charts_panel.h"
+#include "panels/parameter_panel.h"
+#include "panels/progress_status.h"
 #include "panels/results_view.h"
 #include "panels/strategy_list.h"
-#include "controllers/sweep_controller.h"
+#include "window/main_window.h"
+#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -36,13 +36,11 @@ using namespace ckptlab::ui::test;
 namespace {
 
 template <typename Series>
-QList<Series*> strategySeries(QChart* chart)
-{
+QList<Series*> strategySeries(QChart* chart) {
     QList<Series*> found;
     for (QAbstractSeries* s : chart->series())
         if (auto* typed = qobject_cast<Series*>(s))
-            if (!s->property(kStrategyProperty).toString().isEmpty())
-                found << typed;
+            if (!s->property(kStrategyProperty).toString().isEmpty()) found << typed;
     return found;
 }
 
@@ -63,20 +61,14 @@ private:
     MessageRecorder m_recorder;
 };
 
-void TestMainWindow::initTestCase()
-{
+void TestMainWindow::initTestCase() {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
 }
 
-void TestMainWindow::init()
-{
-    m_recorder.reset();
-}
+void TestMainWindow::init() { m_recorder.reset(); }
 
-
-void TestMainWindow::iconIsCompiledIn()
-{
+void TestMainWindow::iconIsCompiledIn() {
     MainWindow window;  // registers the resources of the static library
     const QIcon icon(QStringLiteral(":/icons/ckptlab.svg"));
     const QImage image = icon.pixmap(64, 64).toImage();
@@ -84,8 +76,7 @@ void TestMainWindow::iconIsCompiledIn()
     QVERIFY(qAlpha(image.pixel(32, 32)) > 0);
 }
 
-void TestMainWindow::transformerOnlyFields()
-{
+void TestMainWindow::transformerOnlyFields() {
     ParameterPanel parameters;
     auto* block = parameters.findChild<QComboBox*>(QStringLiteral("block"));
     auto* heads = parameters.findChild<QSpinBox*>(QStringLiteral("heads"));
@@ -102,8 +93,7 @@ void TestMainWindow::transformerOnlyFields()
     QCOMPARE(parameters.config().depth, int(limits::depth.max));
 }
 
-void TestMainWindow::runsTinySweepIntoTableAndCharts()
-{
+void TestMainWindow::runsTinySweepIntoTableAndCharts() {
     MainWindow window;
     auto* sweep = part<SweepController>(window, "sweepController");
     auto* status = part<ProgressStatus>(window, "progressStatus");
@@ -135,7 +125,9 @@ void TestMainWindow::runsTinySweepIntoTableAndCharts()
     for (int row = 0; row < 3; ++row) {
         QCOMPARE(model->index(row, ResultsTableModel::StrategyColumn).data().toString(),
                  expected[row]);
-        QVERIFY(model->index(row, ResultsTableModel::GradCheckColumn).data().toString()
+        QVERIFY(model->index(row, ResultsTableModel::GradCheckColumn)
+                    .data()
+                    .toString()
                     .startsWith(QStringLiteral("ok")));
         QVERIFY(model->row(row).peak_mib > 0);
     }
@@ -145,8 +137,7 @@ void TestMainWindow::runsTinySweepIntoTableAndCharts()
     ChartsPanel* charts = part<ChartsPanel>(window, "charts");
     const auto scatter = strategySeries<QScatterSeries>(charts->chart(ChartKind::Tradeoff));
     QCOMPARE(scatter.size(), 3);
-    for (QScatterSeries* s : scatter)
-        QCOMPARE(s->count(), 1);
+    for (QScatterSeries* s : scatter) QCOMPARE(s->count(), 1);
 
     const auto lines = strategySeries<QLineSeries>(charts->chart(ChartKind::Timeline));
     QCOMPARE(lines.size(), 3);
@@ -155,7 +146,7 @@ void TestMainWindow::runsTinySweepIntoTableAndCharts()
         const int run = int(expected.indexOf(line->property(kStrategyProperty).toString()));
         QVERIFY(run >= 0);
         const int events = int(thinned[size_t(run)].size());
-        QVERIFY(events > 0 && events <= 1500);  // thinned in the worker
+        QVERIFY(events > 0 && events <= 1500);    // thinned in the worker
         QCOMPARE(line->count(), 2 * events - 1);  // drawn as steps
     }
 
@@ -174,14 +165,12 @@ void TestMainWindow::runsTinySweepIntoTableAndCharts()
         if (auto* bars = qobject_cast<QHorizontalStackedBarSeries*>(s)) {
             ++barSeries;
             QVERIFY(!bars->barSets().isEmpty());
-            for (QBarSet* set : bars->barSets())
-                QCOMPARE(set->count(), 3);
+            for (QBarSet* set : bars->barSets()) QCOMPARE(set->count(), 3);
         }
     QCOMPARE(barSeries, 1);
 }
 
-void TestMainWindow::selectionIsSharedEverywhere()
-{
+void TestMainWindow::selectionIsSharedEverywhere() {
     MainWindow window;
     window.resize(1400, 900);
     window.show();
@@ -205,8 +194,7 @@ void TestMainWindow::selectionIsSharedEverywhere()
     QTRY_VERIFY(view->isVisible() && view->width() > 200);
     QScatterSeries* none = nullptr;
     for (QScatterSeries* s : strategySeries<QScatterSeries>(chart))
-        if (s->property(kStrategyProperty).toString() == QLatin1String("none"))
-            none = s;
+        if (s->property(kStrategyProperty).toString() == QLatin1String("none")) none = s;
     QVERIFY(none);
     const QPointF scene = chart->mapToScene(chart->mapToPosition(none->at(0), none));
     const QPoint at = view->mapFromScene(scene);

@@ -23,15 +23,15 @@
 #include "charts/chart_style.h"
 #include "ckptlab/summary.h"
 #include "controllers/chart_exporter.h"
-#include "panels/charts_panel.h"
 #include "controllers/file_controller.h"
-#include "window/main_window.h"
-#include "panels/memory_estimate_label.h"
-#include "panels/parameter_panel.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
 #include "document/settings.h"
+#include "panels/charts_panel.h"
+#include "panels/memory_estimate_label.h"
+#include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
+#include "window/main_window.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -40,8 +40,7 @@ using namespace ckptlab::ui::test;
 namespace {
 
 // Runs the checked strategies through the window's Run action and waits for the end.
-void runSweep(MainWindow& window, const MessageRecorder& recorder)
-{
+void runSweep(MainWindow& window, const MessageRecorder& recorder) {
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
     part<QAction>(window, "runAction")->trigger();
     QVERIFY2(part<SweepController>(window, "sweepController")->isRunning(),
@@ -51,38 +50,32 @@ void runSweep(MainWindow& window, const MessageRecorder& recorder)
     QCOMPARE(ended.first().at(1).toBool(), false);  // not failed: a run out of memory is a result
 }
 
-int rowOf(const ResultsTableModel& model, const QString& strategy)
-{
+int rowOf(const ResultsTableModel& model, const QString& strategy) {
     for (int row = 0; row < model.rowCount(); ++row)
         if (model.index(row, ResultsTableModel::StrategyColumn).data().toString() == strategy)
             return row;
     return -1;
 }
 
-QString cell(const ResultsTableModel& model, int row, int column, int role = Qt::DisplayRole)
-{
+QString cell(const ResultsTableModel& model, int row, int column, int role = Qt::DisplayRole) {
     return model.index(row, column).data(role).toString();
 }
 
 // The series of `chart` with this object name, or the line of `strategy` (not its cross).
 template <typename Series>
-Series* findSeries(QChart* chart, const QString& objectName, const QString& strategy = {})
-{
+Series* findSeries(QChart* chart, const QString& objectName, const QString& strategy = {}) {
     for (QAbstractSeries* series : chart->series()) {
         auto* typed = qobject_cast<Series*>(series);
-        if (!typed)
-            continue;
-        if (!objectName.isEmpty() && series->objectName() == objectName)
-            return typed;
-        if (!strategy.isEmpty() && series->property(kStrategyProperty).toString() == strategy
-            && series->property("ckptlabRunIndex").isValid())
+        if (!typed) continue;
+        if (!objectName.isEmpty() && series->objectName() == objectName) return typed;
+        if (!strategy.isEmpty() && series->property(kStrategyProperty).toString() == strategy &&
+            series->property("ckptlabRunIndex").isValid())
             return typed;
     }
     return nullptr;
 }
 
-std::int64_t footprint(const RunResult& run)
-{
+std::int64_t footprint(const RunResult& run) {
     return run.metrics.baseline_bytes + run.metrics.peak_bytes;
 }
 
@@ -106,19 +99,14 @@ private:
     MessageRecorder m_recorder;
 };
 
-void TestMemoryLimit::initTestCase()
-{
+void TestMemoryLimit::initTestCase() {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_memory_limit"));
 }
 
-void TestMemoryLimit::init()
-{
-    m_recorder.reset();
-}
+void TestMemoryLimit::init() { m_recorder.reset(); }
 
-void TestMemoryLimit::fieldReachesConfig()
-{
+void TestMemoryLimit::fieldReachesConfig() {
     ParameterPanel parameters;
     auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
     QVERIFY(field);
@@ -143,8 +131,7 @@ void TestMemoryLimit::fieldReachesConfig()
     QCOMPARE(parameters.config().memory_limit_mib, 0.125);
 }
 
-void TestMemoryLimit::limitComesBackNextSession()
-{
+void TestMemoryLimit::limitComesBackNextSession() {
     // What the window saves on closing comes back in the next session.
     MainWindow window;
     ExperimentConfig c = tinyConfig();
@@ -158,8 +145,7 @@ void TestMemoryLimit::limitComesBackNextSession()
     QVERIFY(m_recorder.messages.isEmpty());
 }
 
-void TestMemoryLimit::outOfRangeIsNamedByTheField()
-{
+void TestMemoryLimit::outOfRangeIsNamedByTheField() {
     ParameterPanel parameters;
     auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
     auto* problems = parameters.findChild<QLabel*>(QStringLiteral("configProblems"));
@@ -186,8 +172,7 @@ void TestMemoryLimit::outOfRangeIsNamedByTheField()
     QCOMPARE(parameters.config().memory_limit_mib, 4.0);
 }
 
-void TestMemoryLimit::outOfRangeIsRefusedOnRun()
-{
+void TestMemoryLimit::outOfRangeIsRefusedOnRun() {
     MainWindow window;
     auto* parameters = part<ParameterPanel>(window, "parameters");
     ExperimentConfig c = tinyConfig();
@@ -207,8 +192,7 @@ void TestMemoryLimit::outOfRangeIsRefusedOnRun()
     }
 }
 
-void TestMemoryLimit::noneRunsOutWhereFullFits()
-{
+void TestMemoryLimit::noneRunsOutWhereFullFits() {
     MainWindow window;
     auto* memory = part<MemoryEstimateLabel>(window, "memoryEstimate");
     auto* notes = part<QLabel>(window, "resultsNotes");
@@ -217,8 +201,7 @@ void TestMemoryLimit::noneRunsOutWhereFullFits()
 
     // A first sweep without a limit gives both footprints.
     runSweep(window, m_recorder);
-    if (QTest::currentTestFailed())
-        return;
+    if (QTest::currentTestFailed()) return;
     const RunResult* none = part<ResultsDocument>(window, "document")->results().find("none");
     const RunResult* full = part<ResultsDocument>(window, "document")->results().find("full");
     QVERIFY(none && full && none->ok() && full->ok());
@@ -232,13 +215,12 @@ void TestMemoryLimit::noneRunsOutWhereFullFits()
     part<ParameterPanel>(window, "parameters")->setConfig(c);
     QCOMPARE(part<ParameterPanel>(window, "parameters")->config().memory_limit_mib, limit);
     // The forecast says which strategy will not fit; Run is not refused for it.
-    QTRY_COMPARE_WITH_TIMEOUT(memory->predictedOverLimit(),
-                              QStringList{QStringLiteral("none")}, 60000);
+    QTRY_COMPARE_WITH_TIMEOUT(memory->predictedOverLimit(), QStringList{QStringLiteral("none")},
+                              60000);
     QVERIFY(memory->text().contains(QStringLiteral("Predicted to run out")));
 
     runSweep(window, m_recorder);
-    if (QTest::currentTestFailed())
-        return;
+    if (QTest::currentTestFailed()) return;
     QVERIFY2(m_recorder.messages.isEmpty(), qPrintable(m_recorder.lastText()));
     const ResultSet& results = part<ResultsDocument>(window, "document")->results();
     QCOMPARE(results.runs.size(), size_t(2));
@@ -260,16 +242,22 @@ void TestMemoryLimit::noneRunsOutWhereFullFits()
                  .match(status)
                  .hasMatch(),
              qPrintable(status));
-    QCOMPARE(status, QStringLiteral("out of memory at forward of block %1")
-                         .arg(none->out_of_memory->block));
+    QCOMPARE(
+        status,
+        QStringLiteral("out of memory at forward of block %1").arg(none->out_of_memory->block));
     const QString tip = cell(model, noneRow, ResultsTableModel::GradCheckColumn, Qt::ToolTipRole);
-    QVERIFY2(tip.contains(QStringLiteral("limit")) && tip.contains(QStringLiteral("tried to allocate")),
-             qPrintable(tip));
-    QVERIFY(cell(model, noneRow, ResultsTableModel::PeakMiBColumn).contains(QStringLiteral("partial")));
-    QCOMPARE(cell(model, noneRow, ResultsTableModel::StepMsColumn), QStringLiteral("out of memory"));
+    QVERIFY2(
+        tip.contains(QStringLiteral("limit")) && tip.contains(QStringLiteral("tried to allocate")),
+        qPrintable(tip));
+    QVERIFY(
+        cell(model, noneRow, ResultsTableModel::PeakMiBColumn).contains(QStringLiteral("partial")));
+    QCOMPARE(cell(model, noneRow, ResultsTableModel::StepMsColumn),
+             QStringLiteral("out of memory"));
     QCOMPARE(cell(model, noneRow, ResultsTableModel::FastestStepColumn), QStringLiteral("—"));
-    QVERIFY(cell(model, fullRow, ResultsTableModel::GradCheckColumn).startsWith(QStringLiteral("ok")));
-    QVERIFY(!cell(model, fullRow, ResultsTableModel::PeakMiBColumn).contains(QStringLiteral("partial")));
+    QVERIFY(
+        cell(model, fullRow, ResultsTableModel::GradCheckColumn).startsWith(QStringLiteral("ok")));
+    QVERIFY(!cell(model, fullRow, ResultsTableModel::PeakMiBColumn)
+                 .contains(QStringLiteral("partial")));
     QVERIFY(notes->isVisibleTo(&window));
     QVERIFY(notes->text().contains(QStringLiteral("none at forward of block")));
 
@@ -281,8 +269,7 @@ void TestMemoryLimit::noneRunsOutWhereFullFits()
     QVERIFY(noneLine && fullLine);
     const double stopped = none->out_of_memory->t_ms;
     QCOMPARE(noneLine->at(noneLine->count() - 1).x(), stopped);
-    for (const QPointF& p : noneLine->points())
-        QVERIFY(p.x() <= stopped);
+    for (const QPointF& p : noneLine->points()) QVERIFY(p.x() <= stopped);
     QVERIFY(fullLine->at(fullLine->count() - 1).x() > stopped);
     auto* cross = findSeries<QScatterSeries>(timeline, QStringLiteral("outOfMemory"));
     QVERIFY(cross);
@@ -301,8 +288,7 @@ void TestMemoryLimit::noneRunsOutWhereFullFits()
             QCOMPARE(series->objectName(), QStringLiteral("outOfMemory"));
 }
 
-void TestMemoryLimit::notesShowUnderTheTable()
-{
+void TestMemoryLimit::notesShowUnderTheTable() {
     MainWindow window;
     auto* notes = part<QLabel>(window, "resultsNotes");
     auto* document = part<ResultsDocument>(window, "document");
@@ -320,8 +306,7 @@ void TestMemoryLimit::notesShowUnderTheTable()
     QVERIFY(!notes->isVisibleTo(&window));
 }
 
-void TestMemoryLimit::exportToMissingFolderWritesNothing()
-{
+void TestMemoryLimit::exportToMissingFolderWritesNothing() {
     // The exporters on their own, over the results of a tiny sweep read from a file.
     QWidget window;
     ResultsDocument document;
@@ -330,8 +315,8 @@ void TestMemoryLimit::exportToMissingFolderWritesNothing()
     FileController files(&document, &settings, &window);
     ChartExporter exporter(&charts, &document, &settings, &window);
     {
-        const QString sweep = QFileInfo(QStringLiteral(__FILE__)).absolutePath()
-                              + QStringLiteral("/../data/fuzz/valid/tiny-sweep.json");
+        const QString sweep = QFileInfo(QStringLiteral(__FILE__)).absolutePath() +
+                              QStringLiteral("/../data/fuzz/valid/tiny-sweep.json");
         QSignalSpy opened(&files, &FileController::opened);
         files.open(sweep);
         QVERIFY2(opened.wait(30000), qPrintable(m_recorder.lastText()));
@@ -340,8 +325,8 @@ void TestMemoryLimit::exportToMissingFolderWritesNothing()
     QTemporaryDir dir;
     const QString missing = dir.filePath(QStringLiteral("missing/deeper"));
     const auto nothingWritten = [&] {
-        return QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden)
-            == QStringList{QStringLiteral("slides"), QStringLiteral("taken.png")};
+        return QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden) ==
+               QStringList{QStringLiteral("slides"), QStringLiteral("taken.png")};
     };
     QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("taken.png")));  // a folder where a file goes
     QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("slides/timeline.svg")));

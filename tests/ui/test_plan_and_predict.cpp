@@ -20,17 +20,17 @@
 #include "ckptlab/scaling.h"
 #include "ckptlab/summary.h"
 #include "controllers/chart_exporter.h"
-#include "panels/curve_sweep_panel.h"
-#include "panels/charts_panel.h"
-#include "window/main_window.h"
-#include "panels/memory_estimate_label.h"
-#include "window/messages.h"
-#include "panels/parameter_panel.h"
 #include "controllers/prediction_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
+#include "panels/charts_panel.h"
+#include "panels/curve_sweep_panel.h"
+#include "panels/memory_estimate_label.h"
+#include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
 #include "panels/strategy_table.h"
+#include "window/main_window.h"
+#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -40,8 +40,7 @@ namespace {
 
 // Small, but with activations that outweigh a checkpoint's RNG state (5 KiB each), so
 // checkpointing saves memory and the Pareto curve has a range.
-ExperimentConfig savingConfig()
-{
+ExperimentConfig savingConfig() {
     ExperimentConfig config = tinyConfig();
     config.width = 64;
     config.seq = 256;
@@ -49,34 +48,28 @@ ExperimentConfig savingConfig()
 }
 
 // Waits for the forecast of the panel's current config.
-bool waitForForecast(MainWindow& window, int timeoutMs = 60000)
-{
+bool waitForForecast(MainWindow& window, int timeoutMs = 60000) {
     auto* memory = part<MemoryEstimateLabel>(window, "memoryEstimate");
     auto* predictions = part<PredictionController>(window, "predictions");
     QElapsedTimer clock;
     clock.start();
     while (clock.elapsed() < timeoutMs) {
-        if (memory->shownPrediction() && !predictions->isMeasuring())
-            return true;
+        if (memory->shownPrediction() && !predictions->isMeasuring()) return true;
         QTest::qWait(20);
     }
     return false;
 }
 
-QString predictedCell(StrategyTable* table, const QString& strategy)
-{
+QString predictedCell(StrategyTable* table, const QString& strategy) {
     for (int row = 0; row < table->rowCount(); ++row)
-        if (table->rowText(row) == strategy)
-            return table->item(row, 2)->text();
+        if (table->rowText(row) == strategy) return table->item(row, 2)->text();
     return {};
 }
 
 // Saves what the window shows when CKPTLAB_SCREENSHOTS names a folder (for looking at).
-void screenshot(QWidget& window, const QString& name)
-{
+void screenshot(QWidget& window, const QString& name) {
     const QString dir = qEnvironmentVariable("CKPTLAB_SCREENSHOTS");
-    if (!dir.isEmpty())
-        window.grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
+    if (!dir.isEmpty()) window.grab().save(QDir(dir).filePath(name + QStringLiteral(".png")));
 }
 
 }  // namespace
@@ -100,20 +93,14 @@ private:
     MessageRecorder m_recorder;
 };
 
-void TestPlanAndPredict::initTestCase()
-{
+void TestPlanAndPredict::initTestCase() {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_plan_and_predict"));
 }
 
-void TestPlanAndPredict::init()
-{
-    m_recorder.messages.clear();
-}
+void TestPlanAndPredict::init() { m_recorder.messages.clear(); }
 
-
-void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures()
-{
+void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures() {
     MainWindow window;
     auto* memory = part<MemoryEstimateLabel>(window, "memoryEstimate");
     auto* list = part<StrategyList>(window, "strategies");
@@ -140,8 +127,7 @@ void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures()
     const QString tooSmallName = QString::fromStdString(tooSmall.name());
     QVERIFY(list->addStrategy(tooSmallName).isEmpty());
     QVERIFY(waitForForecast(window));
-    QTRY_COMPARE(predictedCell(list->table(), tooSmallName),
-                 QStringLiteral("does not fit"));
+    QTRY_COMPARE(predictedCell(list->table(), tooSmallName), QStringLiteral("does not fit"));
     list->setCheckedStrategies(strategies);
     screenshot(window, QStringLiteral("forecast"));
 
@@ -156,20 +142,19 @@ void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures()
         const StrategyForecast* f = forecast.find(QString::fromStdString(run.strategy));
         QVERIFY(f && run.prediction);
         QCOMPARE(f->peak_bytes, run.prediction->peak_bytes);
-        const double error = 100.0 * double(f->peak_bytes - run.metrics.peak_bytes)
-            / double(run.metrics.peak_bytes);
-        QVERIFY2(std::abs(error) < 5.0, qPrintable(QStringLiteral("%1: %2 %")
-                                                       .arg(QString::fromStdString(run.strategy))
-                                                       .arg(error)));
+        const double error =
+            100.0 * double(f->peak_bytes - run.metrics.peak_bytes) / double(run.metrics.peak_bytes);
+        QVERIFY2(
+            std::abs(error) < 5.0,
+            qPrintable(
+                QStringLiteral("%1: %2 %").arg(QString::fromStdString(run.strategy)).arg(error)));
     }
     // The table shows the prediction and its error beside the measurement.
-    const QString peakError =
-        model->index(1, ResultsTableModel::PeakErrorColumn).data().toString();
+    const QString peakError = model->index(1, ResultsTableModel::PeakErrorColumn).data().toString();
     QVERIFY2(peakError.endsWith(QStringLiteral(" %")), qPrintable(peakError));
 }
 
-void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock()
-{
+void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock() {
     PredictionController predictions;
     predictions.setDelay(0);
     QSignalSpy updated(&predictions, &PredictionController::updated);
@@ -192,8 +177,8 @@ void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock()
     QCOMPARE(eight.measure_ms, 0.0);  // same block shape: nothing measured again
     // Without checkpointing every block's activations stay: twice the blocks, more memory.
     QVERIFY(eight.none_peak > four.none_peak);
-    QVERIFY(eight.find(QStringLiteral("full"))->peak_bytes
-            < eight.find(QStringLiteral("none"))->peak_bytes);
+    QVERIFY(eight.find(QStringLiteral("full"))->peak_bytes <
+            eight.find(QStringLiteral("none"))->peak_bytes);
 
     // A config that cannot fit is refused by the label's analytic check, which says so.
     ExperimentConfig huge = config;
@@ -206,8 +191,7 @@ void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock()
     QVERIFY(label.text().contains(QStringLiteral("cannot fit")));
 }
 
-void TestPlanAndPredict::unfitConfigIsNeverMeasured()
-{
+void TestPlanAndPredict::unfitConfigIsNeverMeasured() {
     // Through the window: the panel's config reaches the label, which keeps it from measuring.
     MainWindow window;
     auto* memory = part<MemoryEstimateLabel>(window, "memoryEstimate");
@@ -224,8 +208,7 @@ void TestPlanAndPredict::unfitConfigIsNeverMeasured()
     QVERIFY(memory->text().contains(QStringLiteral("cannot fit")));
 }
 
-void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited()
-{
+void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited() {
     MainWindow window;
     auto* memory = part<MemoryEstimateLabel>(window, "memoryEstimate");
     auto* parameters = part<ParameterPanel>(window, "parameters");
@@ -235,10 +218,11 @@ void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited()
     StrategyTable* table = part<StrategyList>(window, "strategies")->table();
     int row = -1;
     for (int r = 0; r < table->rowCount(); ++r)
-        if (table->item(r, 0)->text() == QStringLiteral("optimal"))
-            row = r;
+        if (table->item(r, 0)->text() == QStringLiteral("optimal")) row = r;
     QVERIFY(row >= 0);
-    const auto budgetBytes = [&] { return table->item(row, 1)->data(Qt::EditRole).toDouble() * kMiB; };
+    const auto budgetBytes = [&] {
+        return table->item(row, 1)->data(Qt::EditRole).toDouble() * kMiB;
+    };
 
     // The default budget moves inside the feasible range of each model, and fits.
     for (int depth : {4, 8}) {
@@ -248,7 +232,8 @@ void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited()
         const LivePrediction forecast = *memory->shownPrediction();
         QCOMPARE(forecast.config.depth, depth);
         QTRY_VERIFY(budgetBytes() >= double(forecast.minimum_peak));
-        QVERIFY2(budgetBytes() <= double(forecast.none_peak) * 1.01, qPrintable(table->rowText(row)));
+        QVERIFY2(budgetBytes() <= double(forecast.none_peak) * 1.01,
+                 qPrintable(table->rowText(row)));
         QVERIFY(waitForForecast(window));
         const StrategyForecast* planned = memory->shownPrediction()->find(table->rowText(row));
         QVERIFY2(planned && planned->ok, qPrintable(table->rowText(row)));
@@ -266,8 +251,7 @@ void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited()
     QTRY_COMPARE(table->item(row, 2)->text(), QStringLiteral("does not fit"));
 }
 
-void TestPlanAndPredict::paretoButtonRunsTheCurve()
-{
+void TestPlanAndPredict::paretoButtonRunsTheCurve() {
     MainWindow window;
     auto* strategies = part<StrategyList>(window, "strategies");
     window.show();
@@ -285,8 +269,7 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve()
     int optimal = 0;
     for (const RunResult& run : results.runs) {
         QVERIFY2(run.ok(), run.strategy.c_str());
-        if (run.strategy.rfind("optimal:", 0) == 0)
-            ++optimal;
+        if (run.strategy.rfind("optimal:", 0) == 0) ++optimal;
     }
     QVERIFY(optimal >= 2);
     // One point where this machine's costs make the smallest schedule also the fastest.
@@ -302,8 +285,7 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve()
     // The tradeoff chart draws the planner's frontier and the measured optimal curve.
     QChart* chart = part<ChartsPanel>(window, "charts")->chart(ChartKind::Tradeoff);
     QStringList names;
-    for (QAbstractSeries* s : chart->series())
-        names << s->objectName();
+    for (QAbstractSeries* s : chart->series()) names << s->objectName();
     QVERIFY(names.contains(QStringLiteral("predictedFrontier")));
     QVERIFY(names.contains(QStringLiteral("optimalCurve")));
     screenshot(window, QStringLiteral("pareto"));
@@ -326,8 +308,7 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve()
     QVERIFY(fastestStepMs(none) <= none.metrics.step_ms);
 }
 
-void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes()
-{
+void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes() {
     // Rows from recorded schedules (one nested) and from a name alone (older files).
     ResultSet set;
     RunResult run;
@@ -388,8 +369,7 @@ void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes()
     QCOMPARE(image.width(), 2 * kExportSize.width());
 }
 
-void TestPlanAndPredict::scalingSweepFitsExponents()
-{
+void TestPlanAndPredict::scalingSweepFitsExponents() {
     MainWindow window;
     auto* curves = part<CurveSweepPanel>(window, "curveSweeps");
     auto* sweep = part<SweepController>(window, "sweepController");
@@ -409,28 +389,28 @@ void TestPlanAndPredict::scalingSweepFitsExponents()
     QVERIFY(part<ChartsPanel>(window, "charts")->isAvailable(ChartKind::Scaling));
     // Without checkpointing activations grow with depth (k near 1); with every block
     // checkpointed only one block's activations live at a time, plus an input per block.
-    const PowerFit none = fitRuns(results, "none", ScalingAxis::Depth, ScalingMetric::ActivationBytes);
-    QVERIFY2(none.exponent > 0.9 && none.exponent < 1.1, qPrintable(QString::number(none.exponent)));
+    const PowerFit none =
+        fitRuns(results, "none", ScalingAxis::Depth, ScalingMetric::ActivationBytes);
+    QVERIFY2(none.exponent > 0.9 && none.exponent < 1.1,
+             qPrintable(QString::number(none.exponent)));
     QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("none k=")));
     // Every size of every strategy is a point on the log-log chart.
     QChart* chart = part<ChartsPanel>(window, "charts")->chart(ChartKind::Scaling);
     int points = 0;
     for (QAbstractSeries* series : chart->series())
-        if (auto* dots = qobject_cast<QScatterSeries*>(series))
-            points += dots->count();
+        if (auto* dots = qobject_cast<QScatterSeries*>(series)) points += dots->count();
     QCOMPARE(points, 6);
     screenshot(window, QStringLiteral("scaling"));
 }
 
-void TestPlanAndPredict::badScalingValuesGiveMessages()
-{
+void TestPlanAndPredict::badScalingValuesGiveMessages() {
     MainWindow window;
     part<ParameterPanel>(window, "parameters")->setConfig(tinyConfig());
     part<StrategyList>(window, "strategies")->setCheckedStrategies({"none"});
-    for (const auto& [values, expected] :
-         std::vector<std::pair<QString, QString>>{{QStringLiteral("4"), QStringLiteral("at least two")},
-                                                  {QStringLiteral("4,x"), QStringLiteral("\"x\" is not a whole number")},
-                                                  {QStringLiteral("0,4"), QStringLiteral("depth must be between 1 and 512")}}) {
+    for (const auto& [values, expected] : std::vector<std::pair<QString, QString>>{
+             {QStringLiteral("4"), QStringLiteral("at least two")},
+             {QStringLiteral("4,x"), QStringLiteral("\"x\" is not a whole number")},
+             {QStringLiteral("0,4"), QStringLiteral("depth must be between 1 and 512")}}) {
         m_recorder.reset();
         part<CurveSweepPanel>(window, "curveSweeps")->setScaling(ScalingAxis::Depth, values);
         QVERIFY(!window.startScalingSweep());

@@ -14,15 +14,15 @@
 #include <QTimer>
 #include <QtTest>
 
-#include "ui_test_support.h"
 #include <ctime>
+#include "ui_test_support.h"
 
+#include "document/results_document.h"
 #include "panels/charts_panel.h"
+#include "panels/parameter_panel.h"
+#include "panels/strategy_list.h"
 #include "window/main_window.h"
 #include "window/messages.h"
-#include "panels/parameter_panel.h"
-#include "document/results_document.h"
-#include "panels/strategy_list.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -30,19 +30,16 @@ using namespace ckptlab::ui::test;
 
 namespace {
 
-qint64 threadCpuMs()
-{
+qint64 threadCpuMs() {
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return qint64(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
 // One-minute load average: runnable threads competing for the cores.
-double loadAverage()
-{
+double loadAverage() {
     QFile file(QStringLiteral("/proc/loadavg"));
-    if (!file.open(QIODevice::ReadOnly))
-        return 0;
+    if (!file.open(QIODevice::ReadOnly)) return 0;
     return file.readAll().split(' ').value(0).toDouble();
 }
 
@@ -54,8 +51,7 @@ private Q_SLOTS:
     void eventLoopNeverStallsDuringSweep();
 };
 
-void TestResponsiveness::eventLoopNeverStallsDuringSweep()
-{
+void TestResponsiveness::eventLoopNeverStallsDuringSweep() {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_responsiveness"));
     MessageRecorder recorder;
@@ -108,14 +104,16 @@ void TestResponsiveness::eventLoopNeverStallsDuringSweep()
     QCOMPARE(part<ResultsDocument>(window, "document")->runCount(), 5);
     QVERIFY(part<ChartsPanel>(window, "charts")->buildCount(ChartKind::Timeline) >= 5);
     const int cores = QThread::idealThreadCount();
-    qInfo("largest event-loop gap: %lld ms wall, %lld ms GUI-thread CPU, over %lld ms; "
-          "load %.1f on %d cores",
-          maxGap, maxBusy, clock.elapsed(), load, cores);
+    qInfo(
+        "largest event-loop gap: %lld ms wall, %lld ms GUI-thread CPU, over %lld ms; "
+        "load %.1f on %d cores",
+        maxGap, maxBusy, clock.elapsed(), load, cores);
     QVERIFY2(maxBusy < 100, qPrintable(QStringLiteral("GUI thread busy for %1 ms").arg(maxBusy)));
     if (maxGap >= 100 && load > cores)
-        qWarning("wall-clock gap of %lld ms not held against the limit: the machine was "
-                 "overloaded (load %.1f on %d cores)",
-                 maxGap, load, cores);
+        qWarning(
+            "wall-clock gap of %lld ms not held against the limit: the machine was "
+            "overloaded (load %.1f on %d cores)",
+            maxGap, load, cores);
     else
         QVERIFY2(maxGap < 100, qPrintable(QStringLiteral("stalled for %1 ms").arg(maxGap)));
 }

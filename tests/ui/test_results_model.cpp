@@ -5,9 +5,9 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFont>
-#include <limits>
 #include <QSortFilterProxyModel>
 #include <QtTest>
+#include <limits>
 
 #include "ckptlab/summary.h"
 #include "document/results_table_model.h"
@@ -20,13 +20,11 @@ namespace {
 
 // Before QApplication exists: GUI tests run offscreen unless told otherwise.
 const bool kOffscreen = [] {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     return true;
 }();
 
-RunResult makeRun(const std::string& strategy, double peakMiB, double stepMs, double diff)
-{
+RunResult makeRun(const std::string& strategy, double peakMiB, double stepMs, double diff) {
     RunResult run;
     run.strategy = strategy;
     run.metrics.peak_bytes = std::int64_t(peakMiB * kMiB);
@@ -38,8 +36,7 @@ RunResult makeRun(const std::string& strategy, double peakMiB, double stepMs, do
     return run;
 }
 
-ResultSet makeSet()
-{
+ResultSet makeSet() {
     ResultSet set;
     set.runs.push_back(makeRun("none", 100.0, 10.0, 0.0));
     set.runs.push_back(makeRun("full", 40.0, 15.0, 1e-7));
@@ -52,8 +49,7 @@ ResultSet makeSet()
     return set;
 }
 
-QString cell(const QAbstractItemModel& model, int row, int column)
-{
+QString cell(const QAbstractItemModel& model, int row, int column) {
     return model.index(row, column).data().toString();
 }
 
@@ -71,8 +67,7 @@ private Q_SLOTS:
     void gradNoteInTooltip();
 };
 
-void TestResultsModel::passesModelTester()
-{
+void TestResultsModel::passesModelTester() {
     ResultsTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     ResultSet set;
@@ -94,8 +89,7 @@ void TestResultsModel::passesModelTester()
     proxy.sort(ResultsTableModel::PeakMiBColumn);
 }
 
-void TestResultsModel::showsRowsAndValues()
-{
+void TestResultsModel::showsRowsAndValues() {
     ResultsTableModel model;
     model.setResults(makeSet());
     QCOMPARE(model.columnCount(), int(ResultsTableModel::NumColumns));
@@ -112,7 +106,8 @@ void TestResultsModel::showsRowsAndValues()
     QCOMPARE(cell(model, 1, ResultsTableModel::TimeAddedColumn), QStringLiteral("50.0 %"));
     QCOMPARE(cell(model, 1, ResultsTableModel::SavedPerAddedColumn), QStringLiteral("1.20"));
     QVERIFY(cell(model, 1, ResultsTableModel::GradCheckColumn).startsWith(QStringLiteral("ok")));
-    QVERIFY(cell(model, 3, ResultsTableModel::GradCheckColumn).startsWith(QStringLiteral("FAILED")));
+    QVERIFY(
+        cell(model, 3, ResultsTableModel::GradCheckColumn).startsWith(QStringLiteral("FAILED")));
     QVERIFY(model.index(3, ResultsTableModel::GradCheckColumn).data(Qt::ForegroundRole).isValid());
     QCOMPARE(model.index(2, 0).data(ResultsTableModel::RunIndexRole).toInt(), 2);
 
@@ -125,15 +120,16 @@ void TestResultsModel::showsRowsAndValues()
     QCOMPARE(cell(model, 0, ResultsTableModel::PredictedPeakColumn), QStringLiteral("—"));
     QCOMPARE(cell(model, 2, ResultsTableModel::SlowerThanOptimalColumn), QStringLiteral("−4.0 %"));
     QVERIFY(model.index(2, ResultsTableModel::SlowerThanOptimalColumn)
-                .data(Qt::ForegroundRole).isValid());
+                .data(Qt::ForegroundRole)
+                .isValid());
     QVERIFY(!model.index(1, ResultsTableModel::SlowerThanOptimalColumn)
-                 .data(Qt::ForegroundRole).isValid());
+                 .data(Qt::ForegroundRole)
+                 .isValid());
     // Each strategy gets its colour swatch.
     QVERIFY(model.index(0, ResultsTableModel::StrategyColumn).data(Qt::DecorationRole).isValid());
 }
 
-void TestResultsModel::relativeColumnsFollowLateBaseline()
-{
+void TestResultsModel::relativeColumnsFollowLateBaseline() {
     // Without `none` nothing is relative; once it arrives every row has its percentages.
     ResultSet set;
     set.runs.push_back(makeRun("full", 40.0, 15.0, 1e-7));
@@ -147,8 +143,7 @@ void TestResultsModel::relativeColumnsFollowLateBaseline()
     QCOMPARE(cell(model, 0, ResultsTableModel::MemorySavedColumn), QStringLiteral("60.0 %"));
 }
 
-void TestResultsModel::sortsByNumbers()
-{
+void TestResultsModel::sortsByNumbers() {
     ResultsTableModel model;
     model.setResults(makeSet());
     ResultsView view(&model);
@@ -161,8 +156,7 @@ void TestResultsModel::sortsByNumbers()
     QCOMPARE(cell(*proxy, 0, ResultsTableModel::StrategyColumn), QStringLiteral("full"));
 }
 
-void TestResultsModel::copiesSelectedRowsAsTsv()
-{
+void TestResultsModel::copiesSelectedRowsAsTsv() {
     ResultsTableModel model;
     model.setResults(makeSet());
     ResultsView view(&model);
@@ -189,16 +183,19 @@ void TestResultsModel::copiesSelectedRowsAsTsv()
     QCOMPARE(selected.last().at(0).toInt(), 1);
 }
 
-void TestResultsModel::showsOutOfMemoryWhereItHappened()
-{
+void TestResultsModel::showsOutOfMemoryWhereItHappened() {
     ResultSet set = makeSet();
     RunResult& none = set.runs.front();
     none.config.memory_limit_mib = 80;
     none.metrics.peak_bytes = std::int64_t(61.5 * kMiB);  // what it reached before it stopped
     none.metrics.step_ms = 0;
     none.grad_check = GradCheck{};
-    none.out_of_memory = OutOfMemory{2 * 1024 * 1024, std::int64_t(79 * kMiB),
-                                     std::int64_t(80 * kMiB), Phase::Backward, 7, 12.5};
+    none.out_of_memory = OutOfMemory{2 * 1024 * 1024,
+                                     std::int64_t(79 * kMiB),
+                                     std::int64_t(80 * kMiB),
+                                     Phase::Backward,
+                                     7,
+                                     12.5};
     none.error = "none: " + describe(*none.out_of_memory);  // English; the table builds its own
     none.prediction = PredictedMetrics{std::int64_t(100 * kMiB), 0, 9.0, {}};
     RunResult loss = makeRun("every:4", 60.0, 11.0, 0.0);
@@ -211,24 +208,30 @@ void TestResultsModel::showsOutOfMemoryWhereItHappened()
     model.setResults(set);
     QCOMPARE(cell(model, 0, ResultsTableModel::GradCheckColumn),
              QStringLiteral("out of memory at backward of block 7"));
-    QCOMPARE(cell(model, 4, ResultsTableModel::GradCheckColumn), QStringLiteral("out of memory at loss"));
+    QCOMPARE(cell(model, 4, ResultsTableModel::GradCheckColumn),
+             QStringLiteral("out of memory at loss"));
     const QString tip =
         model.index(0, ResultsTableModel::GradCheckColumn).data(Qt::ToolTipRole).toString();
-    QVERIFY2(tip.contains(QStringLiteral("backward of block 7")) && tip.contains(QStringLiteral("80.00 MiB"))
-                 && tip.contains(QStringLiteral("2.00 MiB")),
+    QVERIFY2(tip.contains(QStringLiteral("backward of block 7")) &&
+                 tip.contains(QStringLiteral("80.00 MiB")) &&
+                 tip.contains(QStringLiteral("2.00 MiB")),
              qPrintable(tip));
     // The same description on every cell of the row.
-    QCOMPARE(model.index(0, ResultsTableModel::PeakMiBColumn).data(Qt::ToolTipRole).toString(), tip);
+    QCOMPARE(model.index(0, ResultsTableModel::PeakMiBColumn).data(Qt::ToolTipRole).toString(),
+             tip);
     // The peak it reached, marked partial (in italics); what it never measured is a dash; its
     // prediction stays, the error against a partial peak does not.
     QCOMPARE(cell(model, 0, ResultsTableModel::PeakMiBColumn), QStringLiteral("61.50 (partial)"));
-    QVERIFY(model.index(0, ResultsTableModel::PeakMiBColumn).data(Qt::FontRole).value<QFont>().italic());
+    QVERIFY(model.index(0, ResultsTableModel::PeakMiBColumn)
+                .data(Qt::FontRole)
+                .value<QFont>()
+                .italic());
     QCOMPARE(cell(model, 0, ResultsTableModel::PredictedPeakColumn), QStringLiteral("100.00"));
     QCOMPARE(cell(model, 0, ResultsTableModel::PredictedStepColumn), QStringLiteral("9.0"));
     QCOMPARE(cell(model, 0, ResultsTableModel::StepMsColumn), QStringLiteral("out of memory"));
-    for (int column : {ResultsTableModel::FastestStepColumn,
-                       ResultsTableModel::ActivationsMiBColumn, ResultsTableModel::PeakErrorColumn,
-                       ResultsTableModel::MemorySavedColumn})
+    for (int column :
+         {ResultsTableModel::FastestStepColumn, ResultsTableModel::ActivationsMiBColumn,
+          ResultsTableModel::PeakErrorColumn, ResultsTableModel::MemorySavedColumn})
         QCOMPARE(cell(model, 0, column), QStringLiteral("—"));
     QVERIFY(model.index(0, ResultsTableModel::GradCheckColumn).data(Qt::ForegroundRole).isValid());
     QVERIFY(model.index(0, ResultsTableModel::StrategyColumn).data(Qt::BackgroundRole).isValid());
@@ -244,8 +247,7 @@ void TestResultsModel::showsOutOfMemoryWhereItHappened()
     QVERIFY(tsv.trimmed().endsWith(QStringLiteral("out of memory at backward of block 7")));
 }
 
-void TestResultsModel::gradNoteInTooltip()
-{
+void TestResultsModel::gradNoteInTooltip() {
     ResultSet set = makeSet();
     set.runs[3].grad_check.max_abs_diff = std::numeric_limits<double>::quiet_NaN();
     set.runs[3].grad_check.note = "NaN in 12 of 4096 elements of block 3 ffn.up.weight";
@@ -260,7 +262,9 @@ void TestResultsModel::gradNoteInTooltip()
     QCOMPARE(model.row(3).grad_note, set.runs[3].grad_check.note);
     // Finite gradients: no note.
     QVERIFY(!model.index(1, ResultsTableModel::GradCheckColumn)
-                 .data(Qt::ToolTipRole).toString().contains(QLatin1Char('\n')));
+                 .data(Qt::ToolTipRole)
+                 .toString()
+                 .contains(QLatin1Char('\n')));
 }
 
 QTEST_MAIN(TestResultsModel)

@@ -8,18 +8,16 @@
 
 #include "ui_test_support.h"
 
-#include "window/main_window.h"
-#include "panels/parameter_panel.h"
 #include "document/settings.h"
+#include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
+#include "window/main_window.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
 using namespace ckptlab::ui::test;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 class TestSettings : public QObject {
     Q_OBJECT
@@ -32,15 +30,13 @@ private Q_SLOTS:
     void foldersFallBackToHome();
 };
 
-void TestSettings::initTestCase()
-{
+void TestSettings::initTestCase() {
     QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     QCoreApplication::setApplicationName(QStringLiteral("test_settings"));
     QVERIFY(QSettings().fileName().startsWith(configHome().path()));
 }
 
-void TestSettings::configRoundTrips()
-{
+void TestSettings::configRoundTrips() {
     ExperimentConfig c;
     c.block = BlockKind::Transformer;
     c.depth = 7;
@@ -78,8 +74,7 @@ void TestSettings::configRoundTrips()
     QCOMPARE(Settings().checkedStrategies(), QStringList({"none", "segments:3"}));
 }
 
-void TestSettings::badStoredConfigFallsBack()
-{
+void TestSettings::badStoredConfigFallsBack() {
     QSettings().setValue("config/width", 999999);  // beyond limits::width
     const ExperimentConfig back = Settings().lastConfig();
     QCOMPARE(back.width, ExperimentConfig{}.width);
@@ -89,8 +84,7 @@ void TestSettings::badStoredConfigFallsBack()
     QSettings().remove("config");
 }
 
-void TestSettings::windowStateIsVersioned()
-{
+void TestSettings::windowStateIsVersioned() {
     QMainWindow window;
     Settings settings;
     settings.saveWindow(window);
@@ -99,8 +93,7 @@ void TestSettings::windowStateIsVersioned()
     QVERIFY(!settings.restoreWindow(window));  // an older layout is not applied
 }
 
-void TestSettings::windowRestoresLastSession()
-{
+void TestSettings::windowRestoresLastSession() {
     ExperimentConfig c;
     c.depth = 6;
     c.width = 48;
@@ -120,12 +113,12 @@ void TestSettings::windowRestoresLastSession()
              QStringList({"none", "every:3"}));
 }
 
-void TestSettings::foldersFallBackToHome()
-{
+void TestSettings::foldersFallBackToHome() {
     Settings settings;
     QCOMPARE(settings.lastFolder(FolderKind::Charts), QDir::homePath());
     settings.setLastFolder(FolderKind::Charts, configHome().filePath(QStringLiteral("x.png")));
-    QCOMPARE(settings.lastFolder(FolderKind::Charts), QFileInfo(configHome().path()).absoluteFilePath());
+    QCOMPARE(settings.lastFolder(FolderKind::Charts),
+             QFileInfo(configHome().path()).absoluteFilePath());
 }
 
 QTEST_MAIN(TestSettings)

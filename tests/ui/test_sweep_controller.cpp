@@ -7,9 +7,9 @@
 
 #include "ui_test_support.h"
 
-#include "window/app_setup.h"
 #include "controllers/sweep_controller.h"
 #include "document/sweep_summary.h"
+#include "window/app_setup.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -27,8 +27,7 @@ private Q_SLOTS:
     void startAndEndMessages();
 };
 
-void TestSweepController::deliversThinnedResultsOnGuiThread()
-{
+void TestSweepController::deliversThinnedResultsOnGuiThread() {
     SweepController controller;
     QList<QThread*> threads;
     QList<MeasuredRun> runs;
@@ -52,8 +51,7 @@ void TestSweepController::deliversThinnedResultsOnGuiThread()
     QCOMPARE(runs[1].run.strategy, std::string("full"));
 }
 
-void TestSweepController::dropsSupersededJob()
-{
+void TestSweepController::dropsSupersededJob() {
     SweepController controller;
     QList<MeasuredRun> runs;
     connect(&controller, &SweepController::measured, this,
@@ -69,8 +67,7 @@ void TestSweepController::dropsSupersededJob()
     QCOMPARE(runs[0].run.config.width, 32);  // the second job's
 }
 
-void TestSweepController::cancelStopsAndReportsCancelled()
-{
+void TestSweepController::cancelStopsAndReportsCancelled() {
     SweepController controller;
     int measured = 0;
     connect(&controller, &SweepController::measured, this, [&] { ++measured; });
@@ -85,8 +82,7 @@ void TestSweepController::cancelStopsAndReportsCancelled()
     QVERIFY(measured < 6);
 }
 
-void TestSweepController::refusedSweepIsAFailure()
-{
+void TestSweepController::refusedSweepIsAFailure() {
     SweepController controller;
     QSignalSpy failed(&controller, &SweepController::failed);
     QSignalSpy idle(&controller, &SweepController::idle);
@@ -106,8 +102,7 @@ void TestSweepController::refusedSweepIsAFailure()
 
 // The bookkeeping the window used to keep: the sweep's kind, its runs so far, its time, and
 // one signal before the first result so the old results are replaced only then.
-void TestSweepController::keepsTheRunsBookkeeping()
-{
+void TestSweepController::keepsTheRunsBookkeeping() {
     SweepController controller;
     QStringList order;
     connect(&controller, &SweepController::firstRunMeasured, this,
@@ -139,8 +134,7 @@ void TestSweepController::keepsTheRunsBookkeeping()
     QCOMPARE(controller.runsThisSweep(), 0);
 }
 
-void TestSweepController::startAndEndMessages()
-{
+void TestSweepController::startAndEndMessages() {
     QCOMPARE(sweepStartMessage(SweepKind::Pareto, 3, 0),
              QStringLiteral("Measuring the cost model for the Pareto curve…"));
     QVERIFY(sweepStartMessage(SweepKind::Scaling, 3, 2).contains(QStringLiteral("scaling")));

@@ -13,24 +13,22 @@
 #include <QtTest>
 
 #include "ckptlab/config.h"
+#include "controllers/sweep_controller.h"
+#include "panels/parameter_panel.h"
+#include "panels/strategy_list.h"
 #include "test_configs.h"
 #include "window/main_window.h"
 #include "window/messages.h"
-#include "panels/parameter_panel.h"
-#include "panels/strategy_list.h"
-#include "controllers/sweep_controller.h"
 
 namespace ckptlab::ui::test {
 
-inline QTemporaryDir& configHome()
-{
+inline QTemporaryDir& configHome() {
     static QTemporaryDir dir;
     return dir;
 }
 
 inline const bool kEnvironment = [] {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     qputenv("XDG_CONFIG_HOME", QFile::encodeName(configHome().path()));
     return true;
 }();
@@ -39,8 +37,7 @@ using ckptlab::test::tinyConfig;
 
 // About a second per sweep, with activations well above the parameters: none's footprint is
 // about twice full's, so a memory limit between them is passed in none's forward.
-inline ExperimentConfig activationHeavyConfig()
-{
+inline ExperimentConfig activationHeavyConfig() {
     ExperimentConfig c = tinyConfig();
     c.depth = 12;
     c.width = 64;
@@ -50,8 +47,7 @@ inline ExperimentConfig activationHeavyConfig()
 }
 
 // Long enough (seconds per strategy) that a cancel lands in the middle of a sweep.
-inline ExperimentConfig slowConfig()
-{
+inline ExperimentConfig slowConfig() {
     ExperimentConfig c = tinyConfig();
     c.depth = 12;
     c.width = 256;
@@ -65,11 +61,9 @@ inline ExperimentConfig slowConfig()
 // One of the window's parts, found by its objectName as any outside code would find it (the
 // window has no accessors). Aborts the test binary when the part is missing, naming it.
 template <typename T>
-T* part(const QObject& window, const char* name)
-{
+T* part(const QObject& window, const char* name) {
     T* found = window.findChild<T*>(QLatin1String(name));
-    if (!found)
-        qFatal("the window has no %s named \"%s\"", T::staticMetaObject.className(), name);
+    if (!found) qFatal("the window has no %s named \"%s\"", T::staticMetaObject.className(), name);
     return found;
 }
 
@@ -77,8 +71,7 @@ T* part(const QObject& window, const char* name)
 // a member of the test class); `answer` is the reply to questions.
 class MessageRecorder {
 public:
-    MessageRecorder()
-    {
+    MessageRecorder() {
         setMessageSink([this](const Message& m) {
             messages << m;
             return answer;
@@ -89,8 +82,7 @@ public:
     MessageRecorder& operator=(const MessageRecorder&) = delete;
 
     // Between test functions.
-    void reset()
-    {
+    void reset() {
         messages.clear();
         answer = false;
     }
@@ -104,8 +96,7 @@ public:
 // fails the calling test if the sweep does not start, is cancelled or fails (check
 // QTest::currentTestFailed() after it when more follows).
 inline void runTinySweep(MainWindow& window, const QStringList& strategies,
-                         const MessageRecorder& recorder)
-{
+                         const MessageRecorder& recorder) {
     part<ParameterPanel>(window, "parameters")->setConfig(tinyConfig());
     part<StrategyList>(window, "strategies")->setCheckedStrategies(strategies);
     QSignalSpy ended(&window, &MainWindow::sweepEnded);

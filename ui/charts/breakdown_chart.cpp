@@ -77,7 +77,8 @@ QHorizontalStackedBarSeries* stackedBars(const Rows& rows) {
         auto* set = new QBarSet(QString::fromLatin1(part.label));
         set->setColor(part.color);
         set->setBorderColor(part.color.darker(115));
-        for (const RunResult* run : rows.runs) set->append(double(run->breakdown.*part.field) / kMiB);
+        for (const RunResult* run : rows.runs)
+            set->append(double(run->breakdown.*part.field) / kMiB);
         bars->append(set);
     }
     return bars;
@@ -158,8 +159,8 @@ QChart* buildBreakdownChart(const ResultSet& results) {
     auto* y = new QBarCategoryAxis;
     y->append(rows.categories);
     y->setLabelsFont(axisLabelFont());
-    auto* x = makeValueAxis(
-        QStringLiteral("Memory at the step's peak (MiB); checkpointing shrinks only the activations"));
+    auto* x = makeValueAxis(QStringLiteral(
+        "Memory at the step's peak (MiB); checkpointing shrinks only the activations"));
     const double maxTotal = *std::max_element(rows.totals.begin(), rows.totals.end());
     double limit = runs.front()->config.memory_limit_mib;
     for (const RunResult& run : results.runs)

@@ -18,7 +18,8 @@ namespace ckptlab::ui {
 
 // Scaling comes last so the window's indices of the first four stay as they were.
 enum class ChartKind { Tradeoff, Timeline, Lifetimes, Breakdown, Scaling };
-QString chartFileStem(ChartKind kind);  // "tradeoff", "timeline", "lifetimes", "breakdown", "scaling"
+QString chartFileStem(
+    ChartKind kind);  // "tradeoff", "timeline", "lifetimes", "breakdown", "scaling"
 QString chartTitle(ChartKind kind);
 
 // The same colour for a strategy in every chart: derived from its position in the set's order,

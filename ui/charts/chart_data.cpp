@@ -73,9 +73,7 @@ std::vector<const RunResult*> plottedRuns(const ResultSet& results) {
     return runs;
 }
 
-bool hasPartialTrace(const RunResult& run) {
-    return run.out_of_memory && !run.timeline.empty();
-}
+bool hasPartialTrace(const RunResult& run) { return run.out_of_memory && !run.timeline.empty(); }
 
 const RunResult* representativeRun(const ResultSet& results) {
     const auto runs = plottedRuns(results);

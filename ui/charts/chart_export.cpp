@@ -57,7 +57,8 @@ bool exportChartPng(QChart* chart, const QString& path, int scale, QString* erro
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
     if (!image.save(path, "PNG"))
-        return fail(error, QStringLiteral("Could not write %1.").arg(QFileInfo(path).absoluteFilePath()));
+        return fail(error,
+                    QStringLiteral("Could not write %1.").arg(QFileInfo(path).absoluteFilePath()));
     return true;
 }
 

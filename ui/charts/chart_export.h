@@ -24,8 +24,8 @@ inline constexpr QSize kExportSize{1200, 750};
 // `scale` (1 or 2) pixels. False with *error set on failure.
 bool exportChartPng(QChart* chart, const QString& path, int scale, QString* error);
 
-// Renders `chart` at kExportSize as SVG with <title> and <desc> (the description holds the config, see
-// describeConfig).
+// Renders `chart` at kExportSize as SVG with <title> and <desc> (the description holds the config,
+// see describeConfig).
 bool exportChartSvg(QChart* chart, const QString& path, const QString& title,
                     const QString& description, QString* error);
 

@@ -2,17 +2,17 @@
 
 #include <QAbstractSeries>
 #include <QAreaSeries>
-#include <QLineSeries>
 #include <QChart>
+#include <QImage>
 #include <QLegend>
 #include <QLegendMarker>
-#include <QValueAxis>
-#include <QImage>
+#include <QLineSeries>
 #include <QPainter>
 #include <QPen>
 #include <QScatterSeries>
-#include <utility>
+#include <QValueAxis>
 #include <cmath>
+#include <utility>
 
 #include "charts/chart_builders.h"
 
@@ -24,22 +24,22 @@ constexpr const char* kNoLegendProperty = "ckptlabNoLegend";
 
 QString chartFileStem(ChartKind kind) {
     switch (kind) {
-        case ChartKind::Tradeoff: return QStringLiteral("tradeoff");
-        case ChartKind::Timeline: return QStringLiteral("timeline");
-        case ChartKind::Lifetimes: return QStringLiteral("lifetimes");
-        case ChartKind::Breakdown: return QStringLiteral("breakdown");
-        case ChartKind::Scaling: return QStringLiteral("scaling");
+    case ChartKind::Tradeoff: return QStringLiteral("tradeoff");
+    case ChartKind::Timeline: return QStringLiteral("timeline");
+    case ChartKind::Lifetimes: return QStringLiteral("lifetimes");
+    case ChartKind::Breakdown: return QStringLiteral("breakdown");
+    case ChartKind::Scaling: return QStringLiteral("scaling");
     }
     return QStringLiteral("chart");
 }
 
 QString chartTitle(ChartKind kind) {
     switch (kind) {
-        case ChartKind::Tradeoff: return QStringLiteral("Memory against time per strategy");
-        case ChartKind::Timeline: return QStringLiteral("Memory during one training step");
-        case ChartKind::Lifetimes: return QStringLiteral("Activation lifetimes");
-        case ChartKind::Breakdown: return QStringLiteral("What the memory holds at the peak");
-        case ChartKind::Scaling: return QStringLiteral("Scaling");
+    case ChartKind::Tradeoff: return QStringLiteral("Memory against time per strategy");
+    case ChartKind::Timeline: return QStringLiteral("Memory during one training step");
+    case ChartKind::Lifetimes: return QStringLiteral("Activation lifetimes");
+    case ChartKind::Breakdown: return QStringLiteral("What the memory holds at the peak");
+    case ChartKind::Scaling: return QStringLiteral("Scaling");
     }
     return {};
 }
@@ -138,24 +138,24 @@ void placeLegend(QChart* chart) {
 
 QColor phaseColor(Phase phase) {
     switch (phase) {
-        case Phase::Forward: return QColor(70, 130, 200, 38);
-        case Phase::Loss: return QColor(150, 150, 150, 50);
-        case Phase::Recompute: return QColor(230, 120, 30, 60);
-        case Phase::Backward: return QColor(60, 170, 90, 38);
-        case Phase::Optimizer: return QColor(160, 90, 190, 45);
-        case Phase::Idle: break;
+    case Phase::Forward: return QColor(70, 130, 200, 38);
+    case Phase::Loss: return QColor(150, 150, 150, 50);
+    case Phase::Recompute: return QColor(230, 120, 30, 60);
+    case Phase::Backward: return QColor(60, 170, 90, 38);
+    case Phase::Optimizer: return QColor(160, 90, 190, 45);
+    case Phase::Idle: break;
     }
     return QColor(0, 0, 0, 0);
 }
 
 QString phaseLabel(Phase phase) {
     switch (phase) {
-        case Phase::Forward: return QStringLiteral("forward");
-        case Phase::Loss: return QStringLiteral("loss");
-        case Phase::Recompute: return QStringLiteral("recompute");
-        case Phase::Backward: return QStringLiteral("backward");
-        case Phase::Optimizer: return QStringLiteral("optimizer");
-        case Phase::Idle: break;
+    case Phase::Forward: return QStringLiteral("forward");
+    case Phase::Loss: return QStringLiteral("loss");
+    case Phase::Recompute: return QStringLiteral("recompute");
+    case Phase::Backward: return QStringLiteral("backward");
+    case Phase::Optimizer: return QStringLiteral("optimizer");
+    case Phase::Idle: break;
     }
     return QStringLiteral("idle");
 }
@@ -170,8 +170,8 @@ QScatterSeries* makeCrossMarker(const QString& strategy, const QColor& color, co
         QPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);
         const qreal in = kSide * 0.18, out = kSide - in;
-        for (const auto& [pen, width] : {std::pair{outOfMemoryColor(), kSide * 0.30},
-                                         std::pair{color, kSide * 0.16}}) {
+        for (const auto& [pen, width] :
+             {std::pair{outOfMemoryColor(), kSide * 0.30}, std::pair{color, kSide * 0.16}}) {
             painter.setPen(QPen(pen, width, Qt::SolidLine, Qt::RoundCap));
             painter.drawLine(QPointF(in, in), QPointF(out, out));
             painter.drawLine(QPointF(in, out), QPointF(out, in));

@@ -6,8 +6,8 @@
 
 #include "charts/chart_builders.h"
 #include "charts/chart_export.h"
-#include "charts/schedule_diagram.h"
 #include "charts/chart_style.h"
+#include "charts/schedule_diagram.h"
 
 namespace ckptlab::ui {
 
@@ -16,35 +16,34 @@ namespace {
 // The set's config (all runs of a sweep share one), or a note that there is none.
 QString setDescription(const ResultSet& results) {
     const auto runs = plottedRuns(results);
-    const RunResult* any = runs.empty() ? (results.runs.empty() ? nullptr : &results.runs.front())
-                                        : runs.front();
+    const RunResult* any =
+        runs.empty() ? (results.runs.empty() ? nullptr : &results.runs.front()) : runs.front();
     QString text = any ? describeConfig(any->config) : QStringLiteral("no runs");
     if (!results.environment.device_name.empty())
-        text += QStringLiteral("; measured on %1").arg(
-            QString::fromStdString(results.environment.device_name));
+        text += QStringLiteral("; measured on %1")
+                    .arg(QString::fromStdString(results.environment.device_name));
     return text;
 }
 
 std::unique_ptr<QChart> buildChart(ChartKind kind, const ResultSet& results) {
     switch (kind) {
-        case ChartKind::Tradeoff: return std::unique_ptr<QChart>(buildTradeoffChart(results));
-        case ChartKind::Timeline: {
-            // A slide holds a handful of lines, not a whole sweep's.
-            const auto data = makeTimelineData(results, representativeRun(results), 2000, 6);
-            return std::unique_ptr<QChart>(buildTimelineChart(results, data));
-        }
-        case ChartKind::Lifetimes: {
-            const RunResult* run = representativeRun(results);
-            return std::unique_ptr<QChart>(run ? buildLifetimeChart(results, *run)
-                                               : makeEmptyChart());
-        }
-        case ChartKind::Breakdown: return std::unique_ptr<QChart>(buildBreakdownChart(results));
-        case ChartKind::Scaling: {  // activation memory, the chart a sweep is usually run for
-            ScalingAxis axis;
-            if (!detectScaling(results, &axis)) return std::unique_ptr<QChart>(makeEmptyChart());
-            return std::unique_ptr<QChart>(
-                buildScalingChart(results, axis, ScalingMetric::ActivationBytes));
-        }
+    case ChartKind::Tradeoff: return std::unique_ptr<QChart>(buildTradeoffChart(results));
+    case ChartKind::Timeline: {
+        // A slide holds a handful of lines, not a whole sweep's.
+        const auto data = makeTimelineData(results, representativeRun(results), 2000, 6);
+        return std::unique_ptr<QChart>(buildTimelineChart(results, data));
+    }
+    case ChartKind::Lifetimes: {
+        const RunResult* run = representativeRun(results);
+        return std::unique_ptr<QChart>(run ? buildLifetimeChart(results, *run) : makeEmptyChart());
+    }
+    case ChartKind::Breakdown: return std::unique_ptr<QChart>(buildBreakdownChart(results));
+    case ChartKind::Scaling: {  // activation memory, the chart a sweep is usually run for
+        ScalingAxis axis;
+        if (!detectScaling(results, &axis)) return std::unique_ptr<QChart>(makeEmptyChart());
+        return std::unique_ptr<QChart>(
+            buildScalingChart(results, axis, ScalingMetric::ActivationBytes));
+    }
     }
     return nullptr;
 }
@@ -74,8 +73,8 @@ QStringList exportAllCharts(const ResultSet& results, const QString& dir, bool p
         }
         return true;
     };
-    for (ChartKind kind : {ChartKind::Tradeoff, ChartKind::Timeline, ChartKind::Lifetimes,
-                           ChartKind::Breakdown}) {
+    for (ChartKind kind :
+         {ChartKind::Tradeoff, ChartKind::Timeline, ChartKind::Lifetimes, ChartKind::Breakdown}) {
         std::unique_ptr<QChart> chart = buildChart(kind, results);
         if (!write(chart.get(), chartFileStem(kind))) return written;
     }

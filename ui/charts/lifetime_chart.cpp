@@ -76,7 +76,8 @@ QAreaSeries* barArea(const std::vector<Bar>& bars, std::int64_t maxBytes) {
 QString barText(const QString& strategy, const Bar& bar) {
     return QStringLiteral("%1, block %2: %3 activations\nsaved at %4, freed at %5 (%6 alive)\n%7")
         .arg(strategy, QString::number(bar.block),
-             bar.phase == Phase::Recompute ? QStringLiteral("recomputed") : QStringLiteral("forward"),
+             bar.phase == Phase::Recompute ? QStringLiteral("recomputed")
+                                           : QStringLiteral("forward"),
              formatMs(bar.begin), formatMs(bar.end), formatMs(bar.end - bar.begin),
              formatMiB(double(bar.bytes) / kMiB));
 }
@@ -109,7 +110,11 @@ void addLayers(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, const QString&
     QColor light = color.lighter(135);
     light.setAlpha(170);
     const QColor dark = color.darker(180);
-    struct Layer { const std::vector<Bar>* bars; QString label; QColor color; };
+    struct Layer {
+        const std::vector<Bar>* bars;
+        QString label;
+        QColor color;
+    };
     for (const Layer& layer : {Layer{&forward, QStringLiteral("forward activations"), light},
                                Layer{&recompute, QStringLiteral("recomputed activations"), dark}}) {
         if (layer.bars->empty()) continue;
@@ -127,7 +132,7 @@ void addInteraction(QChart* chart, const QString& name, const std::vector<Bar>& 
                     const std::vector<Bar>& recompute) {
     auto* interaction = new ChartInteraction(chart);
     interaction->pointTooltip = [name, forward, recompute](QAbstractSeries* series,
-                                                            const QPointF& value) {
+                                                           const QPointF& value) {
         const bool isRecompute = series->name().startsWith(QLatin1String("recomputed"));
         const int block = int(std::lround(value.y()));
         for (const Bar& bar : isRecompute ? recompute : forward)
@@ -142,7 +147,8 @@ void addInteraction(QChart* chart, const QString& name, const std::vector<Bar>& 
 
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
     const QString name = QString::fromStdString(run.strategy);
-    if (run.error) return makeEmptyChart(QStringLiteral("No results for %1: the run failed").arg(name));
+    if (run.error)
+        return makeEmptyChart(QStringLiteral("No results for %1: the run failed").arg(name));
     const std::vector<Bar> forward = barsOf(run, Phase::Forward);
     const std::vector<Bar> recompute = barsOf(run, Phase::Recompute);
     if (forward.empty() && recompute.empty())

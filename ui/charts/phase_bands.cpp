@@ -9,12 +9,12 @@ namespace {
 
 int priority(Phase phase) {
     switch (phase) {
-        case Phase::Recompute: return 5;
-        case Phase::Loss: return 4;
-        case Phase::Optimizer: return 3;
-        case Phase::Forward: return 2;
-        case Phase::Backward: return 1;
-        case Phase::Idle: break;
+    case Phase::Recompute: return 5;
+    case Phase::Loss: return 4;
+    case Phase::Optimizer: return 3;
+    case Phase::Forward: return 2;
+    case Phase::Backward: return 1;
+    case Phase::Idle: break;
     }
     return 0;
 }
@@ -41,7 +41,8 @@ std::vector<PhaseSpan> flattenPhases(const std::vector<PhaseSpan>& spans) {
     std::vector<PhaseSpan> out;
     for (std::size_t i = 0; i < edges.size();) {
         const double t = edges[i].t;
-        for (; i < edges.size() && edges[i].t == t; ++i) open[int(edges[i].phase)] += edges[i].delta;
+        for (; i < edges.size() && edges[i].t == t; ++i)
+            open[int(edges[i].phase)] += edges[i].delta;
         if (i == edges.size()) break;
         Phase top = Phase::Idle;
         for (int p = 0; p < int(open.size()); ++p)

@@ -62,8 +62,8 @@ void PointLabels::relayout() {
     }
     for (size_t i = 0; i < m_labels.size(); ++i) {
         Label& label = m_labels[i];
-        const bool visible = label.series && label.index < label.series->count() &&
-                             plot.contains(centres[i]);
+        const bool visible =
+            label.series && label.index < label.series->count() && plot.contains(centres[i]);
         label.item->setVisible(visible);
         if (!visible) continue;
         const auto* scatter = qobject_cast<const QScatterSeries*>(label.series.data());
@@ -71,14 +71,14 @@ void PointLabels::relayout() {
         const QSizeF size = label.item->boundingRect().size();
         const QPointF c = centres[i];
         const QPointF candidates[] = {
-            {c.x() + r, c.y() - size.height() / 2},                   // right
-            {c.x() - r - size.width(), c.y() - size.height() / 2},    // left
-            {c.x() - size.width() / 2, c.y() - r - size.height()},    // above
-            {c.x() - size.width() / 2, c.y() + r},                    // below
-            {c.x() + r, c.y() - r - size.height()},                   // above right
-            {c.x() + r, c.y() + r},                                   // below right
-            {c.x() - r - size.width(), c.y() - r - size.height()},    // above left
-            {c.x() - r - size.width(), c.y() + r},                    // below left
+            {c.x() + r, c.y() - size.height() / 2},                 // right
+            {c.x() - r - size.width(), c.y() - size.height() / 2},  // left
+            {c.x() - size.width() / 2, c.y() - r - size.height()},  // above
+            {c.x() - size.width() / 2, c.y() + r},                  // below
+            {c.x() + r, c.y() - r - size.height()},                 // above right
+            {c.x() + r, c.y() + r},                                 // below right
+            {c.x() - r - size.width(), c.y() - r - size.height()},  // above left
+            {c.x() - r - size.width(), c.y() + r},                  // below left
         };
         // The first spot that is clear wins; if none is, the one covering the least.
         QRectF chosen;

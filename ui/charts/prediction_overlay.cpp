@@ -96,8 +96,8 @@ void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const Re
         if (isOptimal(*run) && finite(measuredPoint(*run))) optimal.push_back(measuredPoint(*run));
     if (optimal.size() >= 2) {
         std::sort(optimal.begin(), optimal.end(), [](auto& a, auto& b) { return a.x() < b.x(); });
-        auto* series = line(QStringLiteral("measured optimal curve"), QColor(0x22, 0x22, 0x22),
-                            2.0, Qt::SolidLine);
+        auto* series = line(QStringLiteral("measured optimal curve"), QColor(0x22, 0x22, 0x22), 2.0,
+                            Qt::SolidLine);
         series->setObjectName(QStringLiteral("optimalCurve"));
         for (const QPointF& p : optimal) series->append(p);
         attach(chart, series, x, y);

@@ -25,16 +25,12 @@ QString gradCheckText(const GradCheck& check) {
 QString whereText(Phase phase, int block) {
     QString name;
     switch (phase) {
-        case Phase::Forward: name = QCoreApplication::translate("ckptlab", "forward"); break;
-        case Phase::Loss: name = QCoreApplication::translate("ckptlab", "loss"); break;
-        case Phase::Recompute: name = QCoreApplication::translate("ckptlab", "recompute"); break;
-        case Phase::Backward: name = QCoreApplication::translate("ckptlab", "backward"); break;
-        case Phase::Optimizer:
-            name = QCoreApplication::translate("ckptlab", "optimizer step");
-            break;
-        case Phase::Idle:
-            name = QCoreApplication::translate("ckptlab", "the start of the step");
-            break;
+    case Phase::Forward: name = QCoreApplication::translate("ckptlab", "forward"); break;
+    case Phase::Loss: name = QCoreApplication::translate("ckptlab", "loss"); break;
+    case Phase::Recompute: name = QCoreApplication::translate("ckptlab", "recompute"); break;
+    case Phase::Backward: name = QCoreApplication::translate("ckptlab", "backward"); break;
+    case Phase::Optimizer: name = QCoreApplication::translate("ckptlab", "optimizer step"); break;
+    case Phase::Idle: name = QCoreApplication::translate("ckptlab", "the start of the step"); break;
     }
     if (block < 0) return name;
     //: %1 is a phase of the step (forward, backward, ...), %2 a block number
@@ -96,7 +92,8 @@ QString runTooltip(const RunResult& run, const RunResult* baseline) {
     lines << QString::fromStdString(run.strategy);
     // The chart's own numbers, so the tooltip matches the point's position exactly.
     lines << QStringLiteral("peak %1 · step %2")
-                 .arg(formatMiB(double(run.metrics.peak_bytes) / kMiB), formatMs(run.metrics.step_ms));
+                 .arg(formatMiB(double(run.metrics.peak_bytes) / kMiB),
+                      formatMs(run.metrics.step_ms));
     lines << QStringLiteral("memory saved %1 · time added %2")
                  .arg(percent(row.memory_saved_pct), percent(row.time_added_pct));
     if (row.saved_per_added)
@@ -123,10 +120,10 @@ QString predictionText(const RunResult& run) {
     lines << line(QStringLiteral("peak"), formatMiB(double(p.peak_bytes) / kMiB),
                   formatMiB(double(run.metrics.peak_bytes) / kMiB),
                   predictionErrorPct(double(p.peak_bytes), double(run.metrics.peak_bytes)));
-    lines << line(QStringLiteral("activations"), formatMiB(double(p.activation_bytes) / kMiB),
-                  formatMiB(double(run.metrics.activation_bytes) / kMiB),
-                  predictionErrorPct(double(p.activation_bytes),
-                                     double(run.metrics.activation_bytes)));
+    lines << line(
+        QStringLiteral("activations"), formatMiB(double(p.activation_bytes) / kMiB),
+        formatMiB(double(run.metrics.activation_bytes) / kMiB),
+        predictionErrorPct(double(p.activation_bytes), double(run.metrics.activation_bytes)));
     lines << line(QStringLiteral("step"), formatMs(p.step_ms), formatMs(run.metrics.step_ms),
                   predictionErrorPct(p.step_ms, run.metrics.step_ms));
     return lines.join(QLatin1Char('\n'));

@@ -27,10 +27,10 @@ struct Point {
 
 QString axisTitle(ScalingAxis axis) {
     switch (axis) {
-        case ScalingAxis::Depth: return QStringLiteral("Depth (blocks, log₂)");
-        case ScalingAxis::Seq: return QStringLiteral("Sequence length (tokens, log₂)");
-        case ScalingAxis::Width: return QStringLiteral("Width (log₂)");
-        case ScalingAxis::Batch: return QStringLiteral("Batch size (log₂)");
+    case ScalingAxis::Depth: return QStringLiteral("Depth (blocks, log₂)");
+    case ScalingAxis::Seq: return QStringLiteral("Sequence length (tokens, log₂)");
+    case ScalingAxis::Width: return QStringLiteral("Width (log₂)");
+    case ScalingAxis::Batch: return QStringLiteral("Batch size (log₂)");
     }
     return {};
 }
@@ -39,9 +39,9 @@ QString axisName(ScalingAxis axis) { return QString::fromStdString(toString(axis
 
 QString metricName(ScalingMetric metric) {
     switch (metric) {
-        case ScalingMetric::ActivationBytes: return QStringLiteral("activation memory");
-        case ScalingMetric::PeakBytes: return QStringLiteral("peak memory");
-        case ScalingMetric::StepMs: return QStringLiteral("step time");
+    case ScalingMetric::ActivationBytes: return QStringLiteral("activation memory");
+    case ScalingMetric::PeakBytes: return QStringLiteral("peak memory");
+    case ScalingMetric::StepMs: return QStringLiteral("step time");
     }
     return {};
 }
@@ -78,7 +78,8 @@ QLogValueAxis* makeLogAxis(const QString& title, double lo, double hi) {
 std::vector<Point> scalingPoints(const ResultSet& results, ScalingAxis axis, ScalingMetric metric) {
     std::vector<Point> points;
     for (const RunResult* run : plottedRuns(results)) {
-        const QPointF value(axisValue(run->config, axis), display(metricValue(*run, metric), metric));
+        const QPointF value(axisValue(run->config, axis),
+                            display(metricValue(*run, metric), metric));
         if (!(value.x() > 0) || !(value.y() > 0) || !std::isfinite(value.y())) continue;
         points.push_back({value, QString::fromStdString(run->strategy)});
     }
@@ -170,19 +171,17 @@ QChart* buildScalingChart(const ResultSet& results, ScalingAxis axis, ScalingMet
     auto* chart = new QChart;
     styleChart(chart, QStringLiteral("%1: %2 against %3 (log-log)")
                           .arg(chartTitle(ChartKind::Scaling), metricName(metric), axisName(axis)));
-    auto [minX, maxX] = std::minmax_element(points.begin(), points.end(), [](auto& a, auto& b) {
-        return a.value.x() < b.value.x();
-    });
-    auto [minY, maxY] = std::minmax_element(points.begin(), points.end(), [](auto& a, auto& b) {
-        return a.value.y() < b.value.y();
-    });
+    auto [minX, maxX] = std::minmax_element(
+        points.begin(), points.end(), [](auto& a, auto& b) { return a.value.x() < b.value.x(); });
+    auto [minY, maxY] = std::minmax_element(
+        points.begin(), points.end(), [](auto& a, auto& b) { return a.value.y() < b.value.y(); });
     const double x0 = minX->value.x(), x1 = maxX->value.x();
     QString yTitle = metricName(metric);
     yTitle[0] = yTitle[0].toUpper();
     auto* x = makeLogAxis(axisTitle(axis), x0, x1);
-    auto* y = makeLogAxis(yTitle + (inBytes(metric) ? QStringLiteral(" (MiB, log₂)")
-                                                    : QStringLiteral(" (ms, log₂)")),
-                          minY->value.y(), maxY->value.y());
+    auto* y = makeLogAxis(
+        yTitle + (inBytes(metric) ? QStringLiteral(" (MiB, log₂)") : QStringLiteral(" (ms, log₂)")),
+        minY->value.y(), maxY->value.y());
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 

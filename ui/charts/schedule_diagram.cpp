@@ -29,8 +29,7 @@ constexpr qreal kHeaderHeight = 22;
 constexpr qreal kLegendHeight = 30;
 constexpr qreal kMargin = 10;
 
-ScheduleRow rowFor(const RunResult& run)
-{
+ScheduleRow rowFor(const RunResult& run) {
     ScheduleRow row;
     row.strategy = QString::fromStdString(run.strategy);
     row.unitsPerBlock = run.config.block == BlockKind::Transformer ? 2 : 1;
@@ -43,39 +42,31 @@ ScheduleRow rowFor(const RunResult& run)
         row.units = 0;
         return row;
     }
-    if (!plan.segments.empty())
-        row.units = std::max(row.units, plan.segments.back().end);
+    if (!plan.segments.empty()) row.units = std::max(row.units, plan.segments.back().end);
     row.forwardCounts = forwardCounts(plan, row.units);
     for (const CheckpointSpan& s : checkpointSpans(plan))
         row.spans.push_back({s.begin, s.end, s.level});
     row.storedInputs = int(row.spans.size());
-    for (int count : row.forwardCounts)
-        row.extraForwards += std::max(0, count - 1);
-    if (run.error)
-        row.note = QObject::tr("failed: %1").arg(QString::fromStdString(*run.error));
+    for (int count : row.forwardCounts) row.extraForwards += std::max(0, count - 1);
+    if (run.error) row.note = QObject::tr("failed: %1").arg(QString::fromStdString(*run.error));
     return row;
 }
 
-int maxLevel(const ScheduleRow& row)
-{
+int maxLevel(const ScheduleRow& row) {
     int level = -1;
-    for (const CheckpointSpanView& s : row.spans)
-        level = std::max(level, s.level);
+    for (const CheckpointSpanView& s : row.spans) level = std::max(level, s.level);
     return level;
 }
 
 }  // namespace
 
-std::vector<ScheduleRow> scheduleRows(const ResultSet& results)
-{
+std::vector<ScheduleRow> scheduleRows(const ResultSet& results) {
     std::vector<ScheduleRow> rows;
-    for (const RunResult& run : results.runs)
-        rows.push_back(rowFor(run));
+    for (const RunResult& run : results.runs) rows.push_back(rowFor(run));
     return rows;
 }
 
-QColor forwardCountColor(int forwards)
-{
+QColor forwardCountColor(int forwards) {
     switch (forwards) {
     case 0:
     case 1: return QColor(0xdd, 0xe6, 0xf1);   // run once: its activations were kept
@@ -86,42 +77,33 @@ QColor forwardCountColor(int forwards)
 }
 
 ScheduleDiagram::ScheduleDiagram(std::vector<ScheduleRow> rows, QStringList colourOrder)
-    : m_rows(std::move(rows))
-    , m_colourOrder(std::move(colourOrder))
-{
+    : m_rows(std::move(rows)), m_colourOrder(std::move(colourOrder)) {
     if (m_colourOrder.isEmpty())
-        for (const ScheduleRow& row : m_rows)
-            m_colourOrder << row.strategy;
+        for (const ScheduleRow& row : m_rows) m_colourOrder << row.strategy;
 }
 
-qreal ScheduleDiagram::rowHeight(const ScheduleRow& row) const
-{
+qreal ScheduleDiagram::rowHeight(const ScheduleRow& row) const {
     return kMarkerHeight + kCellHeight + kBracketStep * (maxLevel(row) + 2) + kRowGap;
 }
 
-qreal ScheduleDiagram::heightFor(qreal) const
-{
+qreal ScheduleDiagram::heightFor(qreal) const {
     qreal height = 2 * kMargin + kHeaderHeight + kLegendHeight;
-    for (const ScheduleRow& row : m_rows)
-        height += rowHeight(row);
+    for (const ScheduleRow& row : m_rows) height += rowHeight(row);
     return height;
 }
 
-int ScheduleDiagram::rowAt(const QRectF& area, const QPointF& point) const
-{
+int ScheduleDiagram::rowAt(const QRectF& area, const QPointF& point) const {
     qreal y = area.top() + kMargin + kHeaderHeight;
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
         const qreal h = rowHeight(m_rows[i]);
-        if (point.y() >= y && point.y() < y + h)
-            return int(i);
+        if (point.y() >= y && point.y() < y + h) return int(i);
         y += h;
     }
     return -1;
 }
 
 void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
-                            const QColor& text) const
-{
+                            const QColor& text) const {
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     const QPalette palette = QApplication::palette();
@@ -152,15 +134,14 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
                      Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("block →"));
     const int blocks = units / unitsPerBlock;
     const qreal blockWidth = cell * unitsPerBlock;
-    const int every = std::max(1, int(std::ceil(metrics.horizontalAdvance(QStringLiteral("000"))
-                                                / blockWidth)));
+    const int every =
+        std::max(1, int(std::ceil(metrics.horizontalAdvance(QStringLiteral("000")) / blockWidth)));
     for (int b = 0; b < blocks; b += every)
         painter.drawText(QRectF(left + b * blockWidth, y, blockWidth * every, kHeaderHeight),
                          Qt::AlignLeft | Qt::AlignVCenter, QString::number(b));
     if (unitsPerBlock == 2)
         painter.drawText(QRectF(right, y, kNoteWidth, kHeaderHeight),
-                         Qt::AlignRight | Qt::AlignVCenter,
-                         QObject::tr("cells: attention | FFN"));
+                         Qt::AlignRight | Qt::AlignVCenter, QObject::tr("cells: attention | FFN"));
     y += kHeaderHeight;
 
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
@@ -175,9 +156,10 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
         painter.setBrush(strategyColor(row.strategy, m_colourOrder));
         painter.drawEllipse(QRectF(area.left() + kMargin, cellsTop + kCellHeight / 2 - 5, 10, 10));
         painter.setPen(text);
-        painter.drawText(QRectF(area.left() + kMargin + 15, cellsTop, kLabelWidth - 18, kCellHeight),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(row.strategy, Qt::ElideRight, kLabelWidth - 18));
+        painter.drawText(
+            QRectF(area.left() + kMargin + 15, cellsTop, kLabelWidth - 18, kCellHeight),
+            Qt::AlignLeft | Qt::AlignVCenter,
+            metrics.elidedText(row.strategy, Qt::ElideRight, kLabelWidth - 18));
 
         if (row.units == 0) {
             painter.drawText(QRectF(left, cellsTop, span + kNoteWidth, kCellHeight),
@@ -191,9 +173,8 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
             const QRectF box(left + u * cell, cellsTop, cell, kCellHeight);
             painter.fillRect(box, forwardCountColor(count));
             // Thin lines between units, darker between blocks.
-            painter.setPen(QPen(u % row.unitsPerBlock == 0 ? QColor(90, 90, 90)
-                                                           : QColor(170, 170, 170),
-                                0.8));
+            painter.setPen(
+                QPen(u % row.unitsPerBlock == 0 ? QColor(90, 90, 90) : QColor(170, 170, 170), 0.8));
             painter.drawLine(box.topLeft(), box.bottomLeft());
             if (count > 1 && cell >= metrics.horizontalAdvance(QStringLiteral("0")) + 4) {
                 painter.setPen(count >= 3 ? Qt::white : Qt::black);
@@ -223,11 +204,10 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
             painter.drawLine(QPointF(x1, by), QPointF(x1, by - 3));
         }
         painter.setPen(text);
-        const QString summary =
-            row.note.isEmpty()
-                ? QObject::tr("%n checkpoint(s), ", nullptr, row.storedInputs)
-                      + QObject::tr("%n recomputed", nullptr, row.extraForwards)
-                : row.note;
+        const QString summary = row.note.isEmpty()
+                                    ? QObject::tr("%n checkpoint(s), ", nullptr, row.storedInputs) +
+                                          QObject::tr("%n recomputed", nullptr, row.extraForwards)
+                                    : row.note;
         painter.drawText(QRectF(right + 8, cellsTop, kNoteWidth - 8, kCellHeight),
                          Qt::AlignLeft | Qt::AlignVCenter,
                          metrics.elidedText(summary, Qt::ElideRight, kNoteWidth - 8));
@@ -265,24 +245,19 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
 
 namespace {
 
-bool fail(QString* error, const QString& message)
-{
-    if (error)
-        *error = message;
+bool fail(QString* error, const QString& message) {
+    if (error) *error = message;
     return false;
 }
 
 }  // namespace
 
-bool exportSchedulePng(const ResultSet& results, const QString& path, int scale, QString* error)
-{
-    if (scale != 1 && scale != 2)
-        return fail(error, QStringLiteral("PNG scale must be 1 or 2."));
+bool exportSchedulePng(const ResultSet& results, const QString& path, int scale, QString* error) {
+    if (scale != 1 && scale != 2) return fail(error, QStringLiteral("PNG scale must be 1 or 2."));
     const ScheduleDiagram diagram(scheduleRows(results), strategyOrder(results));
     const QSizeF size(kExportSize.width(), diagram.heightFor(kExportSize.width()));
     QImage image((size * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-    if (image.isNull())
-        return fail(error, QStringLiteral("Could not allocate the image."));
+    if (image.isNull()) return fail(error, QStringLiteral("Could not allocate the image."));
     image.setDevicePixelRatio(scale);
     image.fill(Qt::white);
     {
@@ -290,14 +265,13 @@ bool exportSchedulePng(const ResultSet& results, const QString& path, int scale,
         diagram.paint(painter, QRectF(QPointF(0, 0), size), -1, Qt::black);
     }
     if (!image.save(path, "PNG"))
-        return fail(error, QStringLiteral("Could not write %1.")
-                               .arg(QFileInfo(path).absoluteFilePath()));
+        return fail(error,
+                    QStringLiteral("Could not write %1.").arg(QFileInfo(path).absoluteFilePath()));
     return true;
 }
 
 bool exportScheduleSvg(const ResultSet& results, const QString& path, const QString& description,
-                       QString* error)
-{
+                       QString* error) {
     {
         QFile probe(path);
         if (!probe.open(QIODevice::WriteOnly))

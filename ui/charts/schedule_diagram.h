@@ -23,7 +23,7 @@ struct CheckpointSpanView {
 
 struct ScheduleRow {
     QString strategy;
-    QString note;                // why there is no schedule (failed run), else empty
+    QString note;  // why there is no schedule (failed run), else empty
     int units = 0;
     int unitsPerBlock = 1;
     std::vector<int> forwardCounts;
@@ -31,7 +31,7 @@ struct ScheduleRow {
     // Checkpoints over the whole step: each keeps its input until its backward (Revolve's
     // slots bound how many are held at once, not this count).
     int storedInputs = 0;
-    int extraForwards = 0;       // unit forwards beyond one per unit
+    int extraForwards = 0;  // unit forwards beyond one per unit
 };
 
 // The schedule each run executed: from its recorded text when present (every run made since

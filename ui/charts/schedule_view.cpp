@@ -9,18 +9,16 @@
 namespace ckptlab::ui {
 
 ScheduleView::ScheduleView(QWidget* parent)
-    : QWidget(parent)
-    , m_diagram(std::make_unique<ScheduleDiagram>(std::vector<ScheduleRow>{}))
-{
+    : QWidget(parent), m_diagram(std::make_unique<ScheduleDiagram>(std::vector<ScheduleRow>{})) {
     setObjectName(QStringLiteral("scheduleView"));
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
-    setToolTip(tr("Each cell is a block (or a transformer sub-block); its colour and number say "
-                  "how often its forward runs in one training step. Click a row to select the "
-                  "run."));
+    setToolTip(
+        tr("Each cell is a block (or a transformer sub-block); its colour and number say "
+           "how often its forward runs in one training step. Click a row to select the "
+           "run."));
 }
 
-void ScheduleView::setResults(const ResultSet& results, int selectedRun)
-{
+void ScheduleView::setResults(const ResultSet& results, int selectedRun) {
     m_diagram = std::make_unique<ScheduleDiagram>(scheduleRows(results), strategyOrder(results));
     m_selected = selectedRun;
     // Its height does not depend on the width: a fixed minimum lets a scroll area scroll it.
@@ -29,34 +27,25 @@ void ScheduleView::setResults(const ResultSet& results, int selectedRun)
     update();
 }
 
-void ScheduleView::setSelectedRun(int run)
-{
+void ScheduleView::setSelectedRun(int run) {
     m_selected = run;
     update();
 }
 
-QSize ScheduleView::sizeHint() const
-{
-    return {900, heightForWidth(900)};
-}
+QSize ScheduleView::sizeHint() const { return {900, heightForWidth(900)}; }
 
-int ScheduleView::heightForWidth(int width) const
-{
+int ScheduleView::heightForWidth(int width) const {
     return int(std::ceil(m_diagram->heightFor(width)));
 }
 
-void ScheduleView::paintEvent(QPaintEvent*)
-{
+void ScheduleView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
-    m_diagram->paint(painter, QRectF(rect()), m_selected,
-                     palette().color(QPalette::WindowText));
+    m_diagram->paint(painter, QRectF(rect()), m_selected, palette().color(QPalette::WindowText));
 }
 
-void ScheduleView::mousePressEvent(QMouseEvent* event)
-{
+void ScheduleView::mousePressEvent(QMouseEvent* event) {
     const int row = m_diagram->rowAt(QRectF(rect()), event->position());
-    if (row >= 0)
-        Q_EMIT strategyClicked(m_diagram->rows()[size_t(row)].strategy);
+    if (row >= 0) Q_EMIT strategyClicked(m_diagram->rows()[size_t(row)].strategy);
     QWidget::mousePressEvent(event);
 }
 

@@ -6,12 +6,12 @@
 #include <QChart>
 #include <QCoreApplication>
 #include <QLineSeries>
-#include <QScatterSeries>
 #include <QPen>
+#include <QScatterSeries>
 #include <QValueAxis>
 #include <algorithm>
-#include <optional>
 #include <cmath>
+#include <optional>
 
 #include "charts/chart_builders.h"
 #include "charts/chart_interaction.h"
@@ -201,9 +201,10 @@ QStringList addOutOfMemoryMarks(QChart* chart, QValueAxis* x, QValueAxis* y,
         hideFromLegend(chart, cross);
         if (!labels) labels = new PointLabels(chart);
         //: a run's name, then where it ran out of memory
-        labels->add(cross, 0,
-                    QCoreApplication::translate("ckptlab", "%1: %2").arg(name, outOfMemoryText(oom)),
-                    outOfMemoryColor(), true);
+        labels->add(
+            cross, 0,
+            QCoreApplication::translate("ckptlab", "%1: %2").arg(name, outOfMemoryText(oom)),
+            outOfMemoryColor(), true);
     }
     return oomTexts;
 }
@@ -221,8 +222,8 @@ void addInteraction(QChart* chart, const std::vector<RunInfo>& infos,
         if (series->property("ckptlabPhase").isValid())
             if (const PhaseSpan* band = phaseAt(bands, value.x()))
                 return QStringLiteral("%1 of %2: %3 to %4")
-                    .arg(phaseLabel(band->phase), infos.front().strategy,
-                         formatMs(band->begin_ms), formatMs(band->end_ms));
+                    .arg(phaseLabel(band->phase), infos.front().strategy, formatMs(band->begin_ms),
+                         formatMs(band->end_ms));
         return QString();
     };
     interaction->pointStrategy = [](QAbstractSeries* series, const QPointF&) {
@@ -260,10 +261,10 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
 
     const QString firstName = QString::fromStdString(first.strategy);
     auto* chart = new QChart;
-    styleChart(chart, shown.size() > 1
-                          ? QStringLiteral("%1 (phases of %2 shaded)")
-                                .arg(chartTitle(ChartKind::Timeline), firstName)
-                          : QStringLiteral("%1: %2").arg(chartTitle(ChartKind::Timeline), firstName));
+    styleChart(chart, shown.size() > 1 ? QStringLiteral("%1 (phases of %2 shaded)")
+                                             .arg(chartTitle(ChartKind::Timeline), firstName)
+                                       : QStringLiteral("%1: %2").arg(
+                                             chartTitle(ChartKind::Timeline), firstName));
     auto* x = makeValueAxis(QStringLiteral("Time since the step began (ms)"));
     auto* y = makeValueAxis(QStringLiteral("Memory above the step's start (MiB)"));
     setNiceRange(x, 0, maxT, 0.0, true, 12, false);
@@ -272,8 +273,8 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
     chart->addAxis(y, Qt::AlignLeft);
 
     const auto bands = flattenPhases(firstPhases);
-    for (Phase phase : {Phase::Forward, Phase::Loss, Phase::Recompute, Phase::Backward,
-                        Phase::Optimizer})
+    for (Phase phase :
+         {Phase::Forward, Phase::Loss, Phase::Recompute, Phase::Backward, Phase::Optimizer})
         if (QAreaSeries* area = phaseArea(phase, bands, y->max())) attachArea(chart, area, x, y);
     const auto boundaries = blockBoundaries(firstPhases, maxT * 0.004);
     if (!boundaries.empty()) attach(chart, boundaryLines(boundaries, y->max()), x, y);

@@ -75,7 +75,6 @@ QScatterSeries* strategySeries(const QString& name, const QColor& color, bool ba
     return series;
 }
 
-
 // A run that ran out of memory: where its cross goes and what it says.
 struct Failed {
     QString strategy;
@@ -99,14 +98,15 @@ std::vector<Failed> failedRuns(const ResultSet& results) {
                       .arg(f.strategy, outOfMemoryText(*run.out_of_memory));
         f.tooltip = outOfMemoryDetails(run);
         f.tooltip += QLatin1Char('\n');
-        f.tooltip += std::isfinite(f.stepMs)
-            ? QCoreApplication::translate("ckptlab",
-                                          "Drawn at its partial peak and its predicted step "
-                                          "time (%1), not a measured point.")
-                  .arg(formatMs(f.stepMs))
-            : QCoreApplication::translate("ckptlab",
-                                          "Drawn at its partial peak on the time axis: it has "
-                                          "no step time.");
+        f.tooltip +=
+            std::isfinite(f.stepMs)
+                ? QCoreApplication::translate("ckptlab",
+                                              "Drawn at its partial peak and its predicted step "
+                                              "time (%1), not a measured point.")
+                      .arg(formatMs(f.stepMs))
+                : QCoreApplication::translate("ckptlab",
+                                              "Drawn at its partial peak on the time axis: it has "
+                                              "no step time.");
         failed.push_back(f);
     }
     return failed;
@@ -119,8 +119,8 @@ std::vector<Point> measuredPoints(const std::vector<const RunResult*>& runs,
     for (const RunResult* run : runs) {
         const QPointF value(double(run->metrics.peak_bytes) / kMiB, run->metrics.step_ms);
         if (!std::isfinite(value.x()) || !std::isfinite(value.y())) continue;  // not measured
-        points.push_back({value, QString::fromStdString(run->strategy),
-                          runTooltip(*run, baseline)});
+        points.push_back(
+            {value, QString::fromStdString(run->strategy), runTooltip(*run, baseline)});
     }
     return points;
 }
@@ -132,9 +132,9 @@ std::vector<Point> predictedPoints(const std::vector<const RunResult*>& runs) {
         QPointF at;
         if (!predictedPoint(*run, &at)) continue;
         const QString strategy = QString::fromStdString(run->strategy);
-        predicted.push_back({at, strategy,
-                             QStringLiteral("%1 (predicted)\n%2").arg(strategy, predictionText(*run)),
-                             true});
+        predicted.push_back(
+            {at, strategy, QStringLiteral("%1 (predicted)\n%2").arg(strategy, predictionText(*run)),
+             true});
     }
     return predicted;
 }
@@ -157,7 +157,8 @@ Extent extentOf(const ResultSet& results, const std::vector<const RunResult*>& r
     }
     for (const Failed& f : failed) {
         e.minX = std::min(e.minX, f.peakMiB), e.maxX = std::max(e.maxX, f.peakMiB);
-        if (std::isfinite(f.stepMs)) e.minY = std::min(e.minY, f.stepMs), e.maxY = std::max(e.maxY, f.stepMs);
+        if (std::isfinite(f.stepMs))
+            e.minY = std::min(e.minY, f.stepMs), e.maxY = std::max(e.maxY, f.stepMs);
     }
     if (!std::isfinite(e.minY)) e.minY = 0, e.maxY = 1;  // only failed runs, none predicted
     return e;
@@ -276,7 +277,8 @@ QChart* buildTradeoffChart(const ResultSet& results) {
     const std::vector<Point> predicted = predictedPoints(runs);
 
     auto* chart = new QChart;
-    styleChart(chart, QStringLiteral("%1 (lower left is better)").arg(chartTitle(ChartKind::Tradeoff)));
+    styleChart(chart,
+               QStringLiteral("%1 (lower left is better)").arg(chartTitle(ChartKind::Tradeoff)));
     auto* x = makeValueAxis(QStringLiteral("Peak memory (MiB)"));
     auto* y = makeValueAxis(QStringLiteral("Step time (ms)"));
     setNiceRange(x, e.minX, e.maxX, 0.12, true);

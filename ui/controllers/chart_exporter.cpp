@@ -2,18 +2,18 @@
 
 #include <QAction>
 #include <QDir>
-#include <QFileDialog>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
 
 #include "charts/chart_export.h"
-#include "ckptlab/output_paths.h"
 #include "charts/schedule_diagram.h"
-#include "panels/charts_panel.h"
-#include "window/messages.h"
+#include "ckptlab/output_paths.h"
 #include "document/results_document.h"
 #include "document/settings.h"
+#include "panels/charts_panel.h"
+#include "window/messages.h"
 
 namespace ckptlab::ui {
 
@@ -22,8 +22,7 @@ namespace {
 // File name of the schedule diagram, beside the charts' stems.
 const QString kScheduleStem = QStringLiteral("schedules");
 
-QString suffixFor(ChartFormat format)
-{
+QString suffixFor(ChartFormat format) {
     switch (format) {
     case ChartFormat::Png1x: return QStringLiteral(".png");
     case ChartFormat::Png2x: return QStringLiteral("@2x.png");
@@ -36,17 +35,15 @@ QString suffixFor(ChartFormat format)
 
 ChartExporter::ChartExporter(ChartsPanel* charts, ResultsDocument* document, Settings* settings,
                              QWidget* window)
-    : QObject(window)
-    , m_charts(charts)
-    , m_document(document)
-    , m_settings(settings)
-    , m_window(window)
-{
+    : QObject(window),
+      m_charts(charts),
+      m_document(document),
+      m_settings(settings),
+      m_window(window) {
     setObjectName(QStringLiteral("chartExporter"));
 }
 
-void ChartExporter::addActions(QMenu* menu)
-{
+void ChartExporter::addActions(QMenu* menu) {
     const auto add = [&](const QString& text, ChartFormat format) {
         QAction* action = menu->addAction(text);
         connect(action, &QAction::triggered, this, [this, format] { exportCurrentDialog(format); });
@@ -60,45 +57,36 @@ void ChartExporter::addActions(QMenu* menu)
     connect(all, &QAction::triggered, this, &ChartExporter::exportAllDialog);
 }
 
-QString ChartExporter::description() const
-{
+QString ChartExporter::description() const {
     const ResultSet& results = m_document->results();
-    if (results.runs.empty())
-        return {};
-    return describeConfig(results.runs.front().config) + QStringLiteral("; strategies: ")
-        + m_document->strategyNames().join(QStringLiteral(", "));
+    if (results.runs.empty()) return {};
+    return describeConfig(results.runs.front().config) + QStringLiteral("; strategies: ") +
+           m_document->strategyNames().join(QStringLiteral(", "));
 }
 
-bool ChartExporter::hasResults() const
-{
-    if (!m_document->isEmpty())
-        return true;
+bool ChartExporter::hasResults() const {
+    if (!m_document->isEmpty()) return true;
     showMessage(m_window, MessageKind::Information, tr("Nothing to export"),
                 tr("Run a sweep or open a results file first."));
     return false;
 }
 
-QString ChartExporter::refuseFile(const QString& path, const QString& title) const
-{
+QString ChartExporter::refuseFile(const QString& path, const QString& title) const {
     return refuseUnwritableFile(m_window, path, title);
 }
 
-bool ChartExporter::exportChart(ChartKind kind, ChartFormat format, const QString& path)
-{
-    if (!refuseFile(path, tr("Cannot export chart")).isEmpty())
-        return false;
+bool ChartExporter::exportChart(ChartKind kind, ChartFormat format, const QString& path) {
+    if (!refuseFile(path, tr("Cannot export chart")).isEmpty()) return false;
     QChart* chart = m_charts->chart(kind);
     QString error;
     const bool ok = format == ChartFormat::Svg
-        ? exportChartSvg(chart, path, chartTitle(kind), description(), &error)
-        : exportChartPng(chart, path, format == ChartFormat::Png2x ? 2 : 1, &error);
-    if (!ok)
-        showMessage(m_window, MessageKind::Error, tr("Cannot export chart"), error);
+                        ? exportChartSvg(chart, path, chartTitle(kind), description(), &error)
+                        : exportChartPng(chart, path, format == ChartFormat::Png2x ? 2 : 1, &error);
+    if (!ok) showMessage(m_window, MessageKind::Error, tr("Cannot export chart"), error);
     return ok;
 }
 
-QStringList ChartExporter::exportAll(const QString& folder)
-{
+QStringList ChartExporter::exportAll(const QString& folder) {
     QStringList written;
     const std::string why = checkOutputDir(QFile::encodeName(folder).toStdString(),
                                            QDir::toNativeSeparators(folder).toStdString());
@@ -112,8 +100,7 @@ QStringList ChartExporter::exportAll(const QString& folder)
     // taken by a folder or a read-only file does not stop the export half way.
     QStringList targets;
     for (ChartKind kind : ChartsPanel::kKinds)
-        if (m_charts->isAvailable(kind))
-            targets << chartFileStem(kind);
+        if (m_charts->isAvailable(kind)) targets << chartFileStem(kind);
     targets << kScheduleStem;
     if (QFileInfo(folder).isDir())
         for (const QString& stem : targets)
@@ -134,84 +121,71 @@ QStringList ChartExporter::exportAll(const QString& folder)
         for (ChartFormat format : {ChartFormat::Png2x, ChartFormat::Svg}) {
             const QString path = base + (format == ChartFormat::Svg ? QStringLiteral(".svg")
                                                                     : QStringLiteral(".png"));
-            if (!exportChart(kind, format, path))
-                return written;
+            if (!exportChart(kind, format, path)) return written;
             written << path;
         }
     }
     const QString base = QDir(folder).filePath(kScheduleStem);
     for (ChartFormat format : {ChartFormat::Png2x, ChartFormat::Svg}) {
-        const QString path = base + (format == ChartFormat::Svg ? QStringLiteral(".svg")
-                                                                : QStringLiteral(".png"));
-        if (!exportSchedule(format, path))
-            return written;
+        const QString path =
+            base + (format == ChartFormat::Svg ? QStringLiteral(".svg") : QStringLiteral(".png"));
+        if (!exportSchedule(format, path)) return written;
         written << path;
     }
     return written;
 }
 
-bool ChartExporter::exportSchedule(ChartFormat format, const QString& path)
-{
-    if (!refuseFile(path, tr("Cannot export the schedules")).isEmpty())
-        return false;
+bool ChartExporter::exportSchedule(ChartFormat format, const QString& path) {
+    if (!refuseFile(path, tr("Cannot export the schedules")).isEmpty()) return false;
     QString error;
     const ResultSet& results = m_document->results();
-    const bool ok = format == ChartFormat::Svg
-        ? exportScheduleSvg(results, path, description(), &error)
-        : exportSchedulePng(results, path, format == ChartFormat::Png2x ? 2 : 1, &error);
-    if (!ok)
-        showMessage(m_window, MessageKind::Error, tr("Cannot export the schedules"), error);
+    const bool ok =
+        format == ChartFormat::Svg
+            ? exportScheduleSvg(results, path, description(), &error)
+            : exportSchedulePng(results, path, format == ChartFormat::Png2x ? 2 : 1, &error);
+    if (!ok) showMessage(m_window, MessageKind::Error, tr("Cannot export the schedules"), error);
     return ok;
 }
 
-void ChartExporter::exportCurrentDialog(ChartFormat format)
-{
-    if (!hasResults())
-        return;
+void ChartExporter::exportCurrentDialog(ChartFormat format) {
+    if (!hasResults()) return;
     const QString filter = format == ChartFormat::Svg ? tr("SVG (*.svg)") : tr("PNG (*.png)");
     if (m_charts->isScheduleCurrent()) {
-        QString path = QFileDialog::getSaveFileName(
-            m_window, tr("Export the checkpoint schedules"),
-            m_settings->lastFolder(FolderKind::Charts) + QLatin1Char('/') + kScheduleStem
-                + suffixFor(format),
-            filter);
-        if (path.isEmpty())
-            return;
-        if (QFileInfo(path).suffix().isEmpty())
-            path += suffixFor(format);
+        QString path =
+            QFileDialog::getSaveFileName(m_window, tr("Export the checkpoint schedules"),
+                                         m_settings->lastFolder(FolderKind::Charts) +
+                                             QLatin1Char('/') + kScheduleStem + suffixFor(format),
+                                         filter);
+        if (path.isEmpty()) return;
+        if (QFileInfo(path).suffix().isEmpty()) path += suffixFor(format);
         m_settings->setLastFolder(FolderKind::Charts, path);
         exportSchedule(format, path);
         return;
     }
     const ChartKind kind = m_charts->currentKind();
-    const QString suggested = m_settings->lastFolder(FolderKind::Charts) + QLatin1Char('/')
-        + chartFileStem(kind) + suffixFor(format);
+    const QString suggested = m_settings->lastFolder(FolderKind::Charts) + QLatin1Char('/') +
+                              chartFileStem(kind) + suffixFor(format);
     QString path = QFileDialog::getSaveFileName(m_window, tr("Export %1").arg(chartTitle(kind)),
                                                 suggested, filter);
-    if (path.isEmpty())
-        return;
+    if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty())
         path += format == ChartFormat::Svg ? QStringLiteral(".svg") : QStringLiteral(".png");
     m_settings->setLastFolder(FolderKind::Charts, path);
     exportChart(kind, format, path);
 }
 
-void ChartExporter::exportAllDialog()
-{
-    if (!hasResults())
-        return;
-    const QString folder = QFileDialog::getExistingDirectory(
-        m_window, tr("Export all charts (PNG 2× and SVG) into"),
-        m_settings->lastFolder(FolderKind::Charts));
-    if (folder.isEmpty())
-        return;
+void ChartExporter::exportAllDialog() {
+    if (!hasResults()) return;
+    const QString folder =
+        QFileDialog::getExistingDirectory(m_window, tr("Export all charts (PNG 2× and SVG) into"),
+                                          m_settings->lastFolder(FolderKind::Charts));
+    if (folder.isEmpty()) return;
     m_settings->setLastFolder(FolderKind::Charts, folder);
     const QStringList written = exportAll(folder);
     if (!written.isEmpty())
-        showMessage(m_window, MessageKind::Information, tr("Charts exported"),
-                    tr("Wrote %1 files to %2.")
-                        .arg(written.size())
-                        .arg(QDir::toNativeSeparators(folder)));
+        showMessage(
+            m_window, MessageKind::Information, tr("Charts exported"),
+            tr("Wrote %1 files to %2.").arg(written.size()).arg(QDir::toNativeSeparators(folder)));
 }
 
 }  // namespace ckptlab::ui

@@ -7,16 +7,15 @@
 
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
-#include "window/messages.h"
 #include "document/results_document.h"
 #include "document/settings.h"
+#include "window/messages.h"
 
 namespace ckptlab::ui {
 
 namespace {
 
-LoadedResults loadAndThin(const QString& path)
-{
+LoadedResults loadAndThin(const QString& path) {
     LoadedResults loaded;
     loaded.path = path;
     try {
@@ -29,47 +28,34 @@ LoadedResults loadAndThin(const QString& path)
     return loaded;
 }
 
-std::string localPath(const QString& path)
-{
-    return QFile::encodeName(path).toStdString();
-}
+std::string localPath(const QString& path) { return QFile::encodeName(path).toStdString(); }
 
 }  // namespace
 
 FileController::FileController(ResultsDocument* document, Settings* settings, QWidget* window)
-    : QObject(window)
-    , m_document(document)
-    , m_settings(settings)
-    , m_window(window)
-{
+    : QObject(window), m_document(document), m_settings(settings), m_window(window) {
     setObjectName(QStringLiteral("files"));
     connect(&m_loading, &QFutureWatcher<LoadedResults>::finished, this, &FileController::onLoaded);
 }
 
-FileController::~FileController()
-{
+FileController::~FileController() {
     m_loading.waitForFinished();  // the task holds no pointer to us, but finish it cleanly
 }
 
-void FileController::openDialog()
-{
+void FileController::openDialog() {
     const QString path = QFileDialog::getOpenFileName(
         m_window, tr("Open results"), m_settings->lastFolder(FolderKind::Results),
         tr("Checkpoint Lab results (*.json);;All files (*)"));
-    if (!path.isEmpty())
-        open(path);
+    if (!path.isEmpty()) open(path);
 }
 
-void FileController::open(const QString& path)
-{
-    if (m_loading.isRunning())
-        return;  // one load at a time; the first one's result wins
+void FileController::open(const QString& path) {
+    if (m_loading.isRunning()) return;  // one load at a time; the first one's result wins
     m_settings->setLastFolder(FolderKind::Results, path);
     m_loading.setFuture(QtConcurrent::run(loadAndThin, path));
 }
 
-void FileController::onLoaded()
-{
+void FileController::onLoaded() {
     LoadedResults loaded = m_loading.result();
     if (!loaded.error.isEmpty()) {
         showMessage(m_window, MessageKind::Error, tr("Cannot open results"),
@@ -82,53 +68,42 @@ void FileController::onLoaded()
     Q_EMIT opened(loaded.path);
 }
 
-bool FileController::hasResults()
-{
-    if (!m_document->isEmpty())
-        return true;
+bool FileController::hasResults() {
+    if (!m_document->isEmpty()) return true;
     showMessage(m_window, MessageKind::Information, tr("Nothing to save"),
                 tr("Run a sweep or open a results file first."));
     return false;
 }
 
 QString FileController::askSavePath(const QString& caption, const QString& suffix,
-                                    const QString& filter)
-{
+                                    const QString& filter) {
     const QString base = m_document->filePath().isEmpty()
-        ? QStringLiteral("ckptlab-results")
-        : QFileInfo(m_document->filePath()).completeBaseName();
+                             ? QStringLiteral("ckptlab-results")
+                             : QFileInfo(m_document->filePath()).completeBaseName();
     const QString suggested =
         m_settings->lastFolder(FolderKind::Export) + QLatin1Char('/') + base + suffix;
     QString path = QFileDialog::getSaveFileName(m_window, caption, suggested, filter);
-    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty())
-        path += suffix;
+    if (!path.isEmpty() && QFileInfo(path).suffix().isEmpty()) path += suffix;
     return path;
 }
 
-void FileController::save()
-{
+void FileController::save() {
     if (m_document->filePath().isEmpty())
         saveAsDialog();
     else
         saveTo(m_document->filePath());
 }
 
-void FileController::saveAsDialog()
-{
-    if (!hasResults())
-        return;
+void FileController::saveAsDialog() {
+    if (!hasResults()) return;
     const QString path = askSavePath(tr("Save results"), QStringLiteral(".json"),
                                      tr("Checkpoint Lab results (*.json)"));
-    if (!path.isEmpty())
-        saveTo(path);
+    if (!path.isEmpty()) saveTo(path);
 }
 
-bool FileController::saveTo(const QString& path)
-{
-    if (!hasResults())
-        return false;
-    if (!refuseUnwritableFile(m_window, path, tr("Cannot save results")).isEmpty())
-        return false;
+bool FileController::saveTo(const QString& path) {
+    if (!hasResults()) return false;
+    if (!refuseUnwritableFile(m_window, path, tr("Cannot save results")).isEmpty()) return false;
     try {
         saveResults(m_document->results(), localPath(path));
     } catch (const std::exception& e) {
@@ -142,22 +117,16 @@ bool FileController::saveTo(const QString& path)
     return true;
 }
 
-void FileController::exportCsvDialog()
-{
-    if (!hasResults())
-        return;
-    const QString path = askSavePath(tr("Export summary as CSV"), QStringLiteral(".csv"),
-                                     tr("CSV (*.csv)"));
-    if (!path.isEmpty())
-        exportCsv(path);
+void FileController::exportCsvDialog() {
+    if (!hasResults()) return;
+    const QString path =
+        askSavePath(tr("Export summary as CSV"), QStringLiteral(".csv"), tr("CSV (*.csv)"));
+    if (!path.isEmpty()) exportCsv(path);
 }
 
-bool FileController::exportCsv(const QString& path)
-{
-    if (!hasResults())
-        return false;
-    if (!refuseUnwritableFile(m_window, path, tr("Cannot export CSV")).isEmpty())
-        return false;
+bool FileController::exportCsv(const QString& path) {
+    if (!hasResults()) return false;
+    if (!refuseUnwritableFile(m_window, path, tr("Cannot export CSV")).isEmpty()) return false;
     try {
         saveSummaryCsv(m_document->results(), localPath(path));
     } catch (const std::exception& e) {
@@ -169,22 +138,16 @@ bool FileController::exportCsv(const QString& path)
     return true;
 }
 
-void FileController::exportTraceDialog()
-{
-    if (!hasResults())
-        return;
+void FileController::exportTraceDialog() {
+    if (!hasResults()) return;
     const QString path = askSavePath(tr("Export Chrome trace (open in Perfetto)"),
                                      QStringLiteral(".trace.json"), tr("Chrome trace (*.json)"));
-    if (!path.isEmpty())
-        exportTrace(path);
+    if (!path.isEmpty()) exportTrace(path);
 }
 
-bool FileController::exportTrace(const QString& path)
-{
-    if (!hasResults())
-        return false;
-    if (!refuseUnwritableFile(m_window, path, tr("Cannot export trace")).isEmpty())
-        return false;
+bool FileController::exportTrace(const QString& path) {
+    if (!hasResults()) return false;
+    if (!refuseUnwritableFile(m_window, path, tr("Cannot export trace")).isEmpty()) return false;
     try {
         saveChromeTrace(m_document->results(), localPath(path));
     } catch (const std::exception& e) {

@@ -8,17 +8,14 @@
 
 namespace ckptlab::ui {
 
-const StrategyForecast* LivePrediction::find(const QString& strategy) const
-{
+const StrategyForecast* LivePrediction::find(const QString& strategy) const {
     for (const StrategyForecast& s : strategies)
-        if (s.strategy == strategy)
-            return &s;
+        if (s.strategy == strategy) return &s;
     return nullptr;
 }
 
 LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig& config,
-                                 const QStringList& strategies)
-{
+                                 const QStringList& strategies) {
     LivePrediction result;
     result.config = config;
     if (costs.units.empty()) {
@@ -29,10 +26,11 @@ LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig&
     for (int u = 0; u < costs.unitsPerBlock && u < int(costs.units.size()); ++u) {
         const UnitCost& c = costs.units[size_t(u)];
         const QString name = costs.unitsPerBlock == 2
-            ? (u == 0 ? QObject::tr("attention") : QObject::tr("FFN"))
-            : QObject::tr("block");
-        lines << QObject::tr("%1: forward %2 ms (without grad %3 ms), backward %4 ms (%5 ms with "
-                             "kept from the first forward); output %6, kept for backward %7")
+                                 ? (u == 0 ? QObject::tr("attention") : QObject::tr("FFN"))
+                                 : QObject::tr("block");
+        lines << QObject::tr(
+                     "%1: forward %2 ms (without grad %3 ms), backward %4 ms (%5 ms with "
+                     "kept from the first forward); output %6, kept for backward %7")
                      .arg(name)
                      .arg(c.forward_ms, 0, 'f', 2)
                      .arg(c.nograd_ms, 0, 'f', 2)
@@ -42,8 +40,7 @@ LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig&
     }
     result.blockCosts = lines.join(QLatin1Char('\n'));
     std::vector<std::string> names;
-    for (const QString& text : strategies)
-        names.push_back(text.toStdString());
+    for (const QString& text : strategies) names.push_back(text.toStdString());
     const CostForecast forecast = ckptlab::forecastFromCosts(costs, config, names);
     result.none_peak = forecast.none_peak;
     result.none_ms = forecast.none_ms;

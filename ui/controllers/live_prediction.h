@@ -18,8 +18,8 @@ struct CostModel;
 namespace ckptlab::ui {
 
 struct StrategyForecast {
-    QString strategy;         // as asked for
-    bool ok = false;          // false: `error` says why (bad text, budget below the minimum)
+    QString strategy;  // as asked for
+    bool ok = false;   // false: `error` says why (bad text, budget below the minimum)
     QString error;
     std::int64_t peak_bytes = 0;  // above the step's start
     std::int64_t activation_bytes = 0;
@@ -27,7 +27,7 @@ struct StrategyForecast {
 };
 
 struct LivePrediction {
-    bool valid = false;       // false: `error` says why nothing was predicted
+    bool valid = false;  // false: `error` says why nothing was predicted
     QString error;
     ExperimentConfig config;
     std::vector<StrategyForecast> strategies;  // in the order asked

@@ -12,9 +12,7 @@ constexpr int kDebounceMs = 350;
 }  // namespace
 
 PredictionController::PredictionController(QObject* parent)
-    : QObject(parent)
-    , m_worker(new PredictionWorker)
-{
+    : QObject(parent), m_worker(new PredictionWorker) {
     setObjectName(QStringLiteral("predictions"));
     qRegisterMetaType<LivePrediction>();
     m_thread.setObjectName(QStringLiteral("ckptlab-predict"));
@@ -26,32 +24,24 @@ PredictionController::PredictionController(QObject* parent)
     connect(&m_debounce, &QTimer::timeout, this, &PredictionController::dispatch);
 }
 
-PredictionController::~PredictionController()
-{
-    shutdown();
-}
+PredictionController::~PredictionController() { shutdown(); }
 
-void PredictionController::request(const ExperimentConfig& config, const QStringList& strategies)
-{
+void PredictionController::request(const ExperimentConfig& config, const QStringList& strategies) {
     m_config = config;
     m_strategies = strategies;
     m_pending = true;
-    if (!m_paused)
-        m_debounce.start();
+    if (!m_paused) m_debounce.start();
 }
 
-void PredictionController::clear()
-{
+void PredictionController::clear() {
     m_pending = false;
     m_debounce.stop();
-    if (m_cancel)
-        m_cancel->store(true);
+    if (m_cancel) m_cancel->store(true);
     ++m_job;  // whatever is running now reports into nothing
     m_busy = false;
 }
 
-void PredictionController::setPaused(bool paused)
-{
+void PredictionController::setPaused(bool paused) {
     m_paused = paused;
     if (paused) {
         m_debounce.stop();
@@ -67,13 +57,10 @@ void PredictionController::setPaused(bool paused)
     }
 }
 
-void PredictionController::dispatch()
-{
-    if (!m_worker || m_paused || !m_pending)
-        return;
+void PredictionController::dispatch() {
+    if (!m_worker || m_paused || !m_pending) return;
     m_pending = false;
-    if (m_cancel)
-        m_cancel->store(true);  // the worker finishes the old one quickly and drops it
+    if (m_cancel) m_cancel->store(true);  // the worker finishes the old one quickly and drops it
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const quint64 job = ++m_job;
     m_busy = true;
@@ -86,22 +73,17 @@ void PredictionController::dispatch()
     Q_EMIT measuring();
 }
 
-void PredictionController::onPredicted(quint64 job, const LivePrediction& prediction)
-{
-    if (job != m_job)
-        return;
+void PredictionController::onPredicted(quint64 job, const LivePrediction& prediction) {
+    if (job != m_job) return;
     m_busy = false;
     m_latest = prediction;
     Q_EMIT updated(prediction);
 }
 
-void PredictionController::shutdown()
-{
-    if (!m_worker)
-        return;
+void PredictionController::shutdown() {
+    if (!m_worker) return;
     m_debounce.stop();
-    if (m_cancel)
-        m_cancel->store(true);
+    if (m_cancel) m_cancel->store(true);
     m_thread.quit();
     m_thread.wait();
     delete m_worker;

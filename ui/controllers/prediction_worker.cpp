@@ -11,19 +11,16 @@ constexpr std::size_t kCachedShapes = 16;
 
 }  // namespace
 
-std::string costKey(const ExperimentConfig& c)
-{
-    return toString(c.block) + '|' + std::to_string(c.width) + '|' + std::to_string(c.seq) + '|'
-        + std::to_string(c.batch) + '|' + std::to_string(c.heads) + '|'
-        + std::to_string(c.dropout) + '|' + toString(c.dtype) + '|' + c.device + '|'
-        + toString(c.optimizer) + '|' + std::to_string(c.seed) + '|'
-        + std::to_string(c.threads) + '|' + std::to_string(c.warmup) + '|'
-        + std::to_string(c.repeats);
+std::string costKey(const ExperimentConfig& c) {
+    return toString(c.block) + '|' + std::to_string(c.width) + '|' + std::to_string(c.seq) + '|' +
+           std::to_string(c.batch) + '|' + std::to_string(c.heads) + '|' +
+           std::to_string(c.dropout) + '|' + toString(c.dtype) + '|' + c.device + '|' +
+           toString(c.optimizer) + '|' + std::to_string(c.seed) + '|' + std::to_string(c.threads) +
+           '|' + std::to_string(c.warmup) + '|' + std::to_string(c.repeats);
 }
 
 void PredictionWorker::predict(quint64 job, const ExperimentConfig& config,
-                               const QStringList& strategies, CancelFlag cancel)
-{
+                               const QStringList& strategies, CancelFlag cancel) {
     LivePrediction result;
     result.config = config;
     try {
@@ -50,8 +47,7 @@ void PredictionWorker::predict(quint64 job, const ExperimentConfig& config,
         result = forecastFromCosts(chain, config, strategies);
         result.measure_ms = measureMs;
     } catch (const std::exception& e) {
-        if (cancel && cancel->load())
-            return;  // superseded: nobody waits for this one
+        if (cancel && cancel->load()) return;  // superseded: nobody waits for this one
         result.valid = false;
         result.error = QString::fromStdString(e.what()).section(QLatin1Char('\n'), 0, 0);
     }

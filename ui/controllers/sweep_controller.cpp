@@ -2,10 +2,7 @@
 
 namespace ckptlab::ui {
 
-SweepController::SweepController(QObject* parent)
-    : QObject(parent)
-    , m_worker(new SweepWorker)
-{
+SweepController::SweepController(QObject* parent) : QObject(parent), m_worker(new SweepWorker) {
     setObjectName(QStringLiteral("sweepController"));
     m_thread.setObjectName(QStringLiteral("ckptlab-sweep"));
     m_worker->moveToThread(&m_thread);
@@ -13,35 +10,27 @@ SweepController::SweepController(QObject* parent)
     connect(m_worker, &SweepWorker::progress, this, &SweepController::onProgress);
     connect(m_worker, &SweepWorker::measured, this, &SweepController::onMeasured);
     connect(m_worker, &SweepWorker::frontier, this, [this](quint64 jobId, const Frontier& points) {
-        if (jobId == m_job && m_running)
-            Q_EMIT frontierPlanned(points);
+        if (jobId == m_job && m_running) Q_EMIT frontierPlanned(points);
     });
     connect(m_worker, &SweepWorker::notes, this, [this](quint64 jobId, const QStringList& notes) {
-        if (jobId == m_job && m_running)
-            Q_EMIT notesReported(notes);
+        if (jobId == m_job && m_running) Q_EMIT notesReported(notes);
     });
     connect(m_worker, &SweepWorker::finished, this, &SweepController::onFinished);
     connect(m_worker, &SweepWorker::failed, this, &SweepController::onFailed);
     m_thread.start();
 }
 
-SweepController::~SweepController()
-{
-    shutdown();
-}
+SweepController::~SweepController() { shutdown(); }
 
-quint64 SweepController::start(const ExperimentConfig& config, const QStringList& strategies)
-{
+quint64 SweepController::start(const ExperimentConfig& config, const QStringList& strategies) {
     SweepRequest request;
     request.config = config;
     request.strategies = strategies;
     return start(request);
 }
 
-quint64 SweepController::start(const SweepRequest& request)
-{
-    if (!m_worker)
-        return 0;  // shut down: the window is closing
+quint64 SweepController::start(const SweepRequest& request) {
+    if (!m_worker) return 0;  // shut down: the window is closing
     if (m_cancel)
         m_cancel->store(true);  // a superseded job stops early; its signals are dropped below
     m_cancel = std::make_shared<std::atomic<bool>>(false);
@@ -53,23 +42,18 @@ quint64 SweepController::start(const SweepRequest& request)
     SweepWorker* worker = m_worker;
     CancelFlag flag = m_cancel;
     QMetaObject::invokeMethod(
-        worker,
-        [worker, job, request, flag] { worker->run(job, request, flag); },
+        worker, [worker, job, request, flag] { worker->run(job, request, flag); },
         Qt::QueuedConnection);
     Q_EMIT started(job);
     return job;
 }
 
-void SweepController::cancel()
-{
-    if (m_cancel)
-        m_cancel->store(true);
+void SweepController::cancel() {
+    if (m_cancel) m_cancel->store(true);
 }
 
-void SweepController::shutdown()
-{
-    if (!m_worker)
-        return;
+void SweepController::shutdown() {
+    if (!m_worker) return;
     cancel();
     m_thread.quit();  // processed once the running sweep has returned
     m_thread.wait();
@@ -78,35 +62,26 @@ void SweepController::shutdown()
     m_running = false;
 }
 
-void SweepController::onProgress(quint64 jobId, double fraction, const QString& message)
-{
-    if (jobId == m_job && m_running)
-        Q_EMIT progress(fraction, message);
+void SweepController::onProgress(quint64 jobId, double fraction, const QString& message) {
+    if (jobId == m_job && m_running) Q_EMIT progress(fraction, message);
 }
 
-void SweepController::onMeasured(quint64 jobId, const MeasuredRun& run)
-{
-    if (jobId != m_job || !m_running)
-        return;
-    if (m_runs++ == 0)
-        Q_EMIT firstRunMeasured();
+void SweepController::onMeasured(quint64 jobId, const MeasuredRun& run) {
+    if (jobId != m_job || !m_running) return;
+    if (m_runs++ == 0) Q_EMIT firstRunMeasured();
     Q_EMIT measured(run);
 }
 
-void SweepController::onFinished(quint64 jobId, bool cancelled, const Environment& environment)
-{
-    if (jobId != m_job || !m_running)
-        return;
+void SweepController::onFinished(quint64 jobId, bool cancelled, const Environment& environment) {
+    if (jobId != m_job || !m_running) return;
     m_running = false;
     Q_EMIT finished(cancelled, environment);
     Q_EMIT idle();
 }
 
 void SweepController::onFailed(quint64 jobId, const QString& title, const QString& message,
-                               const Environment& environment)
-{
-    if (jobId != m_job || !m_running)
-        return;
+                               const Environment& environment) {
+    if (jobId != m_job || !m_running) return;
     m_running = false;
     Q_EMIT failed(title, message, environment);
     Q_EMIT idle();

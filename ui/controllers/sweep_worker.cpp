@@ -14,19 +14,14 @@ namespace {
 // ~30 signals a second only floods the GUI thread's queue.
 constexpr qint64 kProgressIntervalMs = 33;
 
-QString errorTitle(const std::exception& e)
-{
-    if (dynamic_cast<const ConfigError*>(&e))
-        return QObject::tr("Invalid configuration");
-    if (dynamic_cast<const StrategyError*>(&e))
-        return QObject::tr("Invalid strategy");
-    if (dynamic_cast<const MemoryError*>(&e))
-        return QObject::tr("Not enough memory");
+QString errorTitle(const std::exception& e) {
+    if (dynamic_cast<const ConfigError*>(&e)) return QObject::tr("Invalid configuration");
+    if (dynamic_cast<const StrategyError*>(&e)) return QObject::tr("Invalid strategy");
+    if (dynamic_cast<const MemoryError*>(&e)) return QObject::tr("Not enough memory");
     return QObject::tr("Sweep failed");
 }
 
-Environment environmentOrEmpty(const ExperimentConfig& config)
-{
+Environment environmentOrEmpty(const ExperimentConfig& config) {
     try {
         return describeEnvironment(config);
     } catch (const std::exception&) {
@@ -36,21 +31,19 @@ Environment environmentOrEmpty(const ExperimentConfig& config)
 
 }  // namespace
 
-void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag cancel)
-{
+void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag cancel) {
     const ExperimentConfig& config = request.config;
     const QStringList& strategies = request.strategies;
     std::vector<std::string> names;
     names.reserve(strategies.size());
-    for (const QString& s : strategies)
-        names.push_back(s.toStdString());
+    for (const QString& s : strategies) names.push_back(s.toStdString());
 
     QElapsedTimer sinceProgress;
     RunnerHooks hooks;
     hooks.cancel = cancel.get();
     hooks.progress = [&](double fraction, const std::string& message) {
-        if (sinceProgress.isValid() && sinceProgress.elapsed() < kProgressIntervalMs
-            && fraction < 1.0)
+        if (sinceProgress.isValid() && sinceProgress.elapsed() < kProgressIntervalMs &&
+            fraction < 1.0)
             return;
         sinceProgress.start();
         Q_EMIT progress(jobId, fraction, QString::fromStdString(message));
@@ -64,9 +57,7 @@ void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag can
         Runner runner;
         ResultSet set;
         switch (request.kind) {
-        case SweepRequest::Kind::Sweep:
-            set = runner.sweep(config, names, hooks);
-            break;
+        case SweepRequest::Kind::Sweep: set = runner.sweep(config, names, hooks); break;
         case SweepRequest::Kind::Pareto:
             set = runner.pareto(config, names, request.paretoPoints, hooks);
             break;
@@ -76,12 +67,10 @@ void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag can
         }
         if (!set.notes.empty()) {
             QStringList lines;
-            for (const std::string& note : set.notes)
-                lines << QString::fromStdString(note);
+            for (const std::string& note : set.notes) lines << QString::fromStdString(note);
             Q_EMIT notes(jobId, lines);
         }
-        if (!set.predicted_frontier.empty())
-            Q_EMIT frontier(jobId, set.predicted_frontier);
+        if (!set.predicted_frontier.empty()) Q_EMIT frontier(jobId, set.predicted_frontier);
         Q_EMIT finished(jobId, set.cancelled, set.environment);
     } catch (const std::exception& e) {
         Q_EMIT failed(jobId, errorTitle(e), QString::fromStdString(e.what()),

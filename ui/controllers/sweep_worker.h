@@ -11,8 +11,8 @@
 
 #include <vector>
 
-#include "ckptlab/sweep_policy.h"
 #include "ckptlab/scaling.h"
+#include "ckptlab/sweep_policy.h"
 #include "document/metatypes.h"
 
 namespace ckptlab::ui {

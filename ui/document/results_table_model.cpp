@@ -13,32 +13,23 @@ namespace ckptlab::ui {
 
 namespace {
 
-QString number(double value, int decimals)
-{
-    return QString::number(value, 'f', decimals);
-}
+QString number(double value, int decimals) { return QString::number(value, 'f', decimals); }
 
-QString optionalNumber(const std::optional<double>& value, int decimals, const char* suffix = "")
-{
+QString optionalNumber(const std::optional<double>& value, int decimals, const char* suffix = "") {
     return value ? number(*value, decimals) + QLatin1String(suffix) : QStringLiteral("—");
 }
 
 // Errors read as signed percentages: "+2.1 %" predicted too high, "−0.4 %" too low.
-QString signedPercent(const std::optional<double>& value)
-{
-    if (!value)
-        return QStringLiteral("—");
+QString signedPercent(const std::optional<double>& value) {
+    if (!value) return QStringLiteral("—");
     const QString text = number(std::abs(*value), 1) + QStringLiteral(" %");
-    if (text.startsWith(QStringLiteral("0.0 ")))
-        return text;
+    if (text.startsWith(QStringLiteral("0.0 "))) return text;
     return (*value < 0 ? QStringLiteral("−") : QStringLiteral("+")) + text;
 }
 
-std::vector<SummaryRow> summaryRows(const ResultSet& results)
-{
+std::vector<SummaryRow> summaryRows(const ResultSet& results) {
     ScalingAxis axis = ScalingAxis::Depth;
-    if (!detectScaling(results, &axis))
-        return summarize(results);
+    if (!detectScaling(results, &axis)) return summarize(results);
     std::vector<SummaryRow> rows;
     for (const RunResult& run : results.runs) {
         const int size = axisValue(run.config, axis);
@@ -56,65 +47,52 @@ std::vector<SummaryRow> summaryRows(const ResultSet& results)
 }
 
 // "nan" and "inf" spelled the same whatever the locale and the sign bit.
-QString gradDiff(double value, int precision)
-{
-    if (std::isnan(value))
-        return QStringLiteral("nan");
-    if (std::isinf(value))
-        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+QString gradDiff(double value, int precision) {
+    if (std::isnan(value)) return QStringLiteral("nan");
+    if (std::isinf(value)) return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
     return QString::number(value, 'g', precision);
 }
 
-QString gradText(const SummaryRow& row)
-{
-    if (row.out_of_memory)
-        return outOfMemoryText(*row.out_of_memory);
-    if (row.error)
-        return QObject::tr("error");
+QString gradText(const SummaryRow& row) {
+    if (row.out_of_memory) return outOfMemoryText(*row.out_of_memory);
+    if (row.error) return QObject::tr("error");
     return row.grad_ok ? QObject::tr("ok (%1)").arg(gradDiff(row.max_abs_diff, 2))
                        : QObject::tr("FAILED (%1)").arg(gradDiff(row.max_abs_diff, 3));
 }
 
 // A run that ran out of memory shows only what the step measured before it stopped; invalid
 // where the column shows its usual text.
-QVariant outOfMemoryDisplay(const SummaryRow& row, int column)
-{
+QVariant outOfMemoryDisplay(const SummaryRow& row, int column) {
     using Model = ResultsTableModel;
     // A partial peak says so.
     if (column == Model::PeakMiBColumn)
         return Model::tr("%1 (partial)").arg(number(row.peak_mib, 2));
     // Where the missing time would be, in view without scrolling to the last column.
-    if (column == Model::StepMsColumn)
-        return Model::tr("out of memory");
-    if (column != Model::StrategyColumn && column != Model::GradCheckColumn
-        && column != Model::PredictedPeakColumn && column != Model::PredictedStepColumn)
+    if (column == Model::StepMsColumn) return Model::tr("out of memory");
+    if (column != Model::StrategyColumn && column != Model::GradCheckColumn &&
+        column != Model::PredictedPeakColumn && column != Model::PredictedStepColumn)
         return QStringLiteral("—");
     return {};
 }
 
 // Red where something is wrong: the missing step time, a failed gradient check, a run faster
 // than the optimal schedule.
-QVariant foreground(const SummaryRow& row, int column)
-{
+QVariant foreground(const SummaryRow& row, int column) {
     using Model = ResultsTableModel;
-    if (row.out_of_memory && column == Model::StepMsColumn)
-        return QBrush(QColor(0xc0, 0x1c, 0x28));
+    if (row.out_of_memory && column == Model::StepMsColumn) return QBrush(QColor(0xc0, 0x1c, 0x28));
     if (column == Model::GradCheckColumn && (!row.grad_ok || row.error))
         return QBrush(QColor(0xc0, 0x1c, 0x28));
     // Below the optimal curve cannot happen unless the planner or cost model is wrong.
-    if (column == Model::SlowerThanOptimalColumn && row.slower_than_optimal_pct
-        && *row.slower_than_optimal_pct < -1e-6)
+    if (column == Model::SlowerThanOptimalColumn && row.slower_than_optimal_pct &&
+        *row.slower_than_optimal_pct < -1e-6)
         return QBrush(QColor(0xc0, 0x1c, 0x28));
     return {};
 }
 
-QVariant toolTip(const SummaryRow& row, int column, const QString& outOfMemoryDetails)
-{
+QVariant toolTip(const SummaryRow& row, int column, const QString& outOfMemoryDetails) {
     using Model = ResultsTableModel;
-    if (row.out_of_memory)
-        return outOfMemoryDetails;
-    if (row.error)
-        return QString::fromStdString(*row.error);
+    if (row.out_of_memory) return outOfMemoryDetails;
+    if (row.error) return QString::fromStdString(*row.error);
     if (column == Model::GradCheckColumn) {
         QString tip = Model::tr("Largest difference from the `none` gradients: %1")
                           .arg(gradDiff(row.max_abs_diff, 3));
@@ -132,8 +110,7 @@ QVariant toolTip(const SummaryRow& row, int column, const QString& outOfMemoryDe
 
 }  // namespace
 
-void ResultsTableModel::setResults(const ResultSet& results)
-{
+void ResultsTableModel::setResults(const ResultSet& results) {
     std::vector<SummaryRow> rows = summaryRows(results);
     m_strategies = strategyOrder(results);
     m_runStrategy.clear();
@@ -159,27 +136,21 @@ void ResultsTableModel::setResults(const ResultSet& results)
         return;
     }
     // Growing keeps the views' selection and scroll position.
-    if (after > before)
-        beginInsertRows({}, before, after - 1);
+    if (after > before) beginInsertRows({}, before, after - 1);
     m_rows = std::move(rows);
-    if (after > before)
-        endInsertRows();
-    if (before > 0)
-        Q_EMIT dataChanged(index(0, 0), index(before - 1, NumColumns - 1));
+    if (after > before) endInsertRows();
+    if (before > 0) Q_EMIT dataChanged(index(0, 0), index(before - 1, NumColumns - 1));
 }
 
-int ResultsTableModel::rowCount(const QModelIndex& parent) const
-{
+int ResultsTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
-int ResultsTableModel::columnCount(const QModelIndex& parent) const
-{
+int ResultsTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : NumColumns;
 }
 
-QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
-{
+QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const SummaryRow& row = m_rows[size_t(index.row())];
@@ -188,18 +159,15 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         if (row.out_of_memory) {
             const QVariant text = outOfMemoryDisplay(row, column);
-            if (text.isValid())
-                return text;
+            if (text.isValid()) return text;
         }
         return display(row, column);
-    case SortRole:
-        return sortValue(row, column);
-    case RunIndexRole:
-        return index.row();
+    case SortRole: return sortValue(row, column);
+    case RunIndexRole: return index.row();
     case Qt::TextAlignmentRole:
         return column == StrategyColumn || column == GradCheckColumn
-            ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-            : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::DecorationRole:
         if (column == StrategyColumn)
             return strategyColor(m_runStrategy.value(index.row()), m_strategies);
@@ -213,20 +181,15 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::BackgroundRole:
         // The whole row reads as failed at a glance, in light and dark themes.
-        if (row.out_of_memory)
-            return QBrush(QColor(0xc0, 0x1c, 0x28, 40));
+        if (row.out_of_memory) return QBrush(QColor(0xc0, 0x1c, 0x28, 40));
         return {};
-    case Qt::ForegroundRole:
-        return foreground(row, column);
-    case Qt::ToolTipRole:
-        return toolTip(row, column, m_oomDetails.value(index.row()));
-    default:
-        return {};
+    case Qt::ForegroundRole: return foreground(row, column);
+    case Qt::ToolTipRole: return toolTip(row, column, m_oomDetails.value(index.row()));
+    default: return {};
     }
 }
 
-QVariant ResultsTableModel::display(const SummaryRow& row, int column) const
-{
+QVariant ResultsTableModel::display(const SummaryRow& row, int column) const {
     switch (column) {
     case StrategyColumn: return QString::fromStdString(row.strategy);
     case PeakMiBColumn: return number(row.peak_mib, 2);
@@ -239,8 +202,8 @@ QVariant ResultsTableModel::display(const SummaryRow& row, int column) const
     case StepErrorColumn: return signedPercent(row.step_error_pct);
     case SlowerThanOptimalColumn:
         return row.slower_than_optimal_pct && std::abs(*row.slower_than_optimal_pct) < 0.05
-            ? tr("optimal")
-            : signedPercent(row.slower_than_optimal_pct);
+                   ? tr("optimal")
+                   : signedPercent(row.slower_than_optimal_pct);
     case MemorySavedColumn: return optionalNumber(row.memory_saved_pct, 1, " %");
     case TimeAddedColumn: return optionalNumber(row.time_added_pct, 1, " %");
     case SavedPerAddedColumn: return optionalNumber(row.saved_per_added, 2);
@@ -249,14 +212,12 @@ QVariant ResultsTableModel::display(const SummaryRow& row, int column) const
     return {};
 }
 
-QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const
-{
+QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const {
     // Missing values sort below every number.
     const auto opt = [](const std::optional<double>& v) { return v ? *v : -1e300; };
     // A run that ran out of memory measured its partial peak and nothing else.
-    if (row.out_of_memory && column != StrategyColumn && column != PeakMiBColumn
-        && column != GradCheckColumn && column != PredictedPeakColumn
-        && column != PredictedStepColumn)
+    if (row.out_of_memory && column != StrategyColumn && column != PeakMiBColumn &&
+        column != GradCheckColumn && column != PredictedPeakColumn && column != PredictedStepColumn)
         return -1e300;
     switch (column) {
     case StrategyColumn: return QString::fromStdString(row.strategy);
@@ -274,15 +235,14 @@ QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const
     case SavedPerAddedColumn: return opt(row.saved_per_added);
     // NaN would break the sort's ordering: it sorts with the infinite differences.
     case GradCheckColumn:
-        return row.error ? 1e300
-            : std::isnan(row.max_abs_diff) ? std::numeric_limits<double>::infinity()
-                                           : row.max_abs_diff;
+        return row.error                      ? 1e300
+               : std::isnan(row.max_abs_diff) ? std::numeric_limits<double>::infinity()
+                                              : row.max_abs_diff;
     }
     return {};
 }
 
-QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= NumColumns)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole) {
@@ -308,8 +268,9 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         case PeakMiBColumn: return tr("Highest allocation above the step's start");
         case StepMsColumn: return tr("Median of the timed repeats");
         case FastestStepColumn:
-            return tr("The fastest timed repeat: on a shared machine the one least disturbed by "
-                      "other work");
+            return tr(
+                "The fastest timed repeat: on a shared machine the one least disturbed by "
+                "other work");
         case PredictedPeakColumn:
             return tr("Peak predicted before the run from the costs of one measured block (MiB)");
         case PredictedStepColumn:
@@ -318,26 +279,23 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         case StepErrorColumn:
             return tr("Prediction error in % of the measurement (+ predicted too high)");
         case SlowerThanOptimalColumn:
-            return tr("How much slower than the optimal schedule within the same peak this run "
-                      "is predicted to be (negative would mean the planner is wrong)");
+            return tr(
+                "How much slower than the optimal schedule within the same peak this run "
+                "is predicted to be (negative would mean the planner is wrong)");
         }
     }
     return {};
 }
 
-QString ResultsTableModel::toTsv(const std::vector<int>& rows) const
-{
+QString ResultsTableModel::toTsv(const std::vector<int>& rows) const {
     QStringList lines;
     QStringList header;
-    for (int c = 0; c < NumColumns; ++c)
-        header << headerData(c, Qt::Horizontal).toString();
+    for (int c = 0; c < NumColumns; ++c) header << headerData(c, Qt::Horizontal).toString();
     lines << header.join(QLatin1Char('\t'));
     for (int r : rows) {
-        if (r < 0 || r >= rowCount())
-            continue;
+        if (r < 0 || r >= rowCount()) continue;
         QStringList cells;
-        for (int c = 0; c < NumColumns; ++c)
-            cells << data(index(r, c), Qt::DisplayRole).toString();
+        for (int c = 0; c < NumColumns; ++c) cells << data(index(r, c), Qt::DisplayRole).toString();
         lines << cells.join(QLatin1Char('\t'));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -17,11 +17,11 @@ public:
     enum Columns {
         StrategyColumn,
         PeakMiBColumn,
-        PredictedPeakColumn,   // the cost model's forecast, made before the run
-        PeakErrorColumn,       // (predicted - measured) / measured
+        PredictedPeakColumn,  // the cost model's forecast, made before the run
+        PeakErrorColumn,      // (predicted - measured) / measured
         ActivationsMiBColumn,
         StepMsColumn,
-        FastestStepColumn,     // the fastest timed repeat
+        FastestStepColumn,  // the fastest timed repeat
         PredictedStepColumn,
         StepErrorColumn,
         MemorySavedColumn,

@@ -9,8 +9,7 @@ namespace ckptlab::ui {
 
 namespace {
 
-QString folderKey(FolderKind kind)
-{
+QString folderKey(FolderKind kind) {
     switch (kind) {
     case FolderKind::Results: return QStringLiteral("folders/results");
     case FolderKind::Export: return QStringLiteral("folders/export");
@@ -20,15 +19,13 @@ QString folderKey(FolderKind kind)
 }
 
 template <typename T>
-T parsedOr(const std::optional<T>& parsed, T fallback)
-{
+T parsedOr(const std::optional<T>& parsed, T fallback) {
     return parsed ? *parsed : fallback;
 }
 
 }  // namespace
 
-ExperimentConfig Settings::lastConfig() const
-{
+ExperimentConfig Settings::lastConfig() const {
     QSettings s;
     s.beginGroup(QStringLiteral("config"));
     const ExperimentConfig d;  // defaults for anything missing
@@ -53,8 +50,7 @@ ExperimentConfig Settings::lastConfig() const
     return validate(c).empty() ? c : d;
 }
 
-void Settings::setLastConfig(const ExperimentConfig& c)
-{
+void Settings::setLastConfig(const ExperimentConfig& c) {
     QSettings s;
     s.beginGroup(QStringLiteral("config"));
     s.setValue("block", QString::fromStdString(toString(c.block)));
@@ -74,43 +70,36 @@ void Settings::setLastConfig(const ExperimentConfig& c)
     s.setValue("memoryLimitMib", c.memory_limit_mib);
 }
 
-QStringList Settings::checkedStrategies() const
-{
+QStringList Settings::checkedStrategies() const {
     return QSettings().value("strategies/checked").toStringList();
 }
 
-void Settings::setCheckedStrategies(const QStringList& strategies)
-{
+void Settings::setCheckedStrategies(const QStringList& strategies) {
     QSettings().setValue("strategies/checked", strategies);
 }
 
-void Settings::saveWindow(const QMainWindow& window)
-{
+void Settings::saveWindow(const QMainWindow& window) {
     QSettings s;
     s.setValue("window/geometry", window.saveGeometry());
     s.setValue("window/state", window.saveState(kWindowStateVersion));
     s.setValue("window/stateVersion", kWindowStateVersion);
 }
 
-bool Settings::restoreWindow(QMainWindow& window) const
-{
+bool Settings::restoreWindow(QMainWindow& window) const {
     QSettings s;
-    if (s.value("window/stateVersion", 0).toInt() != kWindowStateVersion)
-        return false;
+    if (s.value("window/stateVersion", 0).toInt() != kWindowStateVersion) return false;
     const bool geometry = window.restoreGeometry(s.value("window/geometry").toByteArray());
     const bool state =
         window.restoreState(s.value("window/state").toByteArray(), kWindowStateVersion);
     return geometry && state;
 }
 
-QString Settings::lastFolder(FolderKind kind) const
-{
+QString Settings::lastFolder(FolderKind kind) const {
     const QString folder = QSettings().value(folderKey(kind)).toString();
     return !folder.isEmpty() && QDir(folder).exists() ? folder : QDir::homePath();
 }
 
-void Settings::setLastFolder(FolderKind kind, const QString& folderOrFile)
-{
+void Settings::setLastFolder(FolderKind kind, const QString& folderOrFile) {
     const QFileInfo info(folderOrFile);
     QSettings().setValue(folderKey(kind),
                          info.isDir() ? info.absoluteFilePath() : info.absolutePath());

@@ -7,36 +7,31 @@
 
 #include "charts/chart_builders.h"
 #include "charts/run_text.h"
-#include "document/format.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/summary.h"
 #include "ckptlab/sweep_policy.h"
+#include "document/format.h"
 
 namespace ckptlab::ui {
 
 // The fitted exponents of activation memory, one per strategy: the scaling sweep's answer.
-QString scalingVerdict(const ResultSet& results)
-{
+QString scalingVerdict(const ResultSet& results) {
     ScalingAxis axis = ScalingAxis::Depth;
-    if (!detectScaling(results, &axis))
-        return {};
+    if (!detectScaling(results, &axis)) return {};
     QStringList parts;
     QStringList seen;
     for (const RunResult& run : results.runs) {
         const QString name = QString::fromStdString(run.strategy);
-        if (seen.contains(name))
-            continue;
+        if (seen.contains(name)) continue;
         seen << name;
         const PowerFit fit = fitRuns(results, run.strategy, axis, ScalingMetric::ActivationBytes);
-        if (fit.points >= 2)
-            parts << QObject::tr("%1 k=%2").arg(name).arg(fit.exponent, 0, 'f', 2);
+        if (fit.points >= 2) parts << QObject::tr("%1 k=%2").arg(name).arg(fit.exponent, 0, 'f', 2);
     }
     return QObject::tr("Activation memory ∝ %1^k: %2")
         .arg(QString::fromStdString(toString(axis)), parts.join(QStringLiteral(", ")));
 }
 
-QString outOfMemoryVerdict(const ResultSet& results)
-{
+QString outOfMemoryVerdict(const ResultSet& results) {
     QStringList failed;
     int others = 0;
     double limit = 0;
@@ -47,15 +42,13 @@ QString outOfMemoryVerdict(const ResultSet& results)
                           .arg(QString::fromStdString(run.strategy),
                                whereText(run.out_of_memory->phase, run.out_of_memory->block));
             const double l = run.config.memory_limit_mib;
-            if (limit > 0 && l != limit)
-                oneLimit = false;
+            if (limit > 0 && l != limit) oneLimit = false;
             limit = l;
         } else if (!run.error) {
             ++others;
         }
     }
-    if (failed.isEmpty())
-        return {};
+    if (failed.isEmpty()) return {};
     const QString where = failed.join(QStringLiteral(", "));
     const QString fit = QObject::tr("%n other run(s) fit.", nullptr, others);
     if (oneLimit && limit > 0)
@@ -64,12 +57,10 @@ QString outOfMemoryVerdict(const ResultSet& results)
     return QObject::tr("Out of memory: %1. %2").arg(where, fit);
 }
 
-QStringList resultNotes(const ResultSet& results)
-{
+QStringList resultNotes(const ResultSet& results) {
     QStringList lines;
     const QString oom = outOfMemoryVerdict(results);
-    if (!oom.isEmpty())
-        lines << oom;
+    if (!oom.isEmpty()) lines << oom;
     for (const std::string& note : results.notes)
         lines << QObject::tr("Note: %1").arg(QString::fromStdString(note));
     return lines;
@@ -77,8 +68,7 @@ QStringList resultNotes(const ResultSet& results)
 
 // Hand-written strategies landed against the optimal curve (predicted,
 // at each one's own peak).
-QString paretoVerdict(const ResultSet& results)
-{
+QString paretoVerdict(const ResultSet& results) {
     int onCurve = 0;
     int above = 0;
     QStringList below;
@@ -101,42 +91,38 @@ QString paretoVerdict(const ResultSet& results)
     if (!below.isEmpty())
         return QObject::tr("BELOW the optimal curve: %1 (the planner or cost model is wrong)")
             .arg(below.join(QStringLiteral(", ")));
-    QString text = QObject::tr("Hand-written: %1 on the optimal curve, %2 above it")
-                       .arg(onCurve).arg(above);
+    QString text =
+        QObject::tr("Hand-written: %1 on the optimal curve, %2 above it").arg(onCurve).arg(above);
     if (!worstName.isEmpty())
         text += QObject::tr(" (%1 farthest: optimal is %2 % faster at its peak)")
-                    .arg(worstName).arg(worst, 0, 'f', 0);
+                    .arg(worstName)
+                    .arg(worst, 0, 'f', 0);
     return text;
 }
 
-QString sweepStartMessage(SweepKind kind, int strategies, int sizes)
-{
+QString sweepStartMessage(SweepKind kind, int strategies, int sizes) {
     switch (kind) {
-    case SweepKind::Pareto:
-        return QObject::tr("Measuring the cost model for the Pareto curve…");
+    case SweepKind::Pareto: return QObject::tr("Measuring the cost model for the Pareto curve…");
     case SweepKind::Scaling:
         return QObject::tr("Preparing a scaling sweep over %n size(s)…", nullptr, sizes);
-    case SweepKind::Sweep:
-        break;
+    case SweepKind::Sweep: break;
     }
     return QObject::tr("Preparing %n strategie(s)…", nullptr, strategies);
 }
 
 QString sweepEndMessage(SweepKind kind, bool cancelled, int runs, double elapsedSeconds,
-                        const ResultSet& results)
-{
+                        const ResultSet& results) {
     const QString elapsed = formatDuration(elapsedSeconds);
-    QString message = cancelled
-        ? QObject::tr("Cancelled after %n run(s), %1", nullptr, runs).arg(elapsed)
-        : QObject::tr("Sweep finished: %n run(s) in %1", nullptr, runs).arg(elapsed);
+    QString message =
+        cancelled ? QObject::tr("Cancelled after %n run(s), %1", nullptr, runs).arg(elapsed)
+                  : QObject::tr("Sweep finished: %n run(s) in %1", nullptr, runs).arg(elapsed);
     if (kind == SweepKind::Pareto && !cancelled)
         message += QStringLiteral(". ") + paretoVerdict(results);
     if (kind == SweepKind::Scaling && !cancelled)
         message += QStringLiteral(". ") + scalingVerdict(results);
     if (runs > 0) {
         const QString oom = outOfMemoryVerdict(results);
-        if (!oom.isEmpty())
-            message += QStringLiteral(". ") + oom;
+        if (!oom.isEmpty()) message += QStringLiteral(". ") + oom;
     }
     return message;
 }

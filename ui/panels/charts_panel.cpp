@@ -17,9 +17,7 @@
 namespace ckptlab::ui {
 
 ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
-    : QTabWidget(parent)
-    , m_document(document)
-{
+    : QTabWidget(parent), m_document(document) {
     setObjectName(QStringLiteral("charts"));
     setDocumentMode(true);
     for (ChartKind kind : kKinds) {
@@ -29,8 +27,8 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
         connect(view, &ChartView::hoverTextChanged, this, &ChartsPanel::hoverTextChanged);
         m_views[index(kind)] = view;
         QWidget* page = kind == ChartKind::Scaling    ? makeScalingPage(view)
-                      : kind == ChartKind::Tradeoff ? makeTradeoffPage(view)
-                                                    : view;
+                        : kind == ChartKind::Tradeoff ? makeTradeoffPage(view)
+                                                      : view;
         addTab(page, chartTitle(kind));
         view->showChart(build(kind));
     }
@@ -55,8 +53,7 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
 namespace {
 
 // A chart with one choice above it ("Plot: …", "Step time: …").
-QWidget* pageWithChoice(const QString& label, QComboBox* choice, ChartView* view)
-{
+QWidget* pageWithChoice(const QString& label, QComboBox* choice, ChartView* view) {
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(label));
     bar->addWidget(choice);
@@ -71,75 +68,54 @@ QWidget* pageWithChoice(const QString& label, QComboBox* choice, ChartView* view
 
 }  // namespace
 
-QWidget* ChartsPanel::makeTradeoffPage(ChartView* view)
-{
+QWidget* ChartsPanel::makeTradeoffPage(ChartView* view) {
     m_tradeoffTime = new QComboBox;
     m_tradeoffTime->setObjectName(QStringLiteral("tradeoffTime"));
     m_tradeoffTime->addItem(tr("median of the repeats"));
     m_tradeoffTime->addItem(tr("fastest repeat"));
-    m_tradeoffTime->setToolTip(tr("On a shared machine the fastest repeat is the one least "
-                                  "disturbed by other work; the median is the headline number"));
-    connect(m_tradeoffTime, &QComboBox::currentIndexChanged, this, [this] {
-        rebuild(ChartKind::Tradeoff);
-    });
+    m_tradeoffTime->setToolTip(
+        tr("On a shared machine the fastest repeat is the one least "
+           "disturbed by other work; the median is the headline number"));
+    connect(m_tradeoffTime, &QComboBox::currentIndexChanged, this,
+            [this] { rebuild(ChartKind::Tradeoff); });
     return pageWithChoice(tr("Step time:"), m_tradeoffTime, view);
 }
 
-QWidget* ChartsPanel::makeScalingPage(ChartView* view)
-{
+QWidget* ChartsPanel::makeScalingPage(ChartView* view) {
     m_scalingMetric = new QComboBox;
     m_scalingMetric->setObjectName(QStringLiteral("scalingMetric"));
     m_scalingMetric->addItem(tr("Activation memory"), int(ScalingMetric::ActivationBytes));
     m_scalingMetric->addItem(tr("Peak memory"), int(ScalingMetric::PeakBytes));
     m_scalingMetric->addItem(tr("Step time"), int(ScalingMetric::StepMs));
-    connect(m_scalingMetric, &QComboBox::currentIndexChanged, this, [this] {
-        rebuild(ChartKind::Scaling);
-    });
+    connect(m_scalingMetric, &QComboBox::currentIndexChanged, this,
+            [this] { rebuild(ChartKind::Scaling); });
     return pageWithChoice(tr("Plot:"), m_scalingMetric, view);
 }
 
-ChartKind ChartsPanel::currentKind() const
-{
+ChartKind ChartsPanel::currentKind() const {
     const int current = currentIndex();
     return current >= 0 && current < int(kKinds.size()) ? kKinds[size_t(current)]
                                                         : ChartKind::Tradeoff;
 }
 
-bool ChartsPanel::isScheduleCurrent() const
-{
-    return currentWidget() == m_scheduleScroll;
+bool ChartsPanel::isScheduleCurrent() const { return currentWidget() == m_scheduleScroll; }
+
+void ChartsPanel::showSchedule() { setCurrentWidget(m_scheduleScroll); }
+
+void ChartsPanel::setCurrentKind(ChartKind kind) {
+    if (isAvailable(kind)) setCurrentIndex(index(kind));
 }
 
-void ChartsPanel::showSchedule()
-{
-    setCurrentWidget(m_scheduleScroll);
-}
+bool ChartsPanel::isAvailable(ChartKind kind) const { return isTabVisible(index(kind)); }
 
-void ChartsPanel::setCurrentKind(ChartKind kind)
-{
-    if (isAvailable(kind))
-        setCurrentIndex(index(kind));
-}
+ChartView* ChartsPanel::view(ChartKind kind) const { return m_views[index(kind)]; }
 
-bool ChartsPanel::isAvailable(ChartKind kind) const
-{
-    return isTabVisible(index(kind));
-}
-
-ChartView* ChartsPanel::view(ChartKind kind) const
-{
-    return m_views[index(kind)];
-}
-
-QChart* ChartsPanel::chart(ChartKind kind)
-{
-    if (m_stale[index(kind)])
-        rebuild(kind);
+QChart* ChartsPanel::chart(ChartKind kind) {
+    if (m_stale[index(kind)]) rebuild(kind);
     return view(kind)->chart();
 }
 
-void ChartsPanel::markAllStale()
-{
+void ChartsPanel::markAllStale() {
     m_stale.fill(true);
     m_scheduleStale = true;
     const bool scaling = detectScaling(m_document->results(), nullptr);
@@ -151,8 +127,7 @@ void ChartsPanel::markAllStale()
     scheduleRefresh();
 }
 
-void ChartsPanel::onSelectionChanged()
-{
+void ChartsPanel::onSelectionChanged() {
     // The lifetime chart shows the selected run, and the timeline puts it first so its phases
     // are the ones shaded; the others only change emphasis.
     m_stale[index(ChartKind::Lifetimes)] = true;
@@ -160,19 +135,14 @@ void ChartsPanel::onSelectionChanged()
     const RunResult* run = m_document->selected();
     const QString strategy = run ? QString::fromStdString(run->strategy) : QString();
     for (ChartKind kind : {ChartKind::Tradeoff, ChartKind::Breakdown, ChartKind::Scaling})
-        if (!m_stale[index(kind)])
-            setSelectedStrategy(view(kind)->chart(), strategy);
+        if (!m_stale[index(kind)]) setSelectedStrategy(view(kind)->chart(), strategy);
     m_schedule->setSelectedRun(m_document->selectedRun());
     scheduleRefresh();
 }
 
-void ChartsPanel::scheduleRefresh()
-{
-    m_refreshTimer.start();
-}
+void ChartsPanel::scheduleRefresh() { m_refreshTimer.start(); }
 
-void ChartsPanel::refreshCurrent()
-{
+void ChartsPanel::refreshCurrent() {
     if (isScheduleCurrent()) {
         if (m_scheduleStale) {
             m_schedule->setResults(m_document->results(), m_document->selectedRun());
@@ -181,19 +151,16 @@ void ChartsPanel::refreshCurrent()
         return;
     }
     const ChartKind kind = currentKind();
-    if (m_stale[index(kind)])
-        rebuild(kind);
+    if (m_stale[index(kind)]) rebuild(kind);
 }
 
-void ChartsPanel::rebuild(ChartKind kind)
-{
+void ChartsPanel::rebuild(ChartKind kind) {
     view(kind)->showChart(build(kind));  // deletes the chart shown before
     m_stale[index(kind)] = false;
     ++m_builds[index(kind)];
 }
 
-QChart* ChartsPanel::build(ChartKind kind) const
-{
+QChart* ChartsPanel::build(ChartKind kind) const {
     const ResultSet& results = m_document->results();
     const RunResult* selected = m_document->selected();
     QChart* chart = nullptr;
@@ -230,9 +197,7 @@ QChart* ChartsPanel::build(ChartKind kind) const
         chart = run ? buildLifetimeChart(results, *run) : makeEmptyChart();
         break;
     }
-    case ChartKind::Breakdown:
-        chart = buildBreakdownChart(results);
-        break;
+    case ChartKind::Breakdown: chart = buildBreakdownChart(results); break;
     case ChartKind::Scaling: {
         ScalingAxis axis = ScalingAxis::Depth;
         const auto metric = ScalingMetric(m_scalingMetric ? m_scalingMetric->currentData().toInt()
@@ -242,8 +207,7 @@ QChart* ChartsPanel::build(ChartKind kind) const
         break;
     }
     }
-    if (selected)
-        setSelectedStrategy(chart, QString::fromStdString(selected->strategy));
+    if (selected) setSelectedStrategy(chart, QString::fromStdString(selected->strategy));
     return chart;
 }
 

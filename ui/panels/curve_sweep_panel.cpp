@@ -12,13 +12,12 @@
 namespace ckptlab::ui {
 
 CurveSweepPanel::CurveSweepPanel(QWidget* parent)
-    : QWidget(parent)
-    , m_pareto(new QPushButton(tr("Pareto curve")))
-    , m_paretoPoints(new QSpinBox)
-    , m_axis(new QComboBox)
-    , m_values(new QLineEdit)
-    , m_scaling(new QPushButton(tr("Scaling sweep")))
-{
+    : QWidget(parent),
+      m_pareto(new QPushButton(tr("Pareto curve"))),
+      m_paretoPoints(new QSpinBox),
+      m_axis(new QComboBox),
+      m_values(new QLineEdit),
+      m_scaling(new QPushButton(tr("Scaling sweep"))) {
     setObjectName(QStringLiteral("curveSweeps"));
     m_pareto->setObjectName(QStringLiteral("paretoButton"));
     m_pareto->setToolTip(
@@ -30,20 +29,21 @@ CurveSweepPanel::CurveSweepPanel(QWidget* parent)
     m_paretoPoints->setValue(6);
     m_paretoPoints->setSuffix(tr(" budgets"));
     m_paretoPoints->setToolTip(tr("How many optimal schedules the Pareto curve runs (%1–%2)")
-                                    .arg(kParetoMinPoints)
-                                    .arg(kParetoMaxPoints));
+                                   .arg(kParetoMinPoints)
+                                   .arg(kParetoMaxPoints));
 
     m_axis->setObjectName(QStringLiteral("scalingAxis"));
-    for (ScalingAxis axis : {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width,
-                             ScalingAxis::Batch})
+    for (ScalingAxis axis :
+         {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width, ScalingAxis::Batch})
         m_axis->addItem(QString::fromStdString(toString(axis)), int(axis));
     m_values->setObjectName(QStringLiteral("scalingValues"));
     m_values->setText(QStringLiteral("5,10,20,40"));
     m_values->setPlaceholderText(tr("e.g. 4,8,16,32"));
     m_values->setToolTip(tr("At least two values of the varied dimension, comma-separated"));
     m_scaling->setObjectName(QStringLiteral("scalingButton"));
-    m_scaling->setToolTip(tr("Run the checked strategies at every value and fit how activation "
-                             "memory, peak and step time grow (log-log exponent)"));
+    m_scaling->setToolTip(
+        tr("Run the checked strategies at every value and fit how activation "
+           "memory, peak and step time grow (log-log exponent)"));
 
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -60,21 +60,16 @@ CurveSweepPanel::CurveSweepPanel(QWidget* parent)
     connect(m_values, &QLineEdit::returnPressed, this, &CurveSweepPanel::scalingRequested);
 }
 
-int CurveSweepPanel::paretoPoints() const
-{
-    return m_paretoPoints->value();
-}
+int CurveSweepPanel::paretoPoints() const { return m_paretoPoints->value(); }
 
-ScalingAxis CurveSweepPanel::scalingAxis() const
-{
+ScalingAxis CurveSweepPanel::scalingAxis() const {
     return ScalingAxis(m_axis->currentData().toInt());
 }
 
-std::vector<int> CurveSweepPanel::scalingValues(QString* error) const
-{
+std::vector<int> CurveSweepPanel::scalingValues(QString* error) const {
     std::vector<int> values;
-    const QStringList parts = m_values->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")),
-                                                     Qt::SkipEmptyParts);
+    const QStringList parts =
+        m_values->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
     for (const QString& part : parts) {
         bool ok = false;
         const int value = part.toInt(&ok);
@@ -95,14 +90,12 @@ std::vector<int> CurveSweepPanel::scalingValues(QString* error) const
     return values;
 }
 
-void CurveSweepPanel::setScaling(ScalingAxis axis, const QString& values)
-{
+void CurveSweepPanel::setScaling(ScalingAxis axis, const QString& values) {
     m_axis->setCurrentIndex(m_axis->findData(int(axis)));
     m_values->setText(values);
 }
 
-void CurveSweepPanel::setRunning(bool running)
-{
+void CurveSweepPanel::setRunning(bool running) {
     m_pareto->setEnabled(!running);
     m_scaling->setEnabled(!running);
 }

@@ -5,12 +5,10 @@
 
 namespace ckptlab::ui {
 
-MemoryForecast toMemoryForecast(const FitForecast& fit)
-{
+MemoryForecast toMemoryForecast(const FitForecast& fit) {
     MemoryForecast f;
     f.valid = fit.valid;
-    if (!fit.valid)
-        return f;
+    if (!fit.valid) return f;
     f.none = fit.none;
     f.baseline = fit.baseline;
     f.largest = fit.largest;
@@ -24,26 +22,21 @@ MemoryForecast toMemoryForecast(const FitForecast& fit)
     return f;
 }
 
-MemoryForecast forecastMemory(const ExperimentConfig& config, const QStringList& strategies)
-{
+MemoryForecast forecastMemory(const ExperimentConfig& config, const QStringList& strategies) {
     std::vector<std::string> names;
-    for (const QString& name : strategies)
-        names.push_back(name.toStdString());
+    for (const QString& name : strategies) names.push_back(name.toStdString());
     // Only a valid config asks the device.
     const std::int64_t available = validate(config).empty() ? availableMemory(config.device) : 0;
     return toMemoryForecast(forecastFit(config, names, available));
 }
 
-MemoryEstimateLabel::MemoryEstimateLabel(QWidget* parent)
-    : QLabel(parent)
-{
+MemoryEstimateLabel::MemoryEstimateLabel(QWidget* parent) : QLabel(parent) {
     setObjectName(QStringLiteral("memoryEstimate"));
     setWordWrap(true);
     setTextFormat(Qt::RichText);
 }
 
-bool MemoryEstimateLabel::refresh(const ExperimentConfig& config, const QStringList& strategies)
-{
+bool MemoryEstimateLabel::refresh(const ExperimentConfig& config, const QStringList& strategies) {
     m_forecast = forecastMemory(config, strategies);
     m_config = config;
     m_strategies = strategies;
@@ -52,8 +45,7 @@ bool MemoryEstimateLabel::refresh(const ExperimentConfig& config, const QStringL
     return m_forecast.valid && m_forecast.fits();
 }
 
-void MemoryEstimateLabel::publish()
-{
+void MemoryEstimateLabel::publish() {
     // Measuring a block allocates it: only configs the runner would accept are measured.
     static const LivePrediction nothing;  // blank cells: nothing will be measured
     const bool measurable = m_forecast.valid && m_forecast.fits();
@@ -63,89 +55,76 @@ void MemoryEstimateLabel::publish()
         Q_EMIT forecastShown(&nothing, 0);
 }
 
-void MemoryEstimateLabel::setMeasuring()
-{
+void MemoryEstimateLabel::setMeasuring() {
     m_measuring = true;
     render();
 }
 
-void MemoryEstimateLabel::setPrediction(const LivePrediction& prediction)
-{
+void MemoryEstimateLabel::setPrediction(const LivePrediction& prediction) {
     m_measuring = false;
     m_prediction = prediction;
     render();
     Q_EMIT forecastShown(shownPrediction(), capacityAboveStart());
 }
 
-const LivePrediction* MemoryEstimateLabel::shownPrediction() const
-{
+const LivePrediction* MemoryEstimateLabel::shownPrediction() const {
     const ExperimentConfig& p = m_prediction.config;
     const ExperimentConfig& c = m_config;
-    const bool current = m_prediction.valid && p.block == c.block && p.depth == c.depth
-        && p.width == c.width && p.seq == c.seq && p.batch == c.batch && p.heads == c.heads
-        && p.dropout == c.dropout && p.dtype == c.dtype && p.device == c.device
-        && p.optimizer == c.optimizer;
+    const bool current = m_prediction.valid && p.block == c.block && p.depth == c.depth &&
+                         p.width == c.width && p.seq == c.seq && p.batch == c.batch &&
+                         p.heads == c.heads && p.dropout == c.dropout && p.dtype == c.dtype &&
+                         p.device == c.device && p.optimizer == c.optimizer;
     return current ? &m_prediction : nullptr;
 }
 
-std::int64_t MemoryEstimateLabel::capacityAboveStart() const
-{
-    if (!(m_config.memory_limit_mib > 0) || !m_forecast.valid)
-        return 0;
+std::int64_t MemoryEstimateLabel::capacityAboveStart() const {
+    if (!(m_config.memory_limit_mib > 0) || !m_forecast.valid) return 0;
     const double limit = m_config.memory_limit_mib * 1024.0 * 1024.0;
     const double left = limit - double(m_forecast.baseline);
     return left >= 1 ? std::int64_t(left) : 1;
 }
 
-QStringList MemoryEstimateLabel::predictedOverLimit() const
-{
+QStringList MemoryEstimateLabel::predictedOverLimit() const {
     QStringList over;
     const std::int64_t capacity = capacityAboveStart();
     const LivePrediction* p = shownPrediction();
-    if (capacity <= 0 || !p)
-        return over;
+    if (capacity <= 0 || !p) return over;
     for (const QString& name : m_strategies) {
         const StrategyForecast* f = p->find(name);
-        if (f && f->ok && f->peak_bytes > capacity)
-            over << name;
+        if (f && f->ok && f->peak_bytes > capacity) over << name;
     }
     return over;
 }
 
 // The memory limit against the forecast: which checked strategies are predicted to run out.
 // Never a reason to refuse Run: watching a strategy fail under the limit is the point.
-QString MemoryEstimateLabel::limitText(const LivePrediction* p) const
-{
+QString MemoryEstimateLabel::limitText(const LivePrediction* p) const {
     const std::int64_t capacity = capacityAboveStart();
-    if (capacity <= 0)
-        return {};
+    if (capacity <= 0) return {};
     const QString limit = formatBytes(std::int64_t(m_config.memory_limit_mib * 1024.0 * 1024.0));
     if (capacity <= 1)
         return tr("<br>Memory limit %1: parameters, input and optimizer state alone (%2) do not "
                   "fit, so every run will run out of memory.")
             .arg(limit, formatBytes(m_forecast.baseline));
-    QString text = tr("<br>Memory limit %1 leaves %2 for the step.")
-                       .arg(limit, formatBytes(capacity));
-    if (!p)
-        return text;
+    QString text =
+        tr("<br>Memory limit %1 leaves %2 for the step.").arg(limit, formatBytes(capacity));
+    if (!p) return text;
     const QStringList over = predictedOverLimit();
     QStringList escaped;
     for (const QString& name : over)
         escaped << QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
     if (!over.isEmpty())
-        text += QLatin1Char(' ')
-            + tr("Predicted to run out of memory: %1; they will fail where they pass it and the "
-                 "others go on.")
-                  .arg(escaped.join(QStringLiteral(", ")));
+        text += QLatin1Char(' ') +
+                tr("Predicted to run out of memory: %1; they will fail where they pass it and the "
+                   "others go on.")
+                    .arg(escaped.join(QStringLiteral(", ")));
     else
         text += QLatin1Char(' ') + tr("Every checked strategy is predicted to fit.");
-    if (p->minimum_peak > capacity)
-        text += QLatin1Char(' ') + tr("No schedule fits under it.");
+    if (p->minimum_peak > capacity) text += QLatin1Char(' ') + tr("No schedule fits under it.");
     return text;
 }
 
-QString MemoryEstimateLabel::measuredText(const LivePrediction& p) const
-{
+QString MemoryEstimateLabel::measuredText(const LivePrediction& p) const {
     QString text = tr("Predicted peak: <b>%1</b> without checkpointing (step ≈ %2 ms)")
                        .arg(formatBytes(p.none_peak))
                        .arg(p.none_ms, 0, 'f', 0);
@@ -153,8 +132,8 @@ QString MemoryEstimateLabel::measuredText(const LivePrediction& p) const
     for (const QString& name : m_strategies) {
         const StrategyForecast* f = p.find(name);
         const std::optional<Strategy> s = parseStrategyForm(name.toStdString());
-        if (f && f->ok && !(s && isBaseline(*s))
-            && (!largest || f->peak_bytes > largest->peak_bytes))
+        if (f && f->ok && !(s && isBaseline(*s)) &&
+            (!largest || f->peak_bytes > largest->peak_bytes))
             largest = f;
     }
     if (largest)
@@ -167,8 +146,7 @@ QString MemoryEstimateLabel::measuredText(const LivePrediction& p) const
     return text;
 }
 
-void MemoryEstimateLabel::render()
-{
+void MemoryEstimateLabel::render() {
     const MemoryForecast& f = m_forecast;
     if (!f.valid) {
         setText(tr("Memory needed: — (fix the parameters)"));
@@ -179,12 +157,12 @@ void MemoryEstimateLabel::render()
     QString text;
     if (const LivePrediction* p = shownPrediction()) {
         text = measuredText(*p);
-        if (m_measuring)
-            text += tr(" <i>(updating…)</i>");
+        if (m_measuring) text += tr(" <i>(updating…)</i>");
         setToolTip(tr("Replayed from the measured costs of one block (%1 this model's shape), "
                       "the same cost model the runner reports beside each measurement:\n%2")
-                       .arg(p->measure_ms > 0 ? tr("measured in %1 ms for").arg(p->measure_ms, 0, 'f', 0)
-                                              : tr("cached for"),
+                       .arg(p->measure_ms > 0
+                                ? tr("measured in %1 ms for").arg(p->measure_ms, 0, 'f', 0)
+                                : tr("cached for"),
                             p->blockCosts));
     } else {
         text = tr("Rough estimate: <b>%1</b> without checkpointing").arg(formatBytes(f.none));
@@ -199,26 +177,30 @@ void MemoryEstimateLabel::render()
         else if (m_measuring)
             text += tr(" <i>(measuring one block…)</i>");
         else if (!m_prediction.valid && !m_prediction.error.isEmpty())
-            text += tr("<br>Measuring one block failed: %1").arg(m_prediction.error.toHtmlEscaped());
+            text +=
+                tr("<br>Measuring one block failed: %1").arg(m_prediction.error.toHtmlEscaped());
         text += limitText(nullptr);
-        setToolTip(tr("From the model's shape alone (conservative), until one block of it has "
-                      "been measured"));
+        setToolTip(
+            tr("From the model's shape alone (conservative), until one block of it has "
+               "been measured"));
     }
     if (f.refused)
-        text = QStringLiteral("⚠ ") + text
-            + tr("<br><b>Cannot fit:</b> with the reference copies the runner keeps, the sweep "
-                 "needs %1. It will be refused.")
-                  .arg(formatBytes(f.runnerPredicted));
+        text = QStringLiteral("⚠ ") + text +
+               tr("<br><b>Cannot fit:</b> with the reference copies the runner keeps, the sweep "
+                  "needs %1. It will be refused.")
+                   .arg(formatBytes(f.runnerPredicted));
     else if (f.nearLimit())
         text = QStringLiteral("⚠ ") + text + tr("<br>Close to the limit: the system may swap.");
     setText(text);
     // Tinted grounds read as warnings in light and dark themes alike.
     if (f.refused)
-        setStyleSheet(QStringLiteral("QLabel { color: #a51d2d; background: #fde2e1; "
-                                     "border-radius: 3px; padding: 3px; }"));
+        setStyleSheet(
+            QStringLiteral("QLabel { color: #a51d2d; background: #fde2e1; "
+                           "border-radius: 3px; padding: 3px; }"));
     else if (f.nearLimit())
-        setStyleSheet(QStringLiteral("QLabel { color: #865e00; background: #fdf1cf; "
-                                     "border-radius: 3px; padding: 3px; }"));
+        setStyleSheet(
+            QStringLiteral("QLabel { color: #865e00; background: #fdf1cf; "
+                           "border-radius: 3px; padding: 3px; }"));
     else
         setStyleSheet({});
 }

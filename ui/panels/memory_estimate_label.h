@@ -16,10 +16,10 @@
 namespace ckptlab::ui {
 
 struct MemoryForecast {
-    bool valid = false;             // false when the config is invalid
-    std::int64_t none = 0;          // estimate without checkpointing
-    std::int64_t baseline = 0;      // parameters, input and optimizer state (exact)
-    std::int64_t largest = 0;       // estimate of the hungriest checked strategy
+    bool valid = false;         // false when the config is invalid
+    std::int64_t none = 0;      // estimate without checkpointing
+    std::int64_t baseline = 0;  // parameters, input and optimizer state (exact)
+    std::int64_t largest = 0;   // estimate of the hungriest checked strategy
     QString largestStrategy;
     bool largestIsBaseline = true;  // none is the hungriest: nothing else to name
     bool largestIsBound = false;    // `largest` is an optimal budget, an upper bound of its peak

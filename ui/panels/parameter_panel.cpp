@@ -14,26 +14,21 @@ namespace ckptlab::ui {
 namespace {
 
 template <typename Enum>
-QComboBox* enumCombo(const QString& name, std::initializer_list<Enum> values)
-{
+QComboBox* enumCombo(const QString& name, std::initializer_list<Enum> values) {
     auto* combo = new QComboBox;
     combo->setObjectName(name);
-    for (Enum v : values)
-        combo->addItem(QString::fromStdString(toString(v)), int(v));
+    for (Enum v : values) combo->addItem(QString::fromStdString(toString(v)), int(v));
     return combo;
 }
 
 template <typename Enum>
-Enum comboValue(const QComboBox* combo)
-{
+Enum comboValue(const QComboBox* combo) {
     return Enum(combo->currentData().toInt());
 }
 
-void setComboData(QComboBox* combo, const QVariant& data)
-{
+void setComboData(QComboBox* combo, const QVariant& data) {
     const int index = combo->findData(data);
-    if (index >= 0)
-        combo->setCurrentIndex(index);
+    if (index >= 0) combo->setCurrentIndex(index);
 }
 
 // MiB with up to three decimals (a KiB or so, for the tiny models of a class) written without
@@ -43,15 +38,12 @@ public:
     using QDoubleSpinBox::QDoubleSpinBox;
 
 protected:
-    QString textFromValue(double value) const override
-    {
+    QString textFromValue(double value) const override {
         QString text = locale().toString(value, 'f', decimals());
         const QChar point = locale().decimalPoint().front();
         if (text.contains(point)) {
-            while (text.endsWith(QLatin1Char('0')))
-                text.chop(1);
-            if (text.endsWith(point))
-                text.chop(1);
+            while (text.endsWith(QLatin1Char('0'))) text.chop(1);
+            if (text.endsWith(point)) text.chop(1);
         }
         return text;
     }
@@ -59,18 +51,16 @@ protected:
 
 }  // namespace
 
-ParameterPanel::ParameterPanel(QWidget* parent)
-    : QWidget(parent)
-    , m_grid(new QGridLayout(this))
-{
+ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QGridLayout(this)) {
     setObjectName(QStringLiteral("parameters"));
     m_grid->setContentsMargins(0, 0, 0, 0);
     m_grid->setColumnStretch(1, 1);
     m_grid->setColumnStretch(3, 1);
 
     m_block = enumCombo<BlockKind>("block", {BlockKind::Ffn, BlockKind::Transformer});
-    m_block->setToolTip(tr("ffn: LayerNorm + MLP blocks (the seed's model); transformer: "
-                           "attention + MLP blocks"));
+    m_block->setToolTip(
+        tr("ffn: LayerNorm + MLP blocks (the seed's model); transformer: "
+           "attention + MLP blocks"));
     place(tr("&Block"), m_block);
     m_depth = addSpin("depth", tr("&Depth"), limits::depth, tr("Number of blocks L in the chain"));
     m_width = addSpin("width", tr("&Width"), limits::width, tr("Model dimension d"));
@@ -83,8 +73,9 @@ ParameterPanel::ParameterPanel(QWidget* parent)
     m_dropout->setRange(0.0, limits::dropoutMax);
     m_dropout->setSingleStep(0.05);
     m_dropout->setDecimals(2);
-    m_dropout->setToolTip(tr("Dropout on attention probabilities (transformer only); "
-                             "recompute must reproduce the same mask"));
+    m_dropout->setToolTip(
+        tr("Dropout on attention probabilities (transformer only); "
+           "recompute must reproduce the same mask"));
     place(tr("Dro&pout"), m_dropout);
     m_dtype = enumCombo<DType>("dtype", {DType::Float32, DType::BFloat16});
     place(tr("D&type"), m_dtype);
@@ -111,19 +102,17 @@ ParameterPanel::ParameterPanel(QWidget* parent)
             .arg(qlonglong(limits::memoryLimitMaxMib)));
     place(tr("&Memory limit"), m_memoryLimit);
     connect(m_memoryLimit, &QDoubleSpinBox::valueChanged, this, [this] {
-        if (!m_loading)
-            m_refusedLimit.clear();
+        if (!m_loading) m_refusedLimit.clear();
         onChanged();
     });
     // Editing the field, even back to the value it kept, answers a refused limit.
     connect(m_memoryLimit, &QDoubleSpinBox::editingFinished, this, [this] {
-        if (m_refusedLimit.isEmpty())
-            return;
+        if (m_refusedLimit.isEmpty()) return;
         m_refusedLimit.clear();
         onChanged();
     });
-    m_optimizer = enumCombo<Optimizer>("optimizer",
-                                       {Optimizer::None, Optimizer::Sgd, Optimizer::Adam});
+    m_optimizer =
+        enumCombo<Optimizer>("optimizer", {Optimizer::None, Optimizer::Sgd, Optimizer::Adam});
     m_optimizer->setToolTip(tr("Adam keeps two state tensors per parameter: more baseline memory"));
     place(tr("&Optimizer"), m_optimizer);
     m_seed = addSpin("seed", tr("S&eed"), IntRange{0, INT_MAX}, tr("Weights, input and dropout"));
@@ -132,8 +121,8 @@ ParameterPanel::ParameterPanel(QWidget* parent)
     m_threads->setSpecialValueText(tr("auto"));
     m_warmup = addSpin("warmup", tr("Warm-&up"), limits::warmup,
                        tr("Untimed steps before the timed ones"));
-    m_repeats = addSpin("repeats", tr("Repeats"), limits::repeats,
-                        tr("Timed steps; medians are reported"));
+    m_repeats =
+        addSpin("repeats", tr("Repeats"), limits::repeats, tr("Timed steps; medians are reported"));
 
     m_problems = new QLabel;
     m_problems->setObjectName("configProblems");
@@ -148,8 +137,7 @@ ParameterPanel::ParameterPanel(QWidget* parent)
     setConfig(ExperimentConfig{});
 }
 
-void ParameterPanel::place(const QString& label, QWidget* field)
-{
+void ParameterPanel::place(const QString& label, QWidget* field) {
     auto* text = new QLabel(label);
     text->setBuddy(field);
     const int row = m_placed / 2;
@@ -159,9 +147,8 @@ void ParameterPanel::place(const QString& label, QWidget* field)
     ++m_placed;
 }
 
-QSpinBox* ParameterPanel::addSpin(const QString& name, const QString& label,
-                                  const IntRange& range, const QString& tip)
-{
+QSpinBox* ParameterPanel::addSpin(const QString& name, const QString& label, const IntRange& range,
+                                  const QString& tip) {
     auto* spin = new QSpinBox;
     spin->setObjectName(name);
     spin->setRange(int(range.min), int(range.max));
@@ -174,8 +161,7 @@ QSpinBox* ParameterPanel::addSpin(const QString& name, const QString& label,
     return spin;
 }
 
-ExperimentConfig ParameterPanel::config() const
-{
+ExperimentConfig ParameterPanel::config() const {
     ExperimentConfig c;
     c.block = comboValue<BlockKind>(m_block);
     c.depth = m_depth->value();
@@ -195,8 +181,7 @@ ExperimentConfig ParameterPanel::config() const
     return c;
 }
 
-void ParameterPanel::setConfig(const ExperimentConfig& c)
-{
+void ParameterPanel::setConfig(const ExperimentConfig& c) {
     m_loading = true;
     setComboData(m_block, int(c.block));
     m_depth->setValue(c.depth);
@@ -222,26 +207,20 @@ void ParameterPanel::setConfig(const ExperimentConfig& c)
             m_refusedLimit = tr("%1; the field kept %2. Set a limit in range (0 = none) to run.")
                                  .arg(QString::fromStdString(e.message),
                                       m_memoryLimit->textFromValue(m_memoryLimit->value()));
-    if (m_refusedLimit.isEmpty())
-        m_memoryLimit->setValue(c.memory_limit_mib);
+    if (m_refusedLimit.isEmpty()) m_memoryLimit->setValue(c.memory_limit_mib);
     m_loading = false;
     onChanged();
 }
 
-QStringList ParameterPanel::problems() const
-{
+QStringList ParameterPanel::problems() const {
     QStringList list;
-    for (const FieldError& e : validate(config()))
-        list << QString::fromStdString(e.message);
-    if (!m_refusedLimit.isEmpty())
-        list << m_refusedLimit;
+    for (const FieldError& e : validate(config())) list << QString::fromStdString(e.message);
+    if (!m_refusedLimit.isEmpty()) list << m_refusedLimit;
     return list;
 }
 
-void ParameterPanel::onChanged()
-{
-    if (m_loading)
-        return;
+void ParameterPanel::onChanged() {
+    if (m_loading) return;
     const bool transformer = comboValue<BlockKind>(m_block) == BlockKind::Transformer;
     m_heads->setEnabled(transformer);
     m_dropout->setEnabled(transformer);

@@ -11,10 +11,7 @@
 namespace ckptlab::ui {
 
 ProgressStatus::ProgressStatus(QWidget* parent)
-    : QWidget(parent)
-    , m_bar(new QProgressBar(this))
-    , m_label(new QLabel(this))
-{
+    : QWidget(parent), m_bar(new QProgressBar(this)), m_label(new QLabel(this)) {
     setObjectName(QStringLiteral("progressStatus"));
     m_bar->setObjectName(QStringLiteral("progressBar"));
     m_bar->setFixedWidth(220);
@@ -29,26 +26,18 @@ ProgressStatus::ProgressStatus(QWidget* parent)
     hide();
 }
 
-QString ProgressStatus::message() const
-{
-    return m_label->text();
-}
+QString ProgressStatus::message() const { return m_label->text(); }
 
-bool ProgressStatus::isIndeterminate() const
-{
-    return m_bar->maximum() == 0;
-}
+bool ProgressStatus::isIndeterminate() const { return m_bar->maximum() == 0; }
 
-void ProgressStatus::begin(const QString& message)
-{
+void ProgressStatus::begin(const QString& message) {
     m_sinceFirstReport.invalidate();
     m_bar->setRange(0, 0);  // busy indicator until the runner reports
     m_label->setText(message);
     show();
 }
 
-void ProgressStatus::report(double fraction, const QString& message)
-{
+void ProgressStatus::report(double fraction, const QString& message) {
     fraction = std::clamp(fraction, 0.0, 1.0);
     if (!m_sinceFirstReport.isValid()) {
         m_sinceFirstReport.start();
@@ -63,19 +52,13 @@ void ProgressStatus::report(double fraction, const QString& message)
     const double elapsed = m_sinceFirstReport.elapsed() / 1000.0;
     if (done > 0.01 && elapsed > 1.0)
         eta = tr(" — about %1 left").arg(formatDuration(elapsed * (1.0 - fraction) / done));
-    m_label->setText(QStringLiteral("%1 (%2 %)%3")
-                         .arg(message)
-                         .arg(fraction * 100.0, 0, 'f', 0)
-                         .arg(eta));
+    m_label->setText(
+        QStringLiteral("%1 (%2 %)%3").arg(message).arg(fraction * 100.0, 0, 'f', 0).arg(eta));
 }
 
-void ProgressStatus::cancelling()
-{
-    m_label->setText(tr("Cancelling…"));
-}
+void ProgressStatus::cancelling() { m_label->setText(tr("Cancelling…")); }
 
-void ProgressStatus::end()
-{
+void ProgressStatus::end() {
     hide();
     m_bar->setRange(0, kMaximum);
     m_bar->reset();

@@ -13,10 +13,7 @@
 namespace ckptlab::ui {
 
 ResultsView::ResultsView(ResultsTableModel* model, QWidget* parent)
-    : QTableView(parent)
-    , m_model(model)
-    , m_proxy(new QSortFilterProxyModel(this))
-{
+    : QTableView(parent), m_model(model), m_proxy(new QSortFilterProxyModel(this)) {
     setObjectName(QStringLiteral("resultsView"));
     m_proxy->setSourceModel(model);
     m_proxy->setSortRole(ResultsTableModel::SortRole);
@@ -40,32 +37,26 @@ ResultsView::ResultsView(ResultsTableModel* model, QWidget* parent)
 
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
-                if (m_syncing || !current.isValid())
-                    return;
+                if (m_syncing || !current.isValid()) return;
                 Q_EMIT runSelected(m_proxy->mapToSource(current).row());
             });
 }
 
-std::vector<int> ResultsView::selectedSourceRows() const
-{
+std::vector<int> ResultsView::selectedSourceRows() const {
     QModelIndexList rows = selectionModel()->selectedRows();
     std::sort(rows.begin(), rows.end(),
               [](const QModelIndex& a, const QModelIndex& b) { return a.row() < b.row(); });
     std::vector<int> source;
-    for (const QModelIndex& index : rows)
-        source.push_back(m_proxy->mapToSource(index).row());
+    for (const QModelIndex& index : rows) source.push_back(m_proxy->mapToSource(index).row());
     return source;
 }
 
-void ResultsView::copySelection()
-{
+void ResultsView::copySelection() {
     const std::vector<int> rows = selectedSourceRows();
-    if (!rows.empty())
-        QApplication::clipboard()->setText(m_model->toTsv(rows));
+    if (!rows.empty()) QApplication::clipboard()->setText(m_model->toTsv(rows));
 }
 
-void ResultsView::selectRun(int runIndex)
-{
+void ResultsView::selectRun(int runIndex) {
     m_syncing = true;
     if (runIndex < 0 || runIndex >= m_model->rowCount()) {
         clearSelection();
@@ -73,15 +64,14 @@ void ResultsView::selectRun(int runIndex)
         const QModelIndex index = m_proxy->mapFromSource(m_model->index(runIndex, 0));
         // Keep a multi-row selection the user made for copying if it holds this run.
         if (!selectionModel()->isRowSelected(index.row(), {}))
-            selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect
-                                                         | QItemSelectionModel::Rows);
+            selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         scrollTo(index);
     }
     m_syncing = false;
 }
 
-void ResultsView::keyPressEvent(QKeyEvent* event)
-{
+void ResultsView::keyPressEvent(QKeyEvent* event) {
     // The Copy action handles Ctrl+C; QTableView's own copy would take only one cell.
     if (event->matches(QKeySequence::Copy)) {
         copySelection();

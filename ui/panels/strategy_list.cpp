@@ -13,27 +13,24 @@
 namespace ckptlab::ui {
 
 StrategyList::StrategyList(QWidget* parent)
-    : QWidget(parent)
-    , m_table(new StrategyTable(this))
-    , m_custom(new QLineEdit(this))
-    , m_customError(new QLabel(this))
-    , m_presets(new QComboBox(this))
-{
+    : QWidget(parent),
+      m_table(new StrategyTable(this)),
+      m_custom(new QLineEdit(this)),
+      m_customError(new QLabel(this)),
+      m_presets(new QComboBox(this)) {
     setObjectName(QStringLiteral("strategies"));
     m_presets->setObjectName(QStringLiteral("presets"));
     m_presets->addItem(tr("Preset…"));
     for (const std::string& name : presetNames()) {
         QStringList members;
-        for (const std::string& s : presetStrategies(name))
-            members << QString::fromStdString(s);
+        for (const std::string& s : presetStrategies(name)) members << QString::fromStdString(s);
         m_presets->addItem(QString::fromStdString(name));
         m_presets->setItemData(m_presets->count() - 1, members.join(QStringLiteral(", ")),
                                Qt::ToolTipRole);
     }
     m_presets->setToolTip(tr("Check a named set of strategies, e.g. the seed's experiments"));
     connect(m_presets, &QComboBox::activated, this, [this](int index) {
-        if (index > 0)
-            applyPreset(m_presets->itemText(index));
+        if (index > 0) applyPreset(m_presets->itemText(index));
         m_presets->setCurrentIndex(0);
     });
 
@@ -62,43 +59,27 @@ StrategyList::StrategyList(QWidget* parent)
     connect(m_table, &StrategyTable::strategiesChanged, this, &StrategyList::strategiesChanged);
 }
 
-QStringList StrategyList::checkedStrategies() const
-{
-    return m_table->checkedStrategies();
-}
+QStringList StrategyList::checkedStrategies() const { return m_table->checkedStrategies(); }
 
-void StrategyList::setCheckedStrategies(const QStringList& strategies)
-{
+void StrategyList::setCheckedStrategies(const QStringList& strategies) {
     m_table->setCheckedStrategies(strategies);
 }
 
-QStringList StrategyList::invalidChecked() const
-{
-    return m_table->invalidChecked();
-}
+QStringList StrategyList::invalidChecked() const { return m_table->invalidChecked(); }
 
-QStringList StrategyList::allStrategies() const
-{
-    return m_table->allStrategies();
-}
+QStringList StrategyList::allStrategies() const { return m_table->allStrategies(); }
 
-void StrategyList::setForecast(const LivePrediction* prediction, std::int64_t capacity)
-{
+void StrategyList::setForecast(const LivePrediction* prediction, std::int64_t capacity) {
     m_table->setForecast(prediction, capacity);
 }
 
-void StrategyList::followForecast(const LivePrediction& prediction)
-{
+void StrategyList::followForecast(const LivePrediction& prediction) {
     m_table->followForecast(prediction);
 }
 
-void StrategyList::setModel(int depth, BlockKind block)
-{
-    m_table->setModel(depth, block);
-}
+void StrategyList::setModel(int depth, BlockKind block) { m_table->setModel(depth, block); }
 
-QString StrategyList::addStrategy(const QString& text)
-{
+QString StrategyList::addStrategy(const QString& text) {
     QString canonical;
     try {
         canonical = QString::fromStdString(
@@ -112,21 +93,17 @@ QString StrategyList::addStrategy(const QString& text)
     return {};
 }
 
-void StrategyList::applyPreset(const QString& preset)
-{
+void StrategyList::applyPreset(const QString& preset) {
     QStringList strategies;
     for (const std::string& s : presetStrategies(preset.toStdString()))
         strategies << QString::fromStdString(s);
-    if (!strategies.isEmpty())
-        setCheckedStrategies(strategies);
+    if (!strategies.isEmpty()) setCheckedStrategies(strategies);
 }
 
-void StrategyList::onAddClicked()
-{
+void StrategyList::onAddClicked() {
     const QString error = addStrategy(m_custom->text());
     m_customError->setText(error);
-    if (error.isEmpty())
-        m_custom->clear();
+    if (error.isEmpty()) m_custom->clear();
 }
 
 }  // namespace ckptlab::ui

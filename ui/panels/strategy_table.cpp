@@ -11,8 +11,8 @@
 #include "ckptlab/pareto.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
-#include "document/format.h"
 #include "controllers/live_prediction.h"
+#include "document/format.h"
 
 namespace ckptlab::ui {
 
@@ -25,8 +25,7 @@ constexpr int kErrorRole = Qt::UserRole + 3;
 constexpr int kKindRole = Qt::UserRole + 4;  // the row's StrategyKind, or -1: text that is none
 
 // Rows whose parameter is a memory budget in MiB (a double), not a count or a block.
-bool isBudgetRow(const QModelIndex& nameIndex)
-{
+bool isBudgetRow(const QModelIndex& nameIndex) {
     const int kind = nameIndex.data(kKindRole).toInt();
     return kind >= 0 && hasMemoryBudget(makeStrategy(StrategyKind(kind), 0));
 }
@@ -37,8 +36,7 @@ class ParamDelegate : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&,
-                          const QModelIndex& index) const override
-    {
+                          const QModelIndex& index) const override {
         if (isBudgetRow(index.siblingAtColumn(NameColumn))) {
             auto* spin = new QDoubleSpinBox(parent);
             spin->setRange(0.01, 1e7);
@@ -51,8 +49,7 @@ public:
         return spin;
     }
     // Only optimal's budget is a double: shown short, with its unit.
-    QString displayText(const QVariant& value, const QLocale& locale) const override
-    {
+    QString displayText(const QVariant& value, const QLocale& locale) const override {
         if (value.typeId() == QMetaType::Double)
             return locale.toString(value.toDouble(), 'g', 4) + QStringLiteral(" MiB");
         return QStyledItemDelegate::displayText(value, locale);
@@ -60,17 +57,14 @@ public:
 };
 
 // The syntax help line of the row's kind; empty for text that is no strategy.
-QString helpFor(const QTableWidgetItem* name)
-{
+QString helpFor(const QTableWidgetItem* name) {
     const int kind = name->data(kKindRole).toInt();
     return kind < 0 ? QString() : QString::fromStdString(strategyHelp(StrategyKind(kind)));
 }
 
 }  // namespace
 
-StrategyTable::StrategyTable(QWidget* parent)
-    : QTableWidget(0, ColumnCount, parent)
-{
+StrategyTable::StrategyTable(QWidget* parent) : QTableWidget(0, ColumnCount, parent) {
     setObjectName(QStringLiteral("strategyTable"));
     setHorizontalHeaderLabels({tr("Strategy"), tr("Parameter"), tr("Predicted")});
     horizontalHeaderItem(PredictedColumn)
@@ -96,24 +90,20 @@ StrategyTable::StrategyTable(QWidget* parent)
     connect(this, &QTableWidget::itemChanged, this, &StrategyTable::onItemChanged);
 }
 
-int StrategyTable::insertionRow(const QString& label, double value) const
-{
+int StrategyTable::insertionRow(const QString& label, double value) const {
     bool sameKindSeen = false;
     for (int r = 0; r < rowCount(); ++r) {
         if (item(r, NameColumn)->text() != label) {
-            if (sameKindSeen)
-                return r;  // just after the last row of this kind
+            if (sameKindSeen) return r;  // just after the last row of this kind
             continue;
         }
         sameKindSeen = true;
-        if (item(r, ParamColumn)->data(Qt::EditRole).toDouble() > value)
-            return r;
+        if (item(r, ParamColumn)->data(Qt::EditRole).toDouble() > value) return r;
     }
     return rowCount();
 }
 
-int StrategyTable::appendRow(const QString& canonical, bool custom)
-{
+int StrategyTable::appendRow(const QString& canonical, bool custom) {
     const QSignalBlocker blocker(this);
     // Text that is no strategy at all (a hand-edited settings or results file) stays as it is,
     // marked invalid by validateRow.
@@ -148,36 +138,29 @@ int StrategyTable::appendRow(const QString& canonical, bool custom)
     return row;
 }
 
-std::optional<Strategy> StrategyTable::rowStrategy(int row) const
-{
+std::optional<Strategy> StrategyTable::rowStrategy(int row) const {
     const int kind = item(row, NameColumn)->data(kKindRole).toInt();
-    if (kind < 0)
-        return std::nullopt;
+    if (kind < 0) return std::nullopt;
     return makeStrategy(StrategyKind(kind), item(row, ParamColumn)->data(Qt::EditRole).toDouble());
 }
 
-QString StrategyTable::rowText(int row) const
-{
+QString StrategyTable::rowText(int row) const {
     const std::optional<Strategy> strategy = rowStrategy(row);
     return strategy ? QString::fromStdString(strategy->name()) : item(row, NameColumn)->text();
 }
 
-int StrategyTable::findRow(const QString& text) const
-{
+int StrategyTable::findRow(const QString& text) const {
     for (int row = 0; row < rowCount(); ++row)
-        if (rowText(row) == text)
-            return row;
+        if (rowText(row) == text) return row;
     return -1;
 }
 
-int StrategyTable::ensureRow(const QString& canonical)
-{
+int StrategyTable::ensureRow(const QString& canonical) {
     const int row = findRow(canonical);
     return row >= 0 ? row : appendRow(canonical, true);
 }
 
-void StrategyTable::validateRow(int row)
-{
+void StrategyTable::validateRow(int row) {
     QString error;
     try {
         parseStrategy(rowText(row).toStdString(), m_depth, m_block);
@@ -191,8 +174,8 @@ void StrategyTable::validateRow(int row)
     QBrush brush;
     if (!error.isEmpty())
         brush = name->checkState() == Qt::Checked
-            ? QBrush(QColor(0xc0, 0x1c, 0x28))
-            : palette().brush(QPalette::Disabled, QPalette::Text);
+                    ? QBrush(QColor(0xc0, 0x1c, 0x28))
+                    : palette().brush(QPalette::Disabled, QPalette::Text);
     const QString help = helpFor(name);
     for (int column : {NameColumn, ParamColumn}) {
         QTableWidgetItem* cell = item(row, column);
@@ -202,18 +185,15 @@ void StrategyTable::validateRow(int row)
     }
 }
 
-QStringList StrategyTable::checkedStrategies() const
-{
+QStringList StrategyTable::checkedStrategies() const {
     QStringList list;
     for (int row = 0; row < rowCount(); ++row)
-        if (item(row, NameColumn)->checkState() == Qt::Checked)
-            list << rowText(row);
+        if (item(row, NameColumn)->checkState() == Qt::Checked) list << rowText(row);
     list.removeDuplicates();
     return list;
 }
 
-QStringList StrategyTable::invalidChecked() const
-{
+QStringList StrategyTable::invalidChecked() const {
     QStringList list;
     for (int row = 0; row < rowCount(); ++row) {
         const QTableWidgetItem* name = item(row, NameColumn);
@@ -224,8 +204,7 @@ QStringList StrategyTable::invalidChecked() const
     return list;
 }
 
-void StrategyTable::setCheckedStrategies(const QStringList& strategies)
-{
+void StrategyTable::setCheckedStrategies(const QStringList& strategies) {
     m_updating = true;
     {
         const QSignalBlocker blocker(this);
@@ -250,62 +229,52 @@ void StrategyTable::setCheckedStrategies(const QStringList& strategies)
     Q_EMIT strategiesChanged();
 }
 
-void StrategyTable::setModel(int depth, BlockKind block)
-{
-    if (depth == m_depth && block == m_block)
-        return;
+void StrategyTable::setModel(int depth, BlockKind block) {
+    if (depth == m_depth && block == m_block) return;
     m_depth = depth;
     m_block = block;
-    for (int row = 0; row < rowCount(); ++row)
-        validateRow(row);
+    for (int row = 0; row < rowCount(); ++row) validateRow(row);
     Q_EMIT strategiesChanged();
 }
 
-QStringList StrategyTable::allStrategies() const
-{
+QStringList StrategyTable::allStrategies() const {
     QStringList list;
-    for (int row = 0; row < rowCount(); ++row)
-        list << rowText(row);
+    for (int row = 0; row < rowCount(); ++row) list << rowText(row);
     list.removeDuplicates();
     return list;
 }
 
-int StrategyTable::builtInOptimalRow() const
-{
+int StrategyTable::builtInOptimalRow() const {
     for (int row = 0; row < rowCount(); ++row) {
         const QTableWidgetItem* name = item(row, NameColumn);
-        if (isBudgetRow(indexFromItem(name)) && !name->data(kCustomRole).toBool())
-            return row;
+        if (isBudgetRow(indexFromItem(name)) && !name->data(kCustomRole).toBool()) return row;
     }
     return -1;
 }
 
-void StrategyTable::followForecast(const LivePrediction& prediction)
-{
+void StrategyTable::followForecast(const LivePrediction& prediction) {
     const int row = builtInOptimalRow();
-    if (m_optimalBudgetEdited || row < 0 || !prediction.valid || prediction.minimum_peak <= 0
-        || prediction.none_peak < prediction.minimum_peak)
+    if (m_optimalBudgetEdited || row < 0 || !prediction.valid || prediction.minimum_peak <= 0 ||
+        prediction.none_peak < prediction.minimum_peak)
         return;
     // Named in the Pareto sweep's readable steps, rounded up so the budget stays feasible.
     const double step = budgetStepMib(prediction.none_peak);
     const double middle = double(prediction.minimum_peak + prediction.none_peak) / 2 / kMiB;
     const double budget = std::ceil(middle / step - 1e-9) * step;
     QTableWidgetItem* param = item(row, ParamColumn);
-    if (std::abs(param->data(Qt::EditRole).toDouble() - budget) < step / 2)
-        return;
+    if (std::abs(param->data(Qt::EditRole).toDouble() - budget) < step / 2) return;
     {
         const QSignalBlocker blocker(this);
         param->setData(Qt::EditRole, budget);
-        param->setToolTip(tr("Halfway between the smallest feasible peak (%1) and the peak "
-                             "without checkpointing (%2); follows the model until you edit it")
-                              .arg(formatBytes(prediction.minimum_peak),
-                                   formatBytes(prediction.none_peak)));
+        param->setToolTip(
+            tr("Halfway between the smallest feasible peak (%1) and the peak "
+               "without checkpointing (%2); follows the model until you edit it")
+                .arg(formatBytes(prediction.minimum_peak), formatBytes(prediction.none_peak)));
     }
     Q_EMIT strategiesChanged();
 }
 
-void StrategyTable::setForecast(const LivePrediction* prediction, std::int64_t capacity)
-{
+void StrategyTable::setForecast(const LivePrediction* prediction, std::int64_t capacity) {
     const QSignalBlocker blocker(this);
     for (int row = 0; row < rowCount(); ++row) {
         QTableWidgetItem* cell = item(row, PredictedColumn);
@@ -317,7 +286,8 @@ void StrategyTable::setForecast(const LivePrediction* prediction, std::int64_t c
             continue;
         }
         if (f->ok) {
-            cell->setText(tr("%1 · %2 ms").arg(formatBytes(f->peak_bytes))
+            cell->setText(tr("%1 · %2 ms")
+                              .arg(formatBytes(f->peak_bytes))
                               .arg(f->step_ms, 0, 'f', f->step_ms < 100 ? 1 : 0));
             QString tip = tr("Predicted peak %1 above the step's start (activations %2), "
                              "step %3 ms")
@@ -325,11 +295,11 @@ void StrategyTable::setForecast(const LivePrediction* prediction, std::int64_t c
                               .arg(f->step_ms, 0, 'f', 1);
             const bool over = capacity > 0 && f->peak_bytes > capacity;
             if (over)
-                tip += QLatin1Char('\n')
-                    + tr("Over the memory limit, which leaves %1 for the step: predicted to run "
-                         "out of memory (it will fail where it passes the limit; the other runs "
-                         "go on)")
-                          .arg(formatBytes(capacity));
+                tip += QLatin1Char('\n') +
+                       tr("Over the memory limit, which leaves %1 for the step: predicted to run "
+                          "out of memory (it will fail where it passes the limit; the other runs "
+                          "go on)")
+                           .arg(formatBytes(capacity));
             cell->setToolTip(tip);
             // Amber, not red: running it to watch it fail is the point of a limit.
             cell->setForeground(over ? QBrush(QColor(0x9c, 0x6a, 0x00)) : QBrush());
@@ -341,21 +311,17 @@ void StrategyTable::setForecast(const LivePrediction* prediction, std::int64_t c
     }
 }
 
-void StrategyTable::onItemChanged(QTableWidgetItem* changed)
-{
-    if (m_updating || changed->column() == PredictedColumn)
-        return;
+void StrategyTable::onItemChanged(QTableWidgetItem* changed) {
+    if (m_updating || changed->column() == PredictedColumn) return;
     if (changed->column() == ParamColumn && changed->row() == builtInOptimalRow())
         m_optimalBudgetEdited = true;
     validateRow(changed->row());
     Q_EMIT strategiesChanged();
 }
 
-void StrategyTable::removeCurrentCustomRow()
-{
+void StrategyTable::removeCurrentCustomRow() {
     const int row = currentRow();
-    if (row < 0 || !item(row, NameColumn)->data(kCustomRole).toBool())
-        return;
+    if (row < 0 || !item(row, NameColumn)->data(kCustomRole).toBool()) return;
     removeRow(row);
     Q_EMIT strategiesChanged();
 }

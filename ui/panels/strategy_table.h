@@ -60,7 +60,7 @@ private:
 
     int m_depth = 20;
     BlockKind m_block = BlockKind::Ffn;
-    bool m_updating = false;  // many rows changing at once: one signal at the end
+    bool m_updating = false;             // many rows changing at once: one signal at the end
     bool m_optimalBudgetEdited = false;  // by the user: the forecast no longer moves it
 };
 

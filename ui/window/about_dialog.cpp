@@ -12,23 +12,21 @@ namespace ckptlab::ui {
 
 namespace {
 
-QString orUnknown(const std::string& value)
-{
+QString orUnknown(const std::string& value) {
     return value.empty() ? QObject::tr("unknown") : QString::fromStdString(value);
 }
 
-QStringList facts(const Environment& env)
-{
+QStringList facts(const Environment& env) {
     const QString threads = env.threads > 0 ? QString::number(env.threads) : QObject::tr("default");
     QString device = orUnknown(env.device);
     if (!env.device_name.empty())
         device += QStringLiteral(" (%1)").arg(QString::fromStdString(env.device_name));
     return {
         QObject::tr("Checkpoint Lab") + QLatin1Char('\t') + QStringLiteral(CKPTLAB_VERSION),
-        QObject::tr("Qt") + QLatin1Char('\t') + QString::fromLatin1(qVersion())
-            + QObject::tr(" (built with %1)").arg(QStringLiteral(QT_VERSION_STR)),
-        QObject::tr("LibTorch") + QLatin1Char('\t') + orUnknown(env.libtorch_version)
-            + (env.cuda_compiled ? QObject::tr(" with CUDA") : QObject::tr(", CPU only")),
+        QObject::tr("Qt") + QLatin1Char('\t') + QString::fromLatin1(qVersion()) +
+            QObject::tr(" (built with %1)").arg(QStringLiteral(QT_VERSION_STR)),
+        QObject::tr("LibTorch") + QLatin1Char('\t') + orUnknown(env.libtorch_version) +
+            (env.cuda_compiled ? QObject::tr(" with CUDA") : QObject::tr(", CPU only")),
         QObject::tr("BLAS") + QLatin1Char('\t') + orUnknown(env.blas),
         QObject::tr("Device") + QLatin1Char('\t') + device,
         QObject::tr("Threads") + QLatin1Char('\t') + threads,
@@ -37,14 +35,13 @@ QStringList facts(const Environment& env)
 
 }  // namespace
 
-QString AboutDialog::environmentText(const Environment& environment)
-{
-    return facts(environment).join(QLatin1Char('\n')).replace(QLatin1Char('\t'), QStringLiteral(": "));
+QString AboutDialog::environmentText(const Environment& environment) {
+    return facts(environment)
+        .join(QLatin1Char('\n'))
+        .replace(QLatin1Char('\t'), QStringLiteral(": "));
 }
 
-AboutDialog::AboutDialog(const Environment& environment, QWidget* parent)
-    : QDialog(parent)
-{
+AboutDialog::AboutDialog(const Environment& environment, QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("About Checkpoint Lab"));
     setMinimumWidth(460);
     auto* layout = new QVBoxLayout(this);
@@ -69,9 +66,8 @@ AboutDialog::AboutDialog(const Environment& environment, QWidget* parent)
 
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     QPushButton* copy = buttons->addButton(tr("Copy"), QDialogButtonBox::ActionRole);
-    connect(copy, &QPushButton::clicked, this, [environment] {
-        QApplication::clipboard()->setText(environmentText(environment));
-    });
+    connect(copy, &QPushButton::clicked, this,
+            [environment] { QApplication::clipboard()->setText(environmentText(environment)); });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
 }

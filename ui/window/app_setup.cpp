@@ -6,18 +6,13 @@
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources live in the static
 // ckptlab_ui library, whose qrc object the linker would drop unless something references it.
-static void initResources()
-{
-    Q_INIT_RESOURCE(resources);
-}
+static void initResources() { Q_INIT_RESOURCE(resources); }
 
 namespace ckptlab::ui {
 
-void initializeUi()
-{
+void initializeUi() {
     static bool done = false;
-    if (done)
-        return;
+    if (done) return;
     done = true;
     initResources();
     qRegisterMetaType<ExperimentConfig>();

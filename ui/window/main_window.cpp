@@ -12,27 +12,25 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
-#include "window/app_setup.h"
 #include "controllers/chart_exporter.h"
-#include "panels/charts_panel.h"
-#include "panels/curve_sweep_panel.h"
 #include "controllers/file_controller.h"
-#include "panels/memory_estimate_label.h"
-#include "panels/parameter_panel.h"
 #include "controllers/prediction_controller.h"
-#include "panels/progress_status.h"
+#include "controllers/sweep_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
+#include "document/sweep_summary.h"
+#include "panels/charts_panel.h"
+#include "panels/curve_sweep_panel.h"
+#include "panels/memory_estimate_label.h"
+#include "panels/parameter_panel.h"
+#include "panels/progress_status.h"
 #include "panels/results_view.h"
 #include "panels/strategy_list.h"
-#include "controllers/sweep_controller.h"
-#include "document/sweep_summary.h"
+#include "window/app_setup.h"
 
 namespace ckptlab::ui {
 
-MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent)
-{
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     initializeUi();
     setObjectName(QStringLiteral("mainWindow"));
     m_document = new ResultsDocument(this);
@@ -50,14 +48,12 @@ MainWindow::MainWindow(QWidget* parent)
     updateTitle();
 }
 
-MainWindow::~MainWindow()
-{
+MainWindow::~MainWindow() {
     m_sweep->shutdown();  // before the document and views it reports into go away
     m_predictions->shutdown();
 }
 
-void MainWindow::createPanels()
-{
+void MainWindow::createPanels() {
     m_charts = new ChartsPanel(m_document, this);
     setCentralWidget(m_charts);
 
@@ -132,8 +128,7 @@ void MainWindow::createPanels()
     resize(1500, 950);
 }
 
-void MainWindow::connectSignals()
-{
+void MainWindow::connectSignals() {
     connect(m_parameters, &ParameterPanel::configChanged, this, &MainWindow::onParametersChanged);
     connect(m_strategies, &StrategyList::strategiesChanged, this, &MainWindow::onParametersChanged);
     connect(m_runButton, &QPushButton::clicked, this, &MainWindow::startSweep);
@@ -156,8 +151,7 @@ void MainWindow::connectSignals()
         if (m_sweep->runsThisSweep() == 0)
             return;  // nothing replaced the results on screen: the notes are not theirs
         std::vector<std::string> lines;
-        for (const QString& note : notes)
-            lines.push_back(note.toStdString());
+        for (const QString& note : notes) lines.push_back(note.toStdString());
         m_document->setNotes(lines);
     });
 
@@ -197,8 +191,7 @@ void MainWindow::connectSignals()
     });
 }
 
-void MainWindow::onParametersChanged()
-{
+void MainWindow::onParametersChanged() {
     const ExperimentConfig config = m_parameters->config();
     m_strategies->setModel(config.depth, config.block);
     // Measuring a block allocates it: only for configs the runner would accept.
@@ -208,8 +201,7 @@ void MainWindow::onParametersChanged()
         m_predictions->clear();
 }
 
-void MainWindow::restoreSettings()
-{
+void MainWindow::restoreSettings() {
     m_parameters->setConfig(m_settings.lastConfig());
     QStringList checked = m_settings.checkedStrategies();
     if (checked.isEmpty())
@@ -220,34 +212,27 @@ void MainWindow::restoreSettings()
     onParametersChanged();
 }
 
-void MainWindow::saveSettings()
-{
+void MainWindow::saveSettings() {
     m_settings.setLastConfig(m_parameters->config());
     m_settings.setCheckedStrategies(m_strategies->checkedStrategies());
     m_settings.saveWindow(*this);
 }
 
-void MainWindow::openResultsFile(const QString& path)
-{
-    m_files->open(path);
-}
+void MainWindow::openResultsFile(const QString& path) { m_files->open(path); }
 
-void MainWindow::updateTitle()
-{
+void MainWindow::updateTitle() {
     const QString file = m_document->filePath();
     setWindowTitle(file.isEmpty() ? tr("Checkpoint Lab")
                                   : tr("%1 — Checkpoint Lab").arg(QFileInfo(file).fileName()));
 }
 
-void MainWindow::updateNotes()
-{
+void MainWindow::updateNotes() {
     const QStringList lines = resultNotes(m_document->results());
     m_notes->setText(lines.join(QLatin1Char('\n')));
     m_notes->setVisible(!lines.isEmpty());
 }
 
-void MainWindow::closeEvent(QCloseEvent* event)
-{
+void MainWindow::closeEvent(QCloseEvent* event) {
     saveSettings();
     // Stops a running sweep (the runner honours cancel within about a second) and joins it.
     m_sweep->shutdown();

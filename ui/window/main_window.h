@@ -9,8 +9,8 @@
 #include <QMainWindow>
 
 #include "controllers/live_prediction.h"
-#include "document/metatypes.h"
 #include "controllers/sweep_worker.h"
+#include "document/metatypes.h"
 #include "document/settings.h"
 
 class QAction;

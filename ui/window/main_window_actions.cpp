@@ -8,30 +8,28 @@
 #include <QStyle>
 #include <QToolBar>
 
-#include "window/about_dialog.h"
-#include "controllers/chart_exporter.h"
-#include "panels/charts_panel.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
+#include "controllers/chart_exporter.h"
 #include "controllers/file_controller.h"
+#include "panels/charts_panel.h"
+#include "panels/parameter_panel.h"
+#include "window/about_dialog.h"
 #include "window/main_window.h"
 #include "window/messages.h"
-#include "panels/parameter_panel.h"
 
 namespace ckptlab::ui {
 
 namespace {
 
-QIcon themed(const char* name, QStyle::StandardPixmap fallback)
-{
+QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QString::fromLatin1(name),
                             QApplication::style()->standardIcon(fallback));
 }
 
 }  // namespace
 
-void MainWindow::createActions()
-{
+void MainWindow::createActions() {
     m_openAction = new QAction(themed("document-open", QStyle::SP_DialogOpenButton),
                                tr("&Open Results…"), this);
     m_openAction->setShortcut(QKeySequence::Open);
@@ -52,8 +50,8 @@ void MainWindow::createActions()
     m_traceAction->setToolTip(tr("Chrome trace JSON: open it in Perfetto or chrome://tracing"));
     connect(m_traceAction, &QAction::triggered, m_files, &FileController::exportTraceDialog);
 
-    m_runAction = new QAction(themed("media-playback-start", QStyle::SP_MediaPlay),
-                              tr("&Run Sweep"), this);
+    m_runAction =
+        new QAction(themed("media-playback-start", QStyle::SP_MediaPlay), tr("&Run Sweep"), this);
     m_runAction->setObjectName(QStringLiteral("runAction"));
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_runAction->setToolTip(tr("Measure every checked strategy (Ctrl+R)"));
@@ -62,14 +60,16 @@ void MainWindow::createActions()
     m_paretoAction = new QAction(tr("Run &Pareto Curve"), this);
     m_paretoAction->setObjectName(QStringLiteral("paretoAction"));
     m_paretoAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    m_paretoAction->setToolTip(tr("Optimal schedules across memory budgets beside the checked "
-                                  "hand-written strategies (Ctrl+Shift+R)"));
+    m_paretoAction->setToolTip(
+        tr("Optimal schedules across memory budgets beside the checked "
+           "hand-written strategies (Ctrl+Shift+R)"));
     connect(m_paretoAction, &QAction::triggered, this, &MainWindow::startParetoSweep);
 
     m_scalingAction = new QAction(tr("Run &Scaling Sweep"), this);
     m_scalingAction->setObjectName(QStringLiteral("scalingAction"));
-    m_scalingAction->setToolTip(tr("The checked strategies at every value of the chosen "
-                                   "dimension, with fitted exponents"));
+    m_scalingAction->setToolTip(
+        tr("The checked strategies at every value of the chosen "
+           "dimension, with fitted exponents"));
     connect(m_scalingAction, &QAction::triggered, this, &MainWindow::startScalingSweep);
 
     m_cancelAction = new QAction(themed("process-stop", QStyle::SP_MediaStop), tr("&Cancel"), this);
@@ -79,8 +79,7 @@ void MainWindow::createActions()
     connect(m_cancelAction, &QAction::triggered, this, &MainWindow::cancelSweep);
 }
 
-void MainWindow::createMenus()
-{
+void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     file->addAction(m_saveAction);
@@ -116,7 +115,8 @@ void MainWindow::createMenus()
 
     QAction* schedules = m_viewMenu->addAction(tr("Checkpoint schedules"), this,
                                                [this] { m_charts->showSchedule(); });
-    schedules->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + int(ChartsPanel::kKinds.size()))));
+    schedules->setShortcut(
+        QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + int(ChartsPanel::kKinds.size()))));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Strategy Syntax"), this, [this] {
@@ -141,12 +141,12 @@ void MainWindow::createMenus()
         if (text.isEmpty())
             statusBar()->showMessage(m_statusNote);
         else
-            statusBar()->showMessage(QString(text).replace(QLatin1Char('\n'), QStringLiteral("  ·  ")));
+            statusBar()->showMessage(
+                QString(text).replace(QLatin1Char('\n'), QStringLiteral("  ·  ")));
     });
 }
 
-void MainWindow::showAbout()
-{
+void MainWindow::showAbout() {
     // Describes the machine the parameters point at (device, threads, BLAS).
     Environment environment;
     try {

@@ -5,47 +5,41 @@
 #include <QSpinBox>
 #include <QStatusBar>
 
-#include "panels/charts_panel.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/sweep_policy.h"
-#include "panels/curve_sweep_panel.h"
+#include "controllers/prediction_controller.h"
+#include "controllers/sweep_controller.h"
 #include "document/format.h"
+#include "document/results_document.h"
+#include "document/sweep_summary.h"
+#include "panels/charts_panel.h"
+#include "panels/curve_sweep_panel.h"
+#include "panels/parameter_panel.h"
+#include "panels/progress_status.h"
+#include "panels/strategy_list.h"
 #include "window/main_window.h"
 #include "window/messages.h"
-#include "panels/parameter_panel.h"
-#include "controllers/prediction_controller.h"
-#include "panels/progress_status.h"
-#include "document/results_document.h"
-#include "panels/strategy_list.h"
-#include "controllers/sweep_controller.h"
-#include "document/sweep_summary.h"
 
 namespace ckptlab::ui {
 
 namespace {
 
-QString bulletList(const QStringList& items)
-{
+QString bulletList(const QStringList& items) {
     return QStringLiteral("• ") + items.join(QStringLiteral("\n• "));
 }
 
 }  // namespace
 
-bool MainWindow::startSweep()
-{
-    return beginSweep(SweepRequest{});
-}
+bool MainWindow::startSweep() { return beginSweep(SweepRequest{}); }
 
-bool MainWindow::startParetoSweep()
-{
+bool MainWindow::startParetoSweep() {
     SweepRequest request;
     request.kind = SweepRequest::Kind::Pareto;
     request.paretoPoints = m_curves->paretoPoints();
     return beginSweep(request);
 }
 
-bool MainWindow::startScalingSweep()
-{
+bool MainWindow::startScalingSweep() {
     SweepRequest request;
     request.kind = SweepRequest::Kind::Scaling;
     request.scalingAxis = m_curves->scalingAxis();
@@ -60,11 +54,9 @@ bool MainWindow::startScalingSweep()
 
 namespace {
 
-QStringList toQStringList(const std::vector<std::string>& texts)
-{
+QStringList toQStringList(const std::vector<std::string>& texts) {
     QStringList list;
-    for (const std::string& text : texts)
-        list << QString::fromStdString(text);
+    for (const std::string& text : texts) list << QString::fromStdString(text);
     return list;
 }
 
@@ -72,8 +64,7 @@ QStringList toQStringList(const std::vector<std::string>& texts)
 
 // Shows why core's checkSweep refuses a sweep, or asks before one close to the memory limit.
 // Returns whether the sweep may start.
-bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& check)
-{
+bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& check) {
     const QString axis = QString::fromStdString(toString(request.scalingAxis));
     auto sizeNote = [&](const SweepCheck::At& at) {
         return at.value ? tr(" (at %1 = %2)").arg(axis).arg(*at.value) : QString();
@@ -104,37 +95,34 @@ bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& che
         // Refused here, before anything runs, with the predicted number: the runner would
         // refuse it the same way, only later.
         const SweepCheck::At& at = check.forecasts.back();
-        showMessage(this, MessageKind::Warning, tr("Sweep cannot fit"),
-                    tr("%1%2\n\nPredicted %3, available %4. Make the model smaller (width, "
-                       "sequence, batch, depth) or uncheck the hungriest strategies.")
-                        .arg(QString::fromStdString(at.forecast.refusal), sizeNote(at),
-                             formatBytes(at.forecast.runnerPredicted),
-                             formatBytes(at.forecast.available)));
+        showMessage(
+            this, MessageKind::Warning, tr("Sweep cannot fit"),
+            tr("%1%2\n\nPredicted %3, available %4. Make the model smaller (width, "
+               "sequence, batch, depth) or uncheck the hungriest strategies.")
+                .arg(QString::fromStdString(at.forecast.refusal), sizeNote(at),
+                     formatBytes(at.forecast.runnerPredicted), formatBytes(at.forecast.available)));
         return false;
     }
-    case SweepCheck::Verdict::Ok:
-        break;
+    case SweepCheck::Verdict::Ok: break;
     }
     for (const SweepCheck::At& at : check.forecasts) {
         const FitForecast& f = at.forecast;
-        if (f.nearLimit()
-            && !confirm(this, tr("Sweep close to the memory limit"),
-                        tr("The largest checked strategy (%1) is predicted to need %2 of the %3 "
-                           "available on %4%5. The system may start swapping.\n\nRun anyway?")
-                            .arg(QString::fromStdString(f.largestStrategy)
-                                     + (f.largestIsBound ? tr(", its budget as the upper bound")
-                                                         : QString()),
-                                 formatBytes(f.largest), formatBytes(f.available),
-                                 QString::fromStdString(request.config.device), sizeNote(at))))
+        if (f.nearLimit() &&
+            !confirm(
+                this, tr("Sweep close to the memory limit"),
+                tr("The largest checked strategy (%1) is predicted to need %2 of the %3 "
+                   "available on %4%5. The system may start swapping.\n\nRun anyway?")
+                    .arg(QString::fromStdString(f.largestStrategy) +
+                             (f.largestIsBound ? tr(", its budget as the upper bound") : QString()),
+                         formatBytes(f.largest), formatBytes(f.available),
+                         QString::fromStdString(request.config.device), sizeNote(at))))
             return false;
     }
     return true;
 }
 
-bool MainWindow::beginSweep(SweepRequest request)
-{
-    if (m_sweep->isRunning())
-        return false;
+bool MainWindow::beginSweep(SweepRequest request) {
+    if (m_sweep->isRunning()) return false;
     const QStringList problems = m_parameters->problems();
     if (!problems.isEmpty()) {
         showMessage(this, MessageKind::Warning, tr("Invalid configuration"),
@@ -150,16 +138,14 @@ bool MainWindow::beginSweep(SweepRequest request)
     data.axis = request.scalingAxis;
     data.values = request.scalingValues;
     const SweepCheck check = checkSweep(data, availableMemory(request.config.device));
-    if (!confirmSweep(request, check))
-        return false;
+    if (!confirmSweep(request, check)) return false;
     request.strategies = toQStringList(check.strategies);
     const QStringList& strategies = request.strategies;
 
     m_settings.setLastConfig(request.config);
-    if (request.kind == SweepRequest::Kind::Sweep)
-        m_settings.setCheckedStrategies(strategies);
-    m_progress->begin(sweepStartMessage(request.kind, int(strategies.size()),
-                                        int(request.scalingValues.size())));
+    if (request.kind == SweepRequest::Kind::Sweep) m_settings.setCheckedStrategies(strategies);
+    m_progress->begin(
+        sweepStartMessage(request.kind, int(strategies.size()), int(request.scalingValues.size())));
     m_statusNote.clear();
     statusBar()->clearMessage();
     m_predictions->setPaused(true);  // the sweep gets the CPU and the allocator to itself
@@ -168,20 +154,16 @@ bool MainWindow::beginSweep(SweepRequest request)
     return true;
 }
 
-void MainWindow::cancelSweep()
-{
-    if (!m_sweep->isRunning())
-        return;
+void MainWindow::cancelSweep() {
+    if (!m_sweep->isRunning()) return;
     m_sweep->cancel();
     m_progress->cancelling();
     updateActions();
 }
 
-void MainWindow::onSweepFinished(bool cancelled, const Environment& environment)
-{
+void MainWindow::onSweepFinished(bool cancelled, const Environment& environment) {
     const int runs = m_sweep->runsThisSweep();
-    if (runs > 0)
-        m_document->setEnvironment(environment, cancelled);
+    if (runs > 0) m_document->setEnvironment(environment, cancelled);
     m_statusNote = sweepEndMessage(m_sweep->kind(), cancelled, runs, m_sweep->elapsedSeconds(),
                                    m_document->results());
     statusBar()->showMessage(m_statusNote);
@@ -189,31 +171,26 @@ void MainWindow::onSweepFinished(bool cancelled, const Environment& environment)
 }
 
 void MainWindow::onSweepFailed(const QString& title, const QString& message,
-                               const Environment& environment)
-{
+                               const Environment& environment) {
     const int runs = m_sweep->runsThisSweep();
-    if (runs > 0)
-        m_document->setEnvironment(environment, true);
+    if (runs > 0) m_document->setEnvironment(environment, true);
     m_statusNote = tr("Sweep stopped: %1").arg(title);
     statusBar()->showMessage(m_statusNote);
     endSweep(false, true);
     // After the state is consistent: the message box may run a nested event loop.
     QString text = message;
-    if (runs > 0)
-        text += tr("\n\nThe %n run(s) finished before this are kept.", nullptr, runs);
+    if (runs > 0) text += tr("\n\nThe %n run(s) finished before this are kept.", nullptr, runs);
     showMessage(this, MessageKind::Error, title, text);
 }
 
-void MainWindow::endSweep(bool cancelled, bool failed)
-{
+void MainWindow::endSweep(bool cancelled, bool failed) {
     m_predictions->setPaused(false);
     m_progress->end();
     updateActions();
     Q_EMIT sweepEnded(cancelled, failed);
 }
 
-void MainWindow::updateActions()
-{
+void MainWindow::updateActions() {
     const bool running = m_sweep->isRunning();
     const bool hasResults = !m_document->isEmpty();
     m_runAction->setEnabled(!running);

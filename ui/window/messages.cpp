@@ -10,54 +10,37 @@
 namespace ckptlab::ui {
 
 namespace {
-MessageSink& sink()
-{
+MessageSink& sink() {
     static MessageSink instance;
     return instance;
 }
 }  // namespace
 
-void setMessageSink(MessageSink newSink)
-{
-    sink() = std::move(newSink);
-}
+void setMessageSink(MessageSink newSink) { sink() = std::move(newSink); }
 
-void showMessage(QWidget* parent, MessageKind kind, const QString& title, const QString& text)
-{
+void showMessage(QWidget* parent, MessageKind kind, const QString& title, const QString& text) {
     if (sink()) {
         sink()(Message{kind, title, text});
         return;
     }
     switch (kind) {
     case MessageKind::Information:
-    case MessageKind::Question:
-        QMessageBox::information(parent, title, text);
-        break;
-    case MessageKind::Warning:
-        QMessageBox::warning(parent, title, text);
-        break;
-    case MessageKind::Error:
-        QMessageBox::critical(parent, title, text);
-        break;
+    case MessageKind::Question: QMessageBox::information(parent, title, text); break;
+    case MessageKind::Warning: QMessageBox::warning(parent, title, text); break;
+    case MessageKind::Error: QMessageBox::critical(parent, title, text); break;
     }
 }
 
-bool confirm(QWidget* parent, const QString& title, const QString& text)
-{
-    if (sink())
-        return sink()(Message{MessageKind::Question, title, text});
+bool confirm(QWidget* parent, const QString& title, const QString& text) {
+    if (sink()) return sink()(Message{MessageKind::Question, title, text});
     return QMessageBox::question(parent, title, text, QMessageBox::Yes | QMessageBox::No,
-                                 QMessageBox::No)
-        == QMessageBox::Yes;
+                                 QMessageBox::No) == QMessageBox::Yes;
 }
 
-QString refuseUnwritableFile(QWidget* parent, const QString& path, const QString& title)
-{
-    const std::string why =
-        checkOutputFile(QFile::encodeName(path).toStdString(),
-                        QDir::toNativeSeparators(path).toStdString());
-    if (why.empty())
-        return {};
+QString refuseUnwritableFile(QWidget* parent, const QString& path, const QString& title) {
+    const std::string why = checkOutputFile(QFile::encodeName(path).toStdString(),
+                                            QDir::toNativeSeparators(path).toStdString());
+    if (why.empty()) return {};
     const QString reason = QString::fromStdString(why);
     showMessage(parent, MessageKind::Error, title,
                 QObject::tr("Cannot write %1.\n\n%2\n\nNothing was written.")

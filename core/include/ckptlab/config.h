@@ -15,19 +15,19 @@ enum class Optimizer { None, Sgd, Adam };
 
 struct ExperimentConfig {
     BlockKind block = BlockKind::Ffn;
-    int depth = 20;      // L blocks
-    int width = 256;     // d, the model dimension
-    int seq = 256;       // S tokens per sequence
-    int batch = 2;       // B sequences
-    int heads = 4;       // transformer only; must divide width
+    int depth = 20;        // L blocks
+    int width = 256;       // d, the model dimension
+    int seq = 256;         // S tokens per sequence
+    int batch = 2;         // B sequences
+    int heads = 4;         // transformer only; must divide width
     double dropout = 0.1;  // transformer only (attention probabilities)
     DType dtype = DType::Float32;
     std::string device = "cpu";
     Optimizer optimizer = Optimizer::None;
     std::uint64_t seed = 0;
-    int threads = 0;     // intra-op threads; 0 keeps LibTorch's default
-    int warmup = 1;      // untimed steps before the timed ones
-    int repeats = 3;     // timed steps; medians are reported
+    int threads = 0;  // intra-op threads; 0 keeps LibTorch's default
+    int warmup = 1;   // untimed steps before the timed ones
+    int repeats = 3;  // timed steps; medians are reported
     // Capacity of the device being modelled, in MiB; 0 = no limit. The traced step fails with
     // an out-of-memory error the moment its allocated bytes (baseline included) pass it.
     double memory_limit_mib = 0;

@@ -14,16 +14,16 @@ namespace ckptlab {
 // One unit of the chain: the ffn block is one unit, the transformer block two (attention, FFN).
 // Bytes are measured by the allocator on one block with its input already allocated.
 struct UnitCost {
-    std::int64_t output_bytes = 0;     // its output, also the next unit's input and gradient size
-    std::int64_t kept_bytes = 0;       // left allocated by a forward with grad, output included
-    std::int64_t forward_peak = 0;     // highest above its start during a forward with grad
-    std::int64_t nograd_peak = 0;      // highest above its start during a forward without grad
-    std::int64_t backward_peak = 0;    // highest above `kept_bytes` during its backward
+    std::int64_t output_bytes = 0;   // its output, also the next unit's input and gradient size
+    std::int64_t kept_bytes = 0;     // left allocated by a forward with grad, output included
+    std::int64_t forward_peak = 0;   // highest above its start during a forward with grad
+    std::int64_t nograd_peak = 0;    // highest above its start during a forward without grad
+    std::int64_t backward_peak = 0;  // highest above `kept_bytes` during its backward
     std::int64_t param_grad_bytes = 0;
-    std::int64_t optimizer_peak = 0;   // temporaries of one optimizer step over its parameters
-    double forward_ms = 0;             // with grad
+    std::int64_t optimizer_peak = 0;  // temporaries of one optimizer step over its parameters
+    double forward_ms = 0;            // with grad
     double nograd_ms = 0;
-    double backward_ms = 0;            // a recomputed unit's (see cost_measure.cpp)
+    double backward_ms = 0;  // a recomputed unit's (see cost_measure.cpp)
     // A unit kept from the first forward: measured as a second forward-backward pair, which is
     // slower on CPU and matches kept blocks inside real steps. 0 = the same as backward_ms.
     double backward_kept_ms = 0;
@@ -51,9 +51,9 @@ inline std::int64_t backwardPeakOf(const UnitCost& c) {
 }
 
 struct CostModel {
-    std::vector<UnitCost> units;       // depth * unitsPerBlock, in chain order
+    std::vector<UnitCost> units;  // depth * unitsPerBlock, in chain order
     int unitsPerBlock = 1;
-    std::int64_t checkpoint_bytes = 0; // kept by each checkpoint besides its input (RNG state)
+    std::int64_t checkpoint_bytes = 0;  // kept by each checkpoint besides its input (RNG state)
 };
 
 struct Prediction {

@@ -15,10 +15,10 @@
 namespace ckptlab {
 
 struct ParetoPlan {
-    std::vector<std::string> strategies;     // hand-written first, then optimal:<MiB> budgets
-    std::vector<FrontierPoint> frontier;     // predicted, fastest plan per budget, by peak
-    std::int64_t minimum_peak = 0;           // smallest peak any schedule reaches (predicted)
-    std::int64_t no_checkpoint_peak = 0;     // the `none` plan's predicted peak
+    std::vector<std::string> strategies;  // hand-written first, then optimal:<MiB> budgets
+    std::vector<FrontierPoint> frontier;  // predicted, fastest plan per budget, by peak
+    std::int64_t minimum_peak = 0;        // smallest peak any schedule reaches (predicted)
+    std::int64_t no_checkpoint_peak = 0;  // the `none` plan's predicted peak
 };
 
 // A Pareto sweep runs between kParetoMinPoints and kParetoMaxPoints optimal budgets.

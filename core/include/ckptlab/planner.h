@@ -46,8 +46,8 @@ int plannerUnits(const ExperimentConfig& config);
 std::string plannerLimitError(const ExperimentConfig& config, const std::string& what);
 
 struct PlannedSchedule {
-    Plan plan;               // unit level
-    Prediction prediction;   // of `plan`, by predict()
+    Plan plan;              // unit level
+    Prediction prediction;  // of `plan`, by predict()
 };
 
 class OptimalPlanner {

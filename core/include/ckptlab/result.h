@@ -17,11 +17,11 @@ std::optional<Phase> parsePhase(const std::string& text);
 
 // One allocation (delta > 0) or free (delta < 0) seen by the allocator during the traced step.
 struct TimelineEvent {
-    double t_ms = 0;            // since the step began
-    std::int64_t delta = 0;     // bytes
-    std::int64_t total = 0;     // bytes allocated above the step's start, after this event
+    double t_ms = 0;         // since the step began
+    std::int64_t delta = 0;  // bytes
+    std::int64_t total = 0;  // bytes allocated above the step's start, after this event
     Phase phase = Phase::Idle;
-    int block = -1;             // -1 when the event belongs to no block (loss, optimizer)
+    int block = -1;  // -1 when the event belongs to no block (loss, optimizer)
 };
 
 // A stretch of the step with one label: forward of block 3, recompute of block 7, ...
@@ -61,10 +61,10 @@ struct Metrics {
     std::int64_t baseline_bytes = 0;    // parameters + input + optimizer state
     double step_ms = 0;                 // medians over the timed repeats
     double forward_ms = 0;
-    double backward_ms = 0;             // includes recompute
+    double backward_ms = 0;  // includes recompute
     double recompute_ms = 0;
     double optimizer_ms = 0;
-    int recomputed_blocks = 0;          // block forwards run again during backward
+    int recomputed_blocks = 0;            // block forwards run again during backward
     std::vector<double> step_samples_ms;  // every timed repeat, for spread
 };
 
@@ -103,8 +103,8 @@ struct Environment {
     std::string device;       // "cpu" or "cuda:0"
     std::string device_name;  // CPU model or GPU name
     std::string dtype;
-    int threads = 0;          // at::get_num_threads() during the runs
-    std::string blas;         // the BLAS library LibTorch resolved
+    int threads = 0;   // at::get_num_threads() during the runs
+    std::string blas;  // the BLAS library LibTorch resolved
     bool cuda_compiled = false;
     std::string created_utc;
 };
@@ -116,7 +116,7 @@ struct OutOfMemory {
     std::int64_t limit_bytes = 0;      // 0 when the allocator itself failed
     Phase phase = Phase::Idle;
     int block = -1;
-    double t_ms = 0;                   // since the traced step began
+    double t_ms = 0;  // since the traced step began
 };
 std::string describeWhere(Phase phase, int block);  // "backward of block 7", "loss"
 // "out of memory at backward of block 7: tried to allocate 2.00 MiB with 61.50 MiB allocated,

@@ -20,7 +20,7 @@ void setAxisValue(ExperimentConfig& config, ScalingAxis axis, int value);
 struct PowerFit {
     double exponent = 0;  // y ≈ coefficient · x^exponent
     double coefficient = 0;
-    double r2 = 0;        // of the fit in log-log space
+    double r2 = 0;  // of the fit in log-log space
     int points = 0;
 };
 

@@ -33,8 +33,8 @@ struct StrategyError : std::invalid_argument {
 
 struct Strategy {
     StrategyKind kind = StrategyKind::None;
-    int param = 0;  // N, K, slots or the start block; 0 where the kind has none
-    double budget_mib = 0;  // Optimal: the peak budget in MiB above the step's start
+    int param = 0;             // N, K, slots or the start block; 0 where the kind has none
+    double budget_mib = 0;     // Optimal: the peak budget in MiB above the step's start
     std::string name() const;  // canonical text, parses back to the same strategy
 };
 
@@ -94,7 +94,7 @@ struct Segment {
 enum class SubLayer { None, Attention, Ffn };
 
 struct Plan {
-    std::vector<Segment> segments;   // covers 0..depth in order
+    std::vector<Segment> segments;       // covers 0..depth in order
     SubLayer subLayer = SubLayer::None;  // selective checkpoint inside every block
     bool recomputeLastSegment = false;   // SeedBug: every recompute runs the last segment
     // When set, segment bounds count sub-blocks ("units": block * unitsPerBlock + part) instead

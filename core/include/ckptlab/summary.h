@@ -14,10 +14,10 @@ struct SummaryRow {
     double peak_mib = 0;
     double activations_mib = 0;
     double step_ms = 0;
-    double step_fastest_ms = 0;               // the fastest timed repeat (fastestStepMs)
+    double step_fastest_ms = 0;              // the fastest timed repeat (fastestStepMs)
     std::optional<double> memory_saved_pct;  // empty without a `none` run to compare with
     std::optional<double> time_added_pct;
-    std::optional<double> saved_per_added;   // the seed's "cost-effectiveness"
+    std::optional<double> saved_per_added;  // the seed's "cost-effectiveness"
     // The cost model's forecast and how far the measurement landed from it, in % of the
     // measurement (positive: predicted too high). Empty when the run carries no prediction.
     std::optional<double> predicted_peak_mib;

@@ -50,18 +50,18 @@ std::int64_t runnerNeed(const MemoryEstimate& estimate);
 
 // Whether a sweep fits: Runner::check refuses what `refused` says, the app shows the rest.
 struct FitForecast {
-    bool valid = false;              // false: `error` (the first config problem) says why
+    bool valid = false;  // false: `error` (the first config problem) says why
     std::string error;
     std::vector<std::string> invalid;  // strategies that do not parse, as "text: why"
-    std::int64_t none = 0;           // estimate without checkpointing
-    std::int64_t baseline = 0;       // parameters, input and optimizer state (exact)
-    std::int64_t largest = 0;        // estimate of the hungriest valid strategy (none if none)
+    std::int64_t none = 0;             // estimate without checkpointing
+    std::int64_t baseline = 0;         // parameters, input and optimizer state (exact)
+    std::int64_t largest = 0;          // estimate of the hungriest valid strategy (none if none)
     std::string largestStrategy = "none";
-    bool largestIsBaseline = true;   // no checked strategy needs more than `none`
-    bool largestIsBound = false;     // `largest` is an optimal budget taken as the bound
-    std::int64_t available = 0;      // 0: unknown
-    bool refused = false;            // the runner's prediction exceeds `available`
-    std::string refusal;             // Runner::check's message
+    bool largestIsBaseline = true;  // no checked strategy needs more than `none`
+    bool largestIsBound = false;    // `largest` is an optimal budget taken as the bound
+    std::int64_t available = 0;     // 0: unknown
+    bool refused = false;           // the runner's prediction exceeds `available`
+    std::string refusal;            // Runner::check's message
     std::int64_t runnerPredicted = 0;
 
     // Close enough to the limit that the system may start swapping.
@@ -117,7 +117,7 @@ struct SweepRequestData {
     ExperimentConfig config;
     std::vector<std::string> checked;  // the strategies the user checked, as text
     ScalingAxis axis = ScalingAxis::Depth;
-    std::vector<int> values;           // scaling only
+    std::vector<int> values;  // scaling only
 };
 
 struct SweepCheck {

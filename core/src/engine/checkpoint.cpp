@@ -33,9 +33,7 @@ public:
         if (device_.is_cuda()) cudaGenerator().set_state(cuda_);
     }
     static at::Generator cpuGenerator() { return at::detail::getDefaultCPUGenerator(); }
-    at::Generator cudaGenerator() const {
-        return at::globalContext().defaultGenerator(device_);
-    }
+    at::Generator cudaGenerator() const { return at::globalContext().defaultGenerator(device_); }
 
 private:
     c10::Device device_;
@@ -147,8 +145,7 @@ public:
 }  // namespace
 
 torch::Tensor checkpoint(const SegmentFn& segment, const torch::Tensor& input,
-                         const std::vector<torch::Tensor>& parameters,
-                         CheckpointOptions options) {
+                         const std::vector<torch::Tensor>& parameters, CheckpointOptions options) {
     auto closure = c10::make_intrusive<Closure>();
     closure->recompute = options.recompute ? options.recompute : segment;
     closure->context = options.context;

@@ -28,13 +28,13 @@ std::int64_t maxTotal(const engine::MemoryTracker& tracker, std::size_t from) {
 
 constexpr std::int64_t kEvictBytes = 64LL * 1024 * 1024;
 
-
 class UnitProbe {
 public:
     UnitProbe(engine::Block& block, int part, const ExperimentConfig& config,
               const torch::Device& device)
         : block_(block), part_(part), device_(device) {
-        const auto options = torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
+        const auto options =
+            torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
         input_ = torch::randn({config.batch, config.seq, config.width}, options).requires_grad_();
         gradOut_ = torch::randn({config.batch, config.seq, config.width}, options);
         params_ = block.partParameters(part);
@@ -69,12 +69,14 @@ public:
             y.backward(gradOut_);
             c.backward_peak = maxTotal(*tracker, backwardStart) - c.kept_bytes;
             y.reset();
-            for (auto& p : params_) c.param_grad_bytes += p.grad().numel() * p.grad().element_size();
+            for (auto& p : params_)
+                c.param_grad_bytes += p.grad().numel() * p.grad().element_size();
             if (optimizer_) {
                 const std::int64_t before = tracker->total();
                 const std::size_t optimizerStart = tracker->records().size();
                 optimizer_->step();
-                c.optimizer_peak = std::max<std::int64_t>(0, maxTotal(*tracker, optimizerStart) - before);
+                c.optimizer_peak =
+                    std::max<std::int64_t>(0, maxTotal(*tracker, optimizerStart) - before);
             }
             clearGrads();
         }
@@ -102,7 +104,9 @@ public:
         // About a default chain's activations; larger than the last-level caches.
         torch::Tensor evict;
         if (!device_.is_cuda()) evict = torch::zeros({kEvictBytes / 4}, torch::kFloat32);
-        auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+        auto ms = [](auto a, auto b) {
+            return std::chrono::duration<double, std::milli>(b - a).count();
+        };
         for (int i = 0; i < warmup + repeats; ++i) {
             if (cancel && cancel->load()) throw engine::Cancelled();
             clearGrads();

@@ -133,9 +133,8 @@ std::int64_t availableMemory(const std::string& device) {
     // 0 means unknown to callers.
     auto memGetInfo = cudaFunction<int (*)(std::size_t*, std::size_t*)>("cudaMemGetInfo");
     std::size_t freeBytes = 0, totalBytes = 0;
-    const bool ok = memGetInfo && onCudaDevice(*index, [&] {
-                        return memGetInfo(&freeBytes, &totalBytes) == 0;
-                    });
+    const bool ok = memGetInfo &&
+                    onCudaDevice(*index, [&] { return memGetInfo(&freeBytes, &totalBytes) == 0; });
     return ok ? static_cast<std::int64_t>(freeBytes) : 0;
 }
 

@@ -5,9 +5,7 @@
 namespace ckptlab::engine {
 
 Executor::Executor(Model& model, const Plan& plan, StepContext& context)
-    : model_(model),
-      unitsPerBlock_(model.partsPerBlock()),
-      context_(context) {
+    : model_(model), unitsPerBlock_(model.partsPerBlock()), context_(context) {
     plan_ = toUnitLevel(plan, unitsPerBlock_);
 }
 

@@ -63,9 +63,8 @@ PairComparison comparePair(const torch::Tensor& reference, const torch::Tensor& 
     c.infBoth = count(infA & infB & same);
     c.infHere = count(infB & ~same & ~nanA);
     c.infReference = count(infA & ~infB & ~nanB);
-    const double finiteWorst = diff.masked_fill(~(a.isfinite() & b.isfinite()), 0)
-                                   .max()
-                                   .item<double>();
+    const double finiteWorst =
+        diff.masked_fill(~(a.isfinite() & b.isfinite()), 0).max().item<double>();
     c.maxAbsDiff = c.nanHereOnly + c.nanReferenceOnly > 0 ? kNaN
                    : c.infHere + c.infReference > 0       ? kInf
                                                           : finiteWorst;
@@ -157,7 +156,8 @@ GradCheck checkGradients(const std::vector<torch::Tensor>& reference,
     GradCheck check;
     check.checked = true;
     check.max_abs_diff = foldMaxAbsDiff(pairs);
-    check.tolerance = (dtype == DType::Float32 ? 1e-5 : 1e-2) * std::max(finiteScale(reference), 1.0);
+    check.tolerance =
+        (dtype == DType::Float32 ? 1e-5 : 1e-2) * std::max(finiteScale(reference), 1.0);
     check.note = describeNonFinite(pairs, names);
     return check;
 }

@@ -41,7 +41,6 @@ std::int64_t limitBytes(const ExperimentConfig& config) {
     return static_cast<std::int64_t>(config.memory_limit_mib * 1024 * 1024);
 }
 
-
 // A step that stopped at `t_ms`: what the unwinding freed afterwards is not part of the step.
 void endAt(RunResult& run, double t_ms) {
     auto& events = run.timeline;
@@ -76,8 +75,8 @@ int stepsPerRun(const ExperimentConfig& config) {
 
 // Measures one strategy: traced step (memory, gradients), then warm-up and timed steps.
 RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan,
-                  const std::vector<torch::Tensor>& reference, const RunnerHooks& hooks,
-                  ProgressCounter& progress) {
+                     const std::vector<torch::Tensor>& reference, const RunnerHooks& hooks,
+                     ProgressCounter& progress) {
     RunResult run;
     run.config = bench.config;
     run.strategy = name;
@@ -97,9 +96,9 @@ RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan
     // Traced step. Old gradients go first: the trace must only see the step's own memory.
     bench.clearGradients();
     context.tracker = std::make_shared<MemoryTracker>(bench.device);
-    const std::int64_t baseline = sat::add(bytesOf(bench.model.parameters()),
-                                           bytesOf({bench.input}),
-                                           optimizerStateBytes(bench.optimizer.get()));
+    const std::int64_t baseline =
+        sat::add(bytesOf(bench.model.parameters()), bytesOf({bench.input}),
+                 optimizerStateBytes(bench.optimizer.get()));
     if (bench.config.memory_limit_mib > 0)
         context.tracker->setLimit(baseline, limitBytes(bench.config));
     std::int64_t activationBytes = 0;
@@ -135,8 +134,7 @@ RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan
         run.phases = std::move(trace.phases);
         run.blocks = std::move(trace.blocks);
         endAt(run, outOfMemory->t_ms);
-        progress.advance(1 + bench.config.warmup + bench.config.repeats,
-                         name + ": out of memory");
+        progress.advance(1 + bench.config.warmup + bench.config.repeats, name + ": out of memory");
         return run;
     }
     auto gradients = bench.gradients();
@@ -145,8 +143,8 @@ RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan
         if (g.defined()) gradientBuffers.insert(g.data_ptr());
     auto trace = analyzeTrace(*context.tracker, gradientBuffers);
     context.tracker.reset();
-    run.grad_check = checkGradients(reference, gradients, bench.config.dtype,
-                                            gradientNames(bench.model));
+    run.grad_check =
+        checkGradients(reference, gradients, bench.config.dtype, gradientNames(bench.model));
     gradients.clear();
     progress.step(name + ": traced step");
 

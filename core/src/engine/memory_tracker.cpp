@@ -9,8 +9,8 @@ MemoryTracker::MemoryTracker(c10::Device device)
 }
 
 #if TORCH_VERSION_MAJOR >= 2
-void MemoryTracker::reportMemoryUsage(void* ptr, int64_t alloc_size, size_t total_allocated,
-                                      size_t, c10::Device device) {
+void MemoryTracker::reportMemoryUsage(void* ptr, int64_t alloc_size, size_t total_allocated, size_t,
+                                      c10::Device device) {
 #else
 void MemoryTracker::reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t total_allocated,
                                       int64_t, c10::Device device) {

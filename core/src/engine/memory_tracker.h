@@ -22,9 +22,9 @@ namespace ckptlab::engine {
 struct AllocationRecord {
     double t_ms;
     std::int64_t delta;
-    std::int64_t total;  // running sum of deltas since the tracker started
+    std::int64_t total;           // running sum of deltas since the tracker started
     std::int64_t allocatorTotal;  // the allocator's own running total, for cross-checks
-    int span;            // index into spans()
+    int span;                     // index into spans()
     const void* ptr;
 };
 
@@ -85,9 +85,9 @@ private:
     std::vector<AllocationRecord> records_;
     std::vector<LabelSpan> spans_;
     std::int64_t baseline_ = 0;
-    std::int64_t limit_ = 0;  // 0: no limit
+    std::int64_t limit_ = 0;              // 0: no limit
     std::optional<OutOfMemory> pending_;  // deferred out-of-memory (non-CPU devices)
-    const void* refused_ = nullptr;  // the refused block, whose free must not be recorded
+    const void* refused_ = nullptr;       // the refused block, whose free must not be recorded
 };
 
 // Installs a tracker for the current scope; the autograd engine carries it into backward.

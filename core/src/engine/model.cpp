@@ -51,9 +51,9 @@ torch::Tensor TransformerBlock::forwardPart(int part, const torch::Tensor& x) {
 std::vector<torch::Tensor> TransformerBlock::partParameters(int part) {
     if (part == 1) return ffn_->parameters();
     std::vector<torch::Tensor> params;
-    for (auto* module : {static_cast<torch::nn::Module*>(norm_.get()),
-                         static_cast<torch::nn::Module*>(qkv_.get()),
-                         static_cast<torch::nn::Module*>(proj_.get())}) {
+    for (auto* module :
+         {static_cast<torch::nn::Module*>(norm_.get()), static_cast<torch::nn::Module*>(qkv_.get()),
+          static_cast<torch::nn::Module*>(proj_.get())}) {
         for (auto& p : module->parameters()) params.push_back(p);
     }
     return params;

@@ -70,7 +70,8 @@ std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
 }
 
 bool isOutOfMemory(const std::exception& error) {
-    if (dynamic_cast<const OutOfMemoryError*>(&error) || dynamic_cast<const std::bad_alloc*>(&error))
+    if (dynamic_cast<const OutOfMemoryError*>(&error) ||
+        dynamic_cast<const std::bad_alloc*>(&error))
         return true;
     const std::string text = error.what();
     // c10's CPU allocator: "DefaultCPUAllocator: not enough memory" or "can't allocate

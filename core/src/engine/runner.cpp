@@ -2,13 +2,12 @@
 
 #include <torch/torch.h>
 
-
 #include "ckptlab/cost_model.h"
 #include "ckptlab/estimate.h"
 #include "ckptlab/pareto.h"
 #include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
 #include "ckptlab/saturating.h"
+#include "ckptlab/strategy.h"
 #include "ckptlab/sweep_policy.h"
 #include "engine/grad_check.h"
 #include "engine/measure_run.h"
@@ -20,13 +19,12 @@ namespace {
 
 using engine::ProgressCounter;
 using engine::StepContext;
-using engine::Workbench;
 using engine::stepsPerRun;
+using engine::Workbench;
 
 torch::Device resolveDevice(const std::string& name) {
     const auto index = parseDeviceIndex(name);
-    if (!index)
-        throw ConfigError("device must be cpu, cuda or cuda:N (got \"" + name + "\")");
+    if (!index) throw ConfigError("device must be cpu, cuda or cuda:N (got \"" + name + "\")");
     if (*index < 0) return torch::kCPU;
     if (!torch::cuda::is_available())
         throw ConfigError("device must be cpu: this LibTorch has no usable CUDA (got \"" + name +
@@ -53,7 +51,6 @@ private:
     int previous_;
 };
 
-
 }  // namespace
 
 Runner::Runner() = default;
@@ -78,8 +75,8 @@ std::vector<Strategy> checkedStrategies(const ExperimentConfig& config,
         for (std::size_t i = 0; i + 1 < strategies.size(); ++i)
             if (strategies[i].name() == strategies.back().name())
                 throw StrategyError("strategies: " + strategies.back().name() +
-                                    " is listed twice (items " + std::to_string(i + 1) +
-                                    " and " + std::to_string(strategies.size()) + ")");
+                                    " is listed twice (items " + std::to_string(i + 1) + " and " +
+                                    std::to_string(strategies.size()) + ")");
         if (needsCostModel(strategies.back())) {
             if (auto error = plannerLimitError(config, strategies.back().name()); !error.empty())
                 throw StrategyError(error);
@@ -107,8 +104,7 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
 
     ResultSet results;
     results.environment = describeEnvironment(config);
-    ProgressCounter progress{hooks,
-                             1 + stepsPerRun(config) * static_cast<int>(strategies.size())};
+    ProgressCounter progress{hooks, 1 + stepsPerRun(config) * static_cast<int>(strategies.size())};
     if (hooks.progress) hooks.progress(0.0, "building the model");
 
     std::unique_ptr<Workbench> bench;
@@ -249,9 +245,9 @@ ResultSet Runner::scaling(const ExperimentConfig& config, ScalingAxis axis,
             throw StrategyError("at " + toString(axis) + "=" + std::to_string(value) + ": " +
                                 e.what());
         } catch (const MemoryError& e) {
-            throw MemoryError("at " + toString(axis) + "=" + std::to_string(value) + ": " +
-                                  e.what(),
-                              e.predicted, e.available);
+            throw MemoryError(
+                "at " + toString(axis) + "=" + std::to_string(value) + ": " + e.what(), e.predicted,
+                e.available);
         }
     }
     ResultSet all;

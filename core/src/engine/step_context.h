@@ -24,9 +24,9 @@ struct Label {
 
 class StepContext {
 public:
-    std::shared_ptr<MemoryTracker> tracker;      // null in timed (untraced) steps
+    std::shared_ptr<MemoryTracker> tracker;  // null in timed (untraced) steps
     const std::atomic<bool>* cancel = nullptr;
-    bool syncCuda = false;                       // synchronize before reading clocks
+    bool syncCuda = false;  // synchronize before reading clocks
 
     void label(Phase phase, int block = -1) {
         current_ = {phase, block};

@@ -153,8 +153,8 @@ std::vector<Slice> lifetimeSlices(const RunResult& run) {
         Slice slice;
         if (!toNs(life.saved_ms, slice.begin) || !toNs(life.freed_ms, slice.end)) continue;
         slice.end = std::max(slice.end, slice.begin);
-        slice.name = "block " + std::to_string(life.block) + " activations (" +
-                     toString(life.phase) + ")";
+        slice.name =
+            "block " + std::to_string(life.block) + " activations (" + toString(life.phase) + ")";
         slice.category = "activations";
         slice.args = Json{{"MiB", static_cast<double>(life.bytes) / kMiB}, {"bytes", life.bytes}};
         slices.push_back(std::move(slice));

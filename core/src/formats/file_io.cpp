@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -35,10 +35,10 @@ std::string readFile(const std::string& path) {
         throw ResultsFileError("cannot open " + path + ": it is a directory");
     }
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"),
-                                                        &std::fclose);
+                                                         &std::fclose);
     if (!file) throw ResultsFileError("cannot open " + path + ": " + errnoText(errno));
-    const std::string tooLarge = "cannot open " + path + ": larger than 1 GiB, too large for a " +
-                                 "results file";
+    const std::string tooLarge =
+        "cannot open " + path + ": larger than 1 GiB, too large for a " + "results file";
     struct stat info {};
     if (fstat(fileno(file.get()), &info) != 0) {
         throw ResultsFileError("cannot read " + path + ": " + errnoText(errno));

@@ -125,9 +125,9 @@ public:
         auto& members = frame.value->get_ref<Json::object_t&>();
         const auto [it, inserted] = members.try_emplace(std::move(name));
         if (!inserted) {
-            return refuse(pathOf(frames_.size() - 1),
-                          "duplicate key \"" + clip(name, 60) +
-                              "\" (each key may appear once in an object)");
+            return refuse(
+                pathOf(frames_.size() - 1),
+                "duplicate key \"" + clip(name, 60) + "\" (each key may appear once in an object)");
         }
         frame.key = &it->first;
         slot_ = &it->second;
@@ -159,7 +159,7 @@ private:
         Json* value;
         bool array;
         const std::string* key;  // objects: the member being read (a key in the map)
-        std::size_t count;  // arrays: elements so far
+        std::size_t count;       // arrays: elements so far
     };
 
     bool add(Json&& value) {
@@ -175,8 +175,8 @@ private:
             return true;
         }
         ++frame.count;
-        if (frames_.size() == 2 && frame.count > kMaxRuns && !frames_[0].array &&
-            frames_[0].key && *frames_[0].key == "runs") {
+        if (frames_.size() == 2 && frame.count > kMaxRuns && !frames_[0].array && frames_[0].key &&
+            *frames_[0].key == "runs") {
             return refuse("runs", "more than " + std::to_string(kMaxRuns) +
                                       " runs; a results file holds at most " +
                                       std::to_string(kMaxRuns));
@@ -219,9 +219,7 @@ bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
 }  // namespace
 
-bool isBlank(const std::string& text) {
-    return std::all_of(text.begin(), text.end(), isSpace);
-}
+bool isBlank(const std::string& text) { return std::all_of(text.begin(), text.end(), isSpace); }
 
 // Checks that need no parsing. A results file is text: a NUL byte means binary data or a
 // damaged file (a crash can leave blocks of zeros), and nlohmann would take it for the end of

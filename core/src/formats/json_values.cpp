@@ -94,8 +94,8 @@ std::int64_t readInt64(const Json& j, const Path& at, std::int64_t min, std::int
         if (min == 0 && value < 0) {
             fail(at, "expected a non-negative integer, got " + std::to_string(value));
         }
-        fail(at, "expected an integer from " + std::to_string(min) + " to " +
-                     std::to_string(max) + ", got " + std::to_string(value));
+        fail(at, "expected an integer from " + std::to_string(min) + " to " + std::to_string(max) +
+                     ", got " + std::to_string(value));
     }
     return value;
 }

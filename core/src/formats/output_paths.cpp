@@ -49,7 +49,8 @@ std::string checkOutputDir(const std::string& dir, const std::string& field) {
     std::error_code ec;
     const fs::path target(dir);
     if (fs::exists(target, ec)) {
-        if (!fs::is_directory(target, ec)) return field + ": " + dir + " exists and is not a folder";
+        if (!fs::is_directory(target, ec))
+            return field + ": " + dir + " exists and is not a folder";
         if (std::string why = probeFolder(target); !why.empty())
             return field + ": cannot write into " + dir + ": " + why;
         return {};
@@ -58,8 +59,7 @@ std::string checkOutputDir(const std::string& dir, const std::string& field) {
     if (!normal.has_filename()) normal = normal.parent_path();  // "charts/" names "charts"
     const fs::path parent = folderOf(normal);
     if (!fs::is_directory(parent, ec))
-        return field + ": cannot create " + dir + ": folder " + parent.string() +
-               " does not exist";
+        return field + ": cannot create " + dir + ": folder " + parent.string() + " does not exist";
     if (std::string why = probeFolder(parent); !why.empty())
         return field + ": cannot create " + dir + " in " + parent.string() + ": " + why;
     return {};

@@ -66,14 +66,12 @@ Environment readEnvironment(const Json& j, const Path& at) {
 void checkSchema(const Json& doc) {
     const std::string foreign = "not a Checkpoint Lab results file: ";
     if (!doc.is_object()) {
-        throw ResultsFileError(foreign + "the top level is " + describe(doc) +
-                               ", not an object");
+        throw ResultsFileError(foreign + "the top level is " + describe(doc) + ", not an object");
     }
     const auto schema = doc.find("schema");
     if (schema == doc.end()) throw ResultsFileError(foreign + "missing \"schema\"");
     if (!schema->is_string()) {
-        throw ResultsFileError(foreign + "\"schema\" is " + describe(*schema) +
-                               ", not a string");
+        throw ResultsFileError(foreign + "\"schema\" is " + describe(*schema) + ", not a string");
     }
     const auto& name = schema->get_ref<const std::string&>();
     if (name != kResultsSchema) {

@@ -51,13 +51,20 @@ OrderedJson environmentJson(const Environment& e) {
 }
 
 OrderedJson configJson(const ExperimentConfig& c) {
-    OrderedJson config{{"block", toString(c.block)},   {"depth", c.depth},
-                       {"width", c.width},             {"seq", c.seq},
-                       {"batch", c.batch},             {"heads", c.heads},
-                       {"dropout", number(c.dropout)}, {"dtype", toString(c.dtype)},
-                       {"device", c.device},           {"optimizer", toString(c.optimizer)},
-                       {"seed", c.seed},               {"threads", c.threads},
-                       {"warmup", c.warmup},           {"repeats", c.repeats}};
+    OrderedJson config{{"block", toString(c.block)},
+                       {"depth", c.depth},
+                       {"width", c.width},
+                       {"seq", c.seq},
+                       {"batch", c.batch},
+                       {"heads", c.heads},
+                       {"dropout", number(c.dropout)},
+                       {"dtype", toString(c.dtype)},
+                       {"device", c.device},
+                       {"optimizer", toString(c.optimizer)},
+                       {"seed", c.seed},
+                       {"threads", c.threads},
+                       {"warmup", c.warmup},
+                       {"repeats", c.repeats}};
     // Only when set, so files of runs without a limit read as they always did.
     if (c.memory_limit_mib != 0) config["memory_limit_mib"] = number(c.memory_limit_mib);
     return config;
@@ -79,9 +86,9 @@ OrderedJson metricsJson(const Metrics& m) {
 }
 
 OrderedJson breakdownJson(const Breakdown& b) {
-    return OrderedJson{{"parameters", b.parameters},   {"input", b.input},
+    return OrderedJson{{"parameters", b.parameters},           {"input", b.input},
                        {"optimizer_state", b.optimizer_state}, {"gradients", b.gradients},
-                       {"activations", b.activations}, {"other", b.other}};
+                       {"activations", b.activations},         {"other", b.other}};
 }
 
 OrderedJson timelineJson(const std::vector<TimelineEvent>& events) {
@@ -134,15 +141,15 @@ OrderedJson runJson(const RunResult& run) {
         {"blocks", std::move(blocks)},
         {"timeline", timelineJson(run.timeline)},
         {"phases", std::move(phases)},
-        {"prediction", run.prediction
-                           ? OrderedJson{{"peak_bytes", run.prediction->peak_bytes},
-                                         {"activation_bytes", run.prediction->activation_bytes},
-                                         {"step_ms", number(run.prediction->step_ms)},
-                                         {"optimal_step_ms",
-                                          run.prediction->optimal_step_ms
-                                              ? number(*run.prediction->optimal_step_ms)
-                                              : OrderedJson(nullptr)}}
-                           : OrderedJson(nullptr)},
+        {"prediction",
+         run.prediction
+             ? OrderedJson{{"peak_bytes", run.prediction->peak_bytes},
+                           {"activation_bytes", run.prediction->activation_bytes},
+                           {"step_ms", number(run.prediction->step_ms)},
+                           {"optimal_step_ms", run.prediction->optimal_step_ms
+                                                   ? number(*run.prediction->optimal_step_ms)
+                                                   : OrderedJson(nullptr)}}
+             : OrderedJson(nullptr)},
         {"schedule", run.schedule},
         {"forward_counts", run.forward_counts},
         {"error", run.error ? OrderedJson(*run.error) : OrderedJson(nullptr)}};
@@ -204,7 +211,8 @@ std::string resultsToJson(const ResultSet& results) {
     for (const RunResult& run : results.runs) runs.push_back(runJson(run));
     OrderedJson frontier = OrderedJson::array();
     for (const FrontierPoint& p : results.predicted_frontier)
-        frontier.push_back(OrderedJson{{"peak_bytes", p.peak_bytes}, {"step_ms", number(p.step_ms)}});
+        frontier.push_back(
+            OrderedJson{{"peak_bytes", p.peak_bytes}, {"step_ms", number(p.step_ms)}});
     OrderedJson doc{{"schema", kResultsSchema},
                     {"environment", environmentJson(results.environment)},
                     {"cancelled", results.cancelled},

@@ -108,8 +108,8 @@ std::vector<BlockLifetime> readBlocks(const Json& j, const Path& at, int depth) 
         b.block = f.integer("block", 0, depth - 1);
         b.phase = f.phase("phase");
         if (b.phase != Phase::Forward && b.phase != Phase::Recompute) {
-            fail(itemAt.member("phase"), "expected forward or recompute, got \"" +
-                                             toString(b.phase) + "\"");
+            fail(itemAt.member("phase"),
+                 "expected forward or recompute, got \"" + toString(b.phase) + "\"");
         }
         b.saved_ms = f.time("saved_ms");
         b.freed_ms = f.time("freed_ms");
@@ -146,9 +146,8 @@ std::vector<TimelineEvent> readTimeline(const Json& j, const Path& at, int depth
     }
     if (legend.size() > 1000) fail(codesAt, "has more than 1000 entries");
 
-    const Path tAt = at.member("t_ms"), deltaAt = at.member("delta"),
-               totalAt = at.member("total"), phaseAt = at.member("phase"),
-               blockAt = at.member("block");
+    const Path tAt = at.member("t_ms"), deltaAt = at.member("delta"), totalAt = at.member("total"),
+               phaseAt = at.member("phase"), blockAt = at.member("block");
     const Json& t = arrayAt(f.get("t_ms"), tAt);
     const Json& delta = arrayAt(f.get("delta"), deltaAt);
     const Json& total = arrayAt(f.get("total"), totalAt);
@@ -159,8 +158,8 @@ std::vector<TimelineEvent> readTimeline(const Json& j, const Path& at, int depth
         {&delta, &deltaAt}, {&total, &totalAt}, {&phase, &phaseAt}, {&block, &blockAt}};
     for (const auto& [column, columnAt] : others) {
         if (column->size() != n) {
-            fail(*columnAt, "has " + std::to_string(column->size()) +
-                                " values but t_ms has " + std::to_string(n));
+            fail(*columnAt, "has " + std::to_string(column->size()) + " values but t_ms has " +
+                                std::to_string(n));
         }
     }
     if (n > 0 && legend.empty()) fail(codesAt, "is empty but the timeline has events");
@@ -224,12 +223,12 @@ std::string readStrategyName(const Fields& f, const Path& at) {
         if (unprintableAt(strategy, i, false)) {
             char code[16];
             const auto c = static_cast<unsigned char>(strategy[i]);
-            const unsigned point = c < 0x20 ? c
-                                 : static_cast<unsigned char>(strategy[i + 2]) == 0xbe ? 0xfffe
-                                                                                       : 0xffff;
+            const unsigned point = c < 0x20                                              ? c
+                                   : static_cast<unsigned char>(strategy[i + 2]) == 0xbe ? 0xfffe
+                                                                                         : 0xffff;
             std::snprintf(code, sizeof code, "U+%04X", point);
-            fail(at.member("strategy"), "the strategy name \"" + clip(strategy, 40) +
-                                            "\" holds " + code + ", which is not printable text");
+            fail(at.member("strategy"), "the strategy name \"" + clip(strategy, 40) + "\" holds " +
+                                            code + ", which is not printable text");
         }
     }
     if (strategy.size() > kMaxStrategyBytes) {

@@ -9,10 +9,9 @@ namespace {
 void checkRange(std::vector<FieldError>& errors, const char* field, long long value,
                 IntRange range) {
     if (value < range.min || value > range.max) {
-        errors.push_back({field, std::string(field) + " must be between " +
-                                     std::to_string(range.min) + " and " +
-                                     std::to_string(range.max) + " (got " +
-                                     std::to_string(value) + ")"});
+        errors.push_back(
+            {field, std::string(field) + " must be between " + std::to_string(range.min) + " and " +
+                        std::to_string(range.max) + " (got " + std::to_string(value) + ")"});
     }
 }
 
@@ -30,9 +29,8 @@ std::vector<FieldError> validate(const ExperimentConfig& c) {
     if (c.block == BlockKind::Transformer) {
         checkRange(errors, "heads", c.heads, limits::heads);
         if (c.heads >= 1 && c.width % c.heads != 0) {
-            errors.push_back({"heads", "heads must divide width (width " +
-                                           std::to_string(c.width) + ", heads " +
-                                           std::to_string(c.heads) + ")"});
+            errors.push_back({"heads", "heads must divide width (width " + std::to_string(c.width) +
+                                           ", heads " + std::to_string(c.heads) + ")"});
         }
     }
     if (!(c.dropout >= 0.0 && c.dropout <= limits::dropoutMax)) {
@@ -45,11 +43,10 @@ std::vector<FieldError> validate(const ExperimentConfig& c) {
                                         c.device + "\")"});
     }
     if (!(c.memory_limit_mib >= 0 && c.memory_limit_mib <= limits::memoryLimitMaxMib)) {
-        errors.push_back({"memory-limit", "memory-limit must be between 0 (no limit) and " +
-                                              std::to_string(static_cast<long long>(
-                                                  limits::memoryLimitMaxMib)) +
-                                              " MiB (got " + std::to_string(c.memory_limit_mib) +
-                                              ")"});
+        errors.push_back(
+            {"memory-limit", "memory-limit must be between 0 (no limit) and " +
+                                 std::to_string(static_cast<long long>(limits::memoryLimitMaxMib)) +
+                                 " MiB (got " + std::to_string(c.memory_limit_mib) + ")"});
     }
     return errors;
 }

@@ -19,8 +19,8 @@ std::string toString(Phase phase) {
 }
 
 std::optional<Phase> parsePhase(const std::string& text) {
-    for (Phase phase : {Phase::Idle, Phase::Forward, Phase::Loss, Phase::Recompute,
-                        Phase::Backward, Phase::Optimizer}) {
+    for (Phase phase : {Phase::Idle, Phase::Forward, Phase::Loss, Phase::Recompute, Phase::Backward,
+                        Phase::Optimizer}) {
         if (text == toString(phase)) return phase;
     }
     return std::nullopt;
@@ -34,7 +34,8 @@ std::string describeWhere(Phase phase, int block) {
 std::string describe(const OutOfMemory& oom) {
     auto mib = [](std::int64_t bytes) {
         char text[48];
-        std::snprintf(text, sizeof text, "%.2f MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+        std::snprintf(text, sizeof text, "%.2f MiB",
+                      static_cast<double>(bytes) / (1024.0 * 1024.0));
         return std::string(text);
     };
     std::string text = "out of memory at " + describeWhere(oom.phase, oom.block) +
@@ -56,9 +57,11 @@ std::int64_t requestedBytesIn(const std::string& message) {
     const double value = std::strtod(number, &end);
     if (end == number || !(value >= 0)) return 0;
     std::string unit(end);
-    unit = unit.substr(unit.find_first_not_of(' ') == std::string::npos ? 0 : unit.find_first_not_of(' '));
+    unit = unit.substr(
+        unit.find_first_not_of(' ') == std::string::npos ? 0 : unit.find_first_not_of(' '));
     double scale = 1;
-    for (const auto& [name, factor] : {std::pair{"kib", 1024.0}, {"mib", 1024.0 * 1024},
+    for (const auto& [name, factor] : {std::pair{"kib", 1024.0},
+                                       {"mib", 1024.0 * 1024},
                                        {"gib", 1024.0 * 1024 * 1024},
                                        {"tib", 1024.0 * 1024 * 1024 * 1024}})
         if (unit.rfind(name, 0) == 0) scale = factor;

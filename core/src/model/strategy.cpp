@@ -20,11 +20,11 @@ struct KindInfo {
 
 // In the order the app's strategy table lists them (strategyCatalog).
 const KindInfo kKinds[] = {
-    {StrategyKind::None, "none", false, 0},        {StrategyKind::Full, "full", false, 0},
-    {StrategyKind::Every, "every", true, 2},       {StrategyKind::Segments, "segments", true, 4},
-    {StrategyKind::From, "from", true, 10},        {StrategyKind::Sqrt, "sqrt", false, 0},
-    {StrategyKind::Attn, "attn", false, 0},        {StrategyKind::FfnOnly, "ffn", false, 0},
-    {StrategyKind::Revolve, "revolve", true, 3},   {StrategyKind::SeedBug, "seed-bug", true, 4},
+    {StrategyKind::None, "none", false, 0},       {StrategyKind::Full, "full", false, 0},
+    {StrategyKind::Every, "every", true, 2},      {StrategyKind::Segments, "segments", true, 4},
+    {StrategyKind::From, "from", true, 10},       {StrategyKind::Sqrt, "sqrt", false, 0},
+    {StrategyKind::Attn, "attn", false, 0},       {StrategyKind::FfnOnly, "ffn", false, 0},
+    {StrategyKind::Revolve, "revolve", true, 3},  {StrategyKind::SeedBug, "seed-bug", true, 4},
     {StrategyKind::Optimal, "optimal", true, 48},
 };
 
@@ -46,7 +46,6 @@ bool parseInt(const std::string& text, long long& value) {
 }
 
 }  // namespace
-
 
 std::string Strategy::name() const {
     const auto& info = infoFor(kind);
@@ -87,9 +86,10 @@ Strategy parseForm(const std::string& text) {
         char* end = nullptr;
         const double mib = number.empty() ? 0.0 : std::strtod(number.c_str(), &end);
         if (number.empty() || *end != '\0' || !(mib >= 1.0 / 1024) || mib > 1e7) {
-            throw StrategyError("optimal:MiB needs a memory budget between 0.001 and 10000000 "
-                                "MiB above the step's start, e.g. optimal:64 (got \"" + text +
-                                "\")");
+            throw StrategyError(
+                "optimal:MiB needs a memory budget between 0.001 and 10000000 "
+                "MiB above the step's start, e.g. optimal:64 (got \"" +
+                text + "\")");
         }
         strategy.budget_mib = mib;
     } else {
@@ -203,8 +203,8 @@ std::vector<std::string> presetStrategies(const std::string& preset) {
     static const std::map<std::string, std::vector<std::string>> presets = {
         {"seed-tradeoff", {"none", "full", "every:2", "every:4", "segments:4", "from:10"}},
         {"experiment-1", {"none", "every:1", "every:2", "every:4", "every:8"}},
-        {"experiment-2", {"none", "segments:1", "segments:2", "segments:4", "segments:10",
-                          "segments:20"}},
+        {"experiment-2",
+         {"none", "segments:1", "segments:2", "segments:4", "segments:10", "segments:20"}},
         {"experiment-3", {"none", "from:0", "from:5", "from:10", "from:15"}},
     };
     auto it = presets.find(preset);

@@ -14,8 +14,8 @@ std::optional<double> errorPercent(double predicted, double measured) {
 
 void addPrediction(const PredictedMetrics& p, const Metrics& m, SummaryRow& row) {
     row.predicted_peak_mib = static_cast<double>(p.peak_bytes) / kMiB;
-    row.peak_error_pct = errorPercent(static_cast<double>(p.peak_bytes),
-                                      static_cast<double>(m.peak_bytes));
+    row.peak_error_pct =
+        errorPercent(static_cast<double>(p.peak_bytes), static_cast<double>(m.peak_bytes));
     row.predicted_step_ms = p.step_ms;
     row.step_error_pct = errorPercent(p.step_ms, m.step_ms);
     if (p.optimal_step_ms && *p.optimal_step_ms > 0) {

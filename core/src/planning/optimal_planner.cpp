@@ -27,7 +27,8 @@ public:
     Dp(const CostModel& model, std::int64_t quantum) : m_(model), q_(quantum) {
         const int n = static_cast<int>(model.units.size());
         gradPrefix_.assign(n + 1, 0);
-        for (int u = 0; u < n; ++u) gradPrefix_[u + 1] = gradPrefix_[u] + model.units[u].param_grad_bytes;
+        for (int u = 0; u < n; ++u)
+            gradPrefix_[u + 1] = gradPrefix_[u] + model.units[u].param_grad_bytes;
     }
 
     // `body`: [i, j) is (part of) a checkpoint's body, run again just before its backward.
@@ -144,9 +145,8 @@ OptimalPlanner::OptimalPlanner(const CostModel& model, int quanta)
     : model_(model), quanta_(std::max(1, quanta)) {
     if (model_.units.empty()) throw std::invalid_argument("optimal planner: empty cost model");
     if (model_.units.size() > static_cast<std::size_t>(kPlannerMaxUnits))
-        throw std::invalid_argument("optimal planner: at most " +
-                                    std::to_string(kPlannerMaxUnits) + " units (got " +
-                                    std::to_string(model_.units.size()) + ")");
+        throw std::invalid_argument("optimal planner: at most " + std::to_string(kPlannerMaxUnits) +
+                                    " units (got " + std::to_string(model_.units.size()) + ")");
 }
 
 int plannerUnits(const ExperimentConfig& config) {
@@ -158,7 +158,8 @@ std::string plannerLimitError(const ExperimentConfig& config, const std::string&
     if (units <= kPlannerMaxUnits) return {};
     return what + " plans at most " + std::to_string(kPlannerMaxUnits) +
            " units (depth x sub-blocks per block: 1 for ffn, 2 for transformer); this model "
-           "has " + std::to_string(units) + ", so use depth at most " +
+           "has " +
+           std::to_string(units) + ", so use depth at most " +
            std::to_string(kPlannerMaxUnits / (units / config.depth));
 }
 
@@ -197,8 +198,10 @@ PlannedSchedule OptimalPlanner::plan(std::int64_t budget) const {
     PlannedSchedule result;
     if (!tryPlan(budget, &result)) {
         const std::int64_t minimum = minimumPeak();
-        throw BudgetError("optimal:" + mib(budget) + " MiB is below the smallest feasible "
-                          "schedule, which needs " + mib(minimum) + " MiB above the step's start",
+        throw BudgetError("optimal:" + mib(budget) +
+                              " MiB is below the smallest feasible "
+                              "schedule, which needs " +
+                              mib(minimum) + " MiB above the step's start",
                           minimum);
     }
     return result;

@@ -39,9 +39,7 @@ Plan makePlan(const Strategy& s, int depth) {
         if (s.kind == StrategyKind::Attn) plan.subLayer = SubLayer::Attention;
         if (s.kind == StrategyKind::FfnOnly) plan.subLayer = SubLayer::Ffn;
         break;
-    case StrategyKind::Revolve:
-        plan = revolvePlan(depth, s.param);
-        break;
+    case StrategyKind::Revolve: plan = revolvePlan(depth, s.param); break;
     case StrategyKind::Optimal:
         // Planned from measured costs only: resolvePlan (sweep_policy.h) with a cost model,
         // estimateStrategy (its budget as the bound) without one.
@@ -58,9 +56,7 @@ Plan makePlan(const Strategy& s, int depth) {
         for (int i = 0; i < depth; ++i) flags[i] = i >= s.param;
         plan.segments = singleBlocks(depth, flags);
         break;
-    case StrategyKind::Segments:
-        plan.segments = balancedSegments(depth, s.param);
-        break;
+    case StrategyKind::Segments: plan.segments = balancedSegments(depth, s.param); break;
     case StrategyKind::Sqrt:
         plan.segments = balancedSegments(depth, static_cast<int>(std::ceil(std::sqrt(depth))));
         break;
@@ -90,8 +86,8 @@ Plan toUnitLevel(const Plan& plan, int unitsPerBlock) {
     out.subLayer = SubLayer::None;
     out.segments.clear();
     const int selectedPart = plan.subLayer == SubLayer::Attention ? 0
-                             : plan.subLayer == SubLayer::Ffn      ? unitsPerBlock - 1
-                                                                   : -1;
+                             : plan.subLayer == SubLayer::Ffn     ? unitsPerBlock - 1
+                                                                  : -1;
     for (const auto& segment : scaled(plan.segments, unitsPerBlock)) {
         if (segment.checkpointed || selectedPart < 0 || unitsPerBlock < 2) {
             out.segments.push_back(segment);

@@ -43,7 +43,7 @@ private:
     struct Item {
         const Segment* segment;  // a checkpoint, or a single plain unit when `unit` >= 0
         int unit = -1;
-        bool recomputed = false; // its forward ran in a recompute, just before its backward
+        bool recomputed = false;  // its forward ran in a recompute, just before its backward
     };
 
     void alloc(std::int64_t bytes) {
@@ -105,8 +105,7 @@ private:
                 backwardUnit(item.unit, gradBytes, held, item.recomputed);
             else
                 backwardCheckpoint(*item.segment, gradBytes, held);
-            gradBytes = first > 0 ? m_.units[first - 1].output_bytes
-                                  : m_.units[first].output_bytes;
+            gradBytes = first > 0 ? m_.units[first - 1].output_bytes : m_.units[first].output_bytes;
             held = false;
             // This item's backward released its saved input: the previous item's output.
             if (k > 0) release(outputOf(items[k - 1]));
@@ -134,7 +133,7 @@ private:
         if (body.empty()) body.push_back({s.begin, s.end, false, {}});
         auto items = forwardSequence(body, true);
         backwardSequence(items, gradBytes, true);
-        release(outputOf(items.back()));   // the recomputed output
+        release(outputOf(items.back()));  // the recomputed output
         release(m_.checkpoint_bytes);
         if (!held) release(gradBytes);
         // The forward's output of this checkpoint was released by its consumer already,

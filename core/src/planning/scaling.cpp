@@ -17,8 +17,8 @@ std::string toString(ScalingAxis axis) {
 }
 
 bool parseScalingAxis(const std::string& text, ScalingAxis& axis) {
-    for (auto candidate : {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width,
-                           ScalingAxis::Batch}) {
+    for (auto candidate :
+         {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width, ScalingAxis::Batch}) {
         if (toString(candidate) == text) {
             axis = candidate;
             return true;
@@ -117,8 +117,8 @@ std::optional<ScalingAxis> detectScalingAxis(const ResultSet& results) {
     // The axes along which some strategy's runs differ; a sweep varies exactly one.
     std::set<int> varying;
     for (const auto& [strategy, runs] : byStrategy) {
-        for (ScalingAxis a : {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width,
-                              ScalingAxis::Batch}) {
+        for (ScalingAxis a :
+             {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width, ScalingAxis::Batch}) {
             std::set<int> values;
             for (const RunResult* run : runs) values.insert(axisValue(run->config, a));
             if (values.size() > 1) varying.insert(int(a));

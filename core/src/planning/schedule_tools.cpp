@@ -124,8 +124,9 @@ private:
                 const std::size_t innerAt = pos_;
                 s.inner = parseItems();
                 expect('}');
-                if (s.end <= s.begin) fail("empty checkpoint [" + std::to_string(s.begin) + "," +
-                                           std::to_string(s.end) + ")");
+                if (s.end <= s.begin)
+                    fail("empty checkpoint [" + std::to_string(s.begin) + "," +
+                         std::to_string(s.end) + ")");
                 checkCovers(s.inner, s.begin, s.end, innerAt);
                 // A body of plain units is how describe() prints a flat checkpoint.
                 if (s.inner.size() == 1 && !s.inner.front().checkpointed) s.inner.clear();

@@ -9,8 +9,7 @@
 
 namespace ckptlab {
 
-Plan resolvePlan(const Strategy& strategy, const CostModel& costs,
-                 const OptimalPlanner* planner) {
+Plan resolvePlan(const Strategy& strategy, const CostModel& costs, const OptimalPlanner* planner) {
     if (needsCostModel(strategy)) {
         if (planner) return planner->plan(budgetBytes(strategy)).plan;
         return OptimalPlanner(costs).plan(budgetBytes(strategy)).plan;
@@ -166,8 +165,8 @@ SweepCheck checkSweep(const SweepRequestData& request, std::int64_t available) {
         check.configError = errors.front().message;
         return check;
     }
-    check.strategies = sweepStrategies(request.kind, request.checked, request.config.depth,
-                                       request.config.block);
+    check.strategies =
+        sweepStrategies(request.kind, request.checked, request.config.depth, request.config.block);
     if (check.strategies.empty()) {
         check.verdict = SweepCheck::Verdict::NoStrategy;
         return check;
