@@ -17,8 +17,8 @@ using test::tinyChain;
 }  // namespace
 
 TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheFfnBlock) {
-    const std::vector<std::string> all{"none",       "full",       "every:2", "every:4",
-                                       "segments:1", "segments:3", "from:2",  "sqrt"};
+    const std::vector<std::string> all{"none",       "full",   "every:2", "every:4", "segments:1",
+                                       "segments:3", "from:2", "upto:2",  "sqrt"};
     ResultSet set = Runner().sweep(tinyChain(BlockKind::Ffn), all);
     ASSERT_EQ(set.runs.size(), all.size());
     for (const auto& run : set.runs) {

@@ -24,6 +24,10 @@ std::vector<bool> checkpointedBlocks(const Plan& plan, int depth) {
     return flags;
 }
 
+std::vector<bool> checkedBlocksOf(const std::string& text, int depth) {
+    return checkpointedBlocks(makePlan(parseStrategy(text, depth, BlockKind::Ffn), depth), depth);
+}
+
 }  // namespace
 
 TEST(Strategy, ParsesEveryKindAndPrintsItBack) {
@@ -103,4 +107,18 @@ TEST(Config, ValidationNamesTheFieldAndRange) {
     errors = validate(t);
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_EQ(errors[0].field, "heads");
+}
+
+TEST(Strategy, UpToIsTheComplementOfFrom) {
+    const int L = 8;
+    EXPECT_EQ(parseStrategy("upto:3", L, BlockKind::Ffn).name(), "upto:3");
+    EXPECT_EQ(parseError("upto:0", L), "upto:N needs N between 1 and 8 for depth 8 (got 0)");
+    EXPECT_EQ(parseError("upto:9", L), "upto:N needs N between 1 and 8 for depth 8 (got 9)");
+    for (int k = 1; k < L; ++k) {
+        const auto upto = checkedBlocksOf("upto:" + std::to_string(k), L);
+        const auto from = checkedBlocksOf("from:" + std::to_string(k), L);
+        for (int i = 0; i < L; ++i) EXPECT_NE(upto[i], from[i]) << "k " << k << " block " << i;
+        EXPECT_TRUE(upto[0]);
+    }
+    EXPECT_EQ(checkedBlocksOf("upto:8", L), std::vector<bool>(L, true));  // = full
 }

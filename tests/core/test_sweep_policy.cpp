@@ -271,9 +271,9 @@ TEST(StrategyForm, TheTextFormApartFromTheModelsRanges) {
 TEST(StrategyForm, CatalogOffersEveryKindOnceWithItsDefault) {
     std::vector<std::string> names;
     for (const Strategy& s : strategyCatalog()) names.push_back(s.name());
-    EXPECT_EQ(names,
-              (std::vector<std::string>{"none", "full", "every:2", "segments:4", "from:10", "sqrt",
-                                        "attn", "ffn", "revolve:3", "seed-bug:4", "optimal:48"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"none", "full", "every:2", "segments:4", "from:10",
+                                               "upto:10", "sqrt", "attn", "ffn", "revolve:3",
+                                               "seed-bug:4", "optimal:48"}));
     EXPECT_EQ(kindName(StrategyKind::SeedBug), "seed-bug");
     EXPECT_TRUE(takesParam(StrategyKind::Optimal));
     EXPECT_FALSE(takesParam(StrategyKind::Sqrt));

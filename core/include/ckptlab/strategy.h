@@ -18,6 +18,7 @@ enum class StrategyKind {
     Every,     // every:N   checkpoint blocks 0, N, 2N, ... (the seed's experiment 1)
     Segments,  // segments:K  K contiguous checkpointed segments (experiment 2)
     From,      // from:K    checkpoint blocks K.. only (experiment 3)
+    UpTo,      // upto:K    checkpoint blocks 0..K-1 only, the complement of from:K
     Sqrt,      // ceil(sqrt(L)) segments (Chen et al. 2016)
     Attn,      // transformer: checkpoint only the attention sub-block of every block
     FfnOnly,   // transformer: checkpoint only the FFN sub-block of every block

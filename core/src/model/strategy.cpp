@@ -22,10 +22,10 @@ struct KindInfo {
 const KindInfo kKinds[] = {
     {StrategyKind::None, "none", false, 0},       {StrategyKind::Full, "full", false, 0},
     {StrategyKind::Every, "every", true, 2},      {StrategyKind::Segments, "segments", true, 4},
-    {StrategyKind::From, "from", true, 10},       {StrategyKind::Sqrt, "sqrt", false, 0},
-    {StrategyKind::Attn, "attn", false, 0},       {StrategyKind::FfnOnly, "ffn", false, 0},
-    {StrategyKind::Revolve, "revolve", true, 3},  {StrategyKind::SeedBug, "seed-bug", true, 4},
-    {StrategyKind::Optimal, "optimal", true, 48},
+    {StrategyKind::From, "from", true, 10},       {StrategyKind::UpTo, "upto", true, 10},
+    {StrategyKind::Sqrt, "sqrt", false, 0},       {StrategyKind::Attn, "attn", false, 0},
+    {StrategyKind::FfnOnly, "ffn", false, 0},     {StrategyKind::Revolve, "revolve", true, 3},
+    {StrategyKind::SeedBug, "seed-bug", true, 4}, {StrategyKind::Optimal, "optimal", true, 48},
 };
 
 const KindInfo& infoFor(StrategyKind kind) {
@@ -72,9 +72,10 @@ Strategy parseForm(const std::string& text) {
     const std::string head = text.substr(0, colon);
     const KindInfo* info = infoByName(head);
     if (!info) {
-        throw StrategyError("unknown strategy \"" + text +
-                            "\" (known: none, full, every:N, segments:K, from:K, sqrt, attn, "
-                            "ffn, seed-bug:K, optimal:MiB, revolve:S)");
+        throw StrategyError(
+            "unknown strategy \"" + text +
+            "\" (known: none, full, every:N, segments:K, from:K, upto:K, sqrt, attn, "
+            "ffn, seed-bug:K, optimal:MiB, revolve:S)");
     }
     Strategy strategy{info->kind, 0};
     if (!info->hasParam) {
@@ -217,6 +218,7 @@ std::string strategySyntaxHelp() {
            "every:N       checkpoint blocks 0, N, 2N, ... (seed experiment 1)\n"
            "segments:K    K contiguous checkpointed segments (seed experiment 2)\n"
            "from:K        checkpoint blocks K.. only (seed experiment 3)\n"
+           "upto:K        checkpoint blocks 0..K-1 only (the other half of from:K)\n"
            "sqrt          ceil(sqrt(L)) segments (Chen et al. 2016)\n"
            "attn          transformer: checkpoint only the attention sub-block\n"
            "ffn           transformer: checkpoint only the FFN sub-block\n"

@@ -56,6 +56,10 @@ Plan makePlan(const Strategy& s, int depth) {
         for (int i = 0; i < depth; ++i) flags[i] = i >= s.param;
         plan.segments = singleBlocks(depth, flags);
         break;
+    case StrategyKind::UpTo:
+        for (int i = 0; i < depth; ++i) flags[i] = i < s.param;
+        plan.segments = singleBlocks(depth, flags);
+        break;
     case StrategyKind::Segments: plan.segments = balancedSegments(depth, s.param); break;
     case StrategyKind::Sqrt:
         plan.segments = balancedSegments(depth, static_cast<int>(std::ceil(std::sqrt(depth))));
