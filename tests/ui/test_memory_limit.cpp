@@ -38,18 +38,6 @@ using namespace ckptlab::ui;
 using namespace ckptlab::ui::test;
 
 namespace {
-
-// Runs the checked strategies through the window's Run action and waits for the end.
-void runSweep(MainWindow& window, const MessageRecorder& recorder) {
-    QSignalSpy ended(&window, &MainWindow::sweepEnded);
-    part<QAction>(window, "runAction")->trigger();
-    QVERIFY2(part<SweepController>(window, "sweepController")->isRunning(),
-             qPrintable(recorder.lastText()));
-    QVERIFY(ended.wait(180000));
-    QCOMPARE(ended.first().at(0).toBool(), false);  // not cancelled
-    QCOMPARE(ended.first().at(1).toBool(), false);  // not failed: a run out of memory is a result
-}
-
 int rowOf(const ResultsTableModel& model, const QString& strategy) {
     for (int row = 0; row < model.rowCount(); ++row)
         if (model.index(row, ResultsTableModel::StrategyColumn).data().toString() == strategy)
@@ -200,7 +188,7 @@ void TestMemoryLimit::noneRunsOutWhereFullFits() {
     part<StrategyList>(window, "strategies")->setCheckedStrategies({"none", "full"});
 
     // A first sweep without a limit gives both footprints.
-    runSweep(window, m_recorder);
+    runCheckedSweep(window, m_recorder);
     if (QTest::currentTestFailed()) return;
     const RunResult* none = part<ResultsDocument>(window, "document")->results().find("none");
     const RunResult* full = part<ResultsDocument>(window, "document")->results().find("full");
@@ -219,7 +207,7 @@ void TestMemoryLimit::noneRunsOutWhereFullFits() {
                               60000);
     QVERIFY(memory->text().contains(QStringLiteral("Predicted to run out")));
 
-    runSweep(window, m_recorder);
+    runCheckedSweep(window, m_recorder);
     if (QTest::currentTestFailed()) return;
     QVERIFY2(m_recorder.messages.isEmpty(), qPrintable(m_recorder.lastText()));
     const ResultSet& results = part<ResultsDocument>(window, "document")->results();

@@ -125,13 +125,17 @@ void FileController::exportCsvDialog() {
 }
 
 bool FileController::exportCsv(const QString& path) {
+    return exportWith(path, tr("Cannot export CSV"), &saveSummaryCsv);
+}
+
+bool FileController::exportWith(const QString& path, const QString& failureTitle,
+                                void (*save)(const ResultSet&, const std::string&)) {
     if (!hasResults()) return false;
-    if (!refuseUnwritableFile(m_window, path, tr("Cannot export CSV")).isEmpty()) return false;
+    if (!refuseUnwritableFile(m_window, path, failureTitle).isEmpty()) return false;
     try {
-        saveSummaryCsv(m_document->results(), localPath(path));
+        save(m_document->results(), localPath(path));
     } catch (const std::exception& e) {
-        showMessage(m_window, MessageKind::Error, tr("Cannot export CSV"),
-                    QString::fromStdString(e.what()));
+        showMessage(m_window, MessageKind::Error, failureTitle, QString::fromStdString(e.what()));
         return false;
     }
     m_settings->setLastFolder(FolderKind::Export, path);
@@ -146,17 +150,7 @@ void FileController::exportTraceDialog() {
 }
 
 bool FileController::exportTrace(const QString& path) {
-    if (!hasResults()) return false;
-    if (!refuseUnwritableFile(m_window, path, tr("Cannot export trace")).isEmpty()) return false;
-    try {
-        saveChromeTrace(m_document->results(), localPath(path));
-    } catch (const std::exception& e) {
-        showMessage(m_window, MessageKind::Error, tr("Cannot export trace"),
-                    QString::fromStdString(e.what()));
-        return false;
-    }
-    m_settings->setLastFolder(FolderKind::Export, path);
-    return true;
+    return exportWith(path, tr("Cannot export trace"), &saveChromeTrace);
 }
 
 }  // namespace ckptlab::ui

@@ -49,6 +49,9 @@ Q_SIGNALS:
 
 private:
     bool hasResults();
+    // Checks the target, writes with `save`, reports a failure under `failureTitle`.
+    bool exportWith(const QString& path, const QString& failureTitle,
+                    void (*save)(const ResultSet&, const std::string&));
     void onLoaded();
     QString askSavePath(const QString& caption, const QString& suffix, const QString& filter);
 
