@@ -38,6 +38,7 @@ using namespace ckptlab::ui;
 using namespace ckptlab::ui::test;
 
 namespace {
+
 int rowOf(const ResultsTableModel& model, const QString& strategy) {
     for (int row = 0; row < model.rowCount(); ++row)
         if (model.index(row, ResultsTableModel::StrategyColumn).data().toString() == strategy)
