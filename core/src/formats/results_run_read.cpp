@@ -70,16 +70,15 @@ GradCheck readGradCheck(const Json& j, const Path& at) {
     GradCheck g;
     g.checked = f.boolean("checked");
     // NaN or +Inf when gradients went non-finite: the check then fails.
-    g.max_abs_diff = f.number("max_abs_diff");
-    if (g.max_abs_diff < 0) {
-        fail(at.member("max_abs_diff"),
-             "expected 0 or more (or \"nan\", \"inf\"), got " + numberText(g.max_abs_diff));
-    }
-    g.tolerance = f.number("tolerance");
-    if (g.tolerance < 0) {
-        fail(at.member("tolerance"),
-             "expected 0 or more (or \"nan\", \"inf\"), got " + numberText(g.tolerance));
-    }
+    auto nonNegative = [&](const char* key) {
+        const double value = f.number(key);
+        if (value < 0)
+            fail(at.member(key),
+                 "expected 0 or more (or \"nan\", \"inf\"), got " + numberText(value));
+        return value;
+    };
+    g.max_abs_diff = nonNegative("max_abs_diff");
+    g.tolerance = nonNegative("tolerance");
     f.boolean("passed");  // must be well-formed, but passed() is recomputed from the numbers
     if (f.find("note")) g.note = f.text("note");
     return g;

@@ -56,16 +56,14 @@ std::int64_t requestedBytesIn(const std::string& message) {
     const char* number = lower.c_str() + at + key.size();
     const double value = std::strtod(number, &end);
     if (end == number || !(value >= 0)) return 0;
-    std::string unit(end);
-    unit = unit.substr(
-        unit.find_first_not_of(' ') == std::string::npos ? 0 : unit.find_first_not_of(' '));
+    while (*end == ' ') ++end;
+    // "bytes" and anything unknown count as bytes; each binary prefix multiplies by 1024.
     double scale = 1;
-    for (const auto& [name, factor] : {std::pair{"kib", 1024.0},
-                                       {"mib", 1024.0 * 1024},
-                                       {"gib", 1024.0 * 1024 * 1024},
-                                       {"tib", 1024.0 * 1024 * 1024 * 1024}})
-        if (unit.rfind(name, 0) == 0) scale = factor;
-    return static_cast<std::int64_t>(value * scale);
+    for (const char* prefix : {"kib", "mib", "gib", "tib"}) {
+        scale *= 1024;
+        if (std::string(end).rfind(prefix, 0) == 0) return static_cast<std::int64_t>(value * scale);
+    }
+    return static_cast<std::int64_t>(value);
 }
 
 const RunResult* ResultSet::find(const std::string& strategy) const {
