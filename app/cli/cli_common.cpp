@@ -91,8 +91,9 @@ void printEnvironment(const Environment& env, const ExperimentConfig& c) {
               << " S=" << c.seq << " B=" << c.batch;
     if (c.block == BlockKind::Transformer)
         std::cout << " heads=" << c.heads << " dropout=" << c.dropout;
-    std::cout << " " << env.dtype << " optimizer=" << toString(c.optimizer) << " | warm-up "
-              << c.warmup << ", median of " << c.repeats << "\n\n";
+    std::cout << " " << env.dtype << " optimizer=" << toString(c.optimizer);
+    if (c.keep_grads) std::cout << " keep-grads";
+    std::cout << " | warm-up " << c.warmup << ", median of " << c.repeats << "\n\n";
 }
 
 RunnerHooks makeHooks(bool quiet) {

@@ -61,6 +61,26 @@ TEST(Runner, TheTutorialsClosureBugFailsTheGradientCheck) {
     EXPECT_FALSE(bug->ok());
 }
 
+// The schedule a run reports must be the one that ran: the forwards counted in the traced
+// step's phases (one forward each, plus its recompute spans) for every kind of plan, the
+// closure bug included, whose recomputes all run the last segment's blocks.
+TEST(Runner, ForwardCountsAreTheForwardsTheTraceShows) {
+    const ExperimentConfig c = tinyChain(BlockKind::Ffn);
+    ResultSet set = Runner().sweep(c, {"none", "full", "segments:2", "from:3", "seed-bug:3"});
+    for (const auto& run : set.runs) {
+        ASSERT_FALSE(run.error) << run.strategy;
+        std::vector<int> traced(c.depth, 1);
+        for (const auto& span : run.phases)
+            if (span.phase == Phase::Recompute && span.block >= 0 && span.block < c.depth)
+                ++traced[span.block];
+        EXPECT_EQ(run.forward_counts, traced) << run.strategy;
+    }
+    const RunResult* bug = set.find("seed-bug:3");
+    ASSERT_NE(bug, nullptr);
+    EXPECT_EQ(bug->forward_counts.front(), 1);  // only the last segment is ever recomputed
+    EXPECT_EQ(bug->forward_counts.back(), 4);
+}
+
 TEST(Runner, RejectsBadConfigsBeforeRunning) {
     ExperimentConfig c = tinyChain(BlockKind::Ffn);
     c.depth = 0;

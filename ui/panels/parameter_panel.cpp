@@ -1,5 +1,6 @@
 #include "panels/parameter_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
@@ -8,6 +9,7 @@
 #include <climits>
 
 #include "ckptlab/runner.h"
+#include "document/core_text.h"
 
 namespace ckptlab::ui {
 
@@ -124,6 +126,18 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QG
     m_repeats =
         addSpin("repeats", tr("Repeats"), limits::repeats, tr("Timed steps; medians are reported"));
 
+    // The tutorial's protocol (its question 1): a whole row, the label says what it does.
+    m_keepGrads = new QCheckBox(tr("&Keep the previous step's gradients"));
+    m_keepGrads->setObjectName(QStringLiteral("keepGrads"));
+    m_keepGrads->setToolTip(
+        tr("The tutorial's protocol: none runs first from a clean start; every other "
+           "strategy's measured step starts with the previous step's gradients still allocated "
+           "and adds its own into them, as the tutorial's test does when it never clears them "
+           "between its two runs. Savings then compare whole peaks."));
+    m_grid->addWidget(m_keepGrads, (m_placed + 1) / 2, 0, 1, 4);
+    m_placed = ((m_placed + 1) / 2 + 1) * 2;
+    connect(m_keepGrads, &QCheckBox::toggled, this, &ParameterPanel::onChanged);
+
     m_problems = new QLabel;
     m_problems->setObjectName("configProblems");
     m_problems->setWordWrap(true);
@@ -178,6 +192,7 @@ ExperimentConfig ParameterPanel::config() const {
     c.warmup = m_warmup->value();
     c.repeats = m_repeats->value();
     c.memory_limit_mib = m_memoryLimit->value();
+    c.keep_grads = m_keepGrads->isChecked();
     return c;
 }
 
@@ -197,6 +212,7 @@ void ParameterPanel::setConfig(const ExperimentConfig& c) {
     m_threads->setValue(c.threads);
     m_warmup->setValue(c.warmup);
     m_repeats->setValue(c.repeats);
+    m_keepGrads->setChecked(c.keep_grads);
     // The spin box would clamp an out-of-range limit into another, valid one without a word;
     // a run under a limit nobody asked for is worse than no run.
     m_refusedLimit.clear();
@@ -205,7 +221,7 @@ void ParameterPanel::setConfig(const ExperimentConfig& c) {
     for (const FieldError& e : validate(limitOnly))
         if (e.field == "memory-limit")
             m_refusedLimit = tr("%1; the field kept %2. Set a limit in range (0 = none) to run.")
-                                 .arg(QString::fromStdString(e.message),
+                                 .arg(fieldErrorText(e, limitOnly),
                                       m_memoryLimit->textFromValue(m_memoryLimit->value()));
     if (m_refusedLimit.isEmpty()) m_memoryLimit->setValue(c.memory_limit_mib);
     m_loading = false;
@@ -214,7 +230,8 @@ void ParameterPanel::setConfig(const ExperimentConfig& c) {
 
 QStringList ParameterPanel::problems() const {
     QStringList list;
-    for (const FieldError& e : validate(config())) list << QString::fromStdString(e.message);
+    const ExperimentConfig c = config();
+    for (const FieldError& e : validate(c)) list << fieldErrorText(e, c);
     if (!m_refusedLimit.isEmpty()) list << m_refusedLimit;
     return list;
 }

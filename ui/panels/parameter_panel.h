@@ -8,6 +8,7 @@
 
 #include "ckptlab/config.h"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QGridLayout;
@@ -52,6 +53,7 @@ private:
     QSpinBox* m_warmup;
     QSpinBox* m_repeats;
     QDoubleSpinBox* m_memoryLimit;
+    QCheckBox* m_keepGrads;
     QString m_refusedLimit;  // validate's message for a limit setConfig refused
     QLabel* m_problems;
     QGridLayout* m_grid;

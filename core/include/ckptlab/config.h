@@ -31,8 +31,9 @@ struct ExperimentConfig {
     // Capacity of the device being modelled, in MiB; 0 = no limit. The traced step fails with
     // an out-of-memory error the moment its allocated bytes (baseline included) pass it.
     double memory_limit_mib = 0;
-    // The tutorial's protocol (its question 1): the measured step starts with the previous
-    // step's parameter and input gradients still allocated, and adds its own into them.
+    // The tutorial's protocol (its question 1): `none` runs first from a clean start, and every
+    // other strategy's measured step starts with the previous step's parameter and input
+    // gradients still allocated (never cleared), adding its own into them.
     bool keep_grads = false;
 };
 

@@ -9,6 +9,7 @@
 
 #include "ckptlab/saturating.h"
 #include "ckptlab/statistics.h"
+#include "ckptlab/strategy.h"
 #include "engine/grad_check.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
@@ -70,7 +71,8 @@ OutOfMemory whereItRanOut(const std::exception& error, const StepContext& contex
 }  // namespace
 
 int stepsPerRun(const ExperimentConfig& config) {
-    return 1 + config.warmup + config.repeats + (config.optimizer != Optimizer::None ? 1 : 0);
+    return 1 + config.warmup + config.repeats + (config.optimizer != Optimizer::None ? 1 : 0) +
+           (config.keep_grads ? 1 : 0);
 }
 
 // Measures one strategy: traced step (memory, gradients), then warm-up and timed steps.
@@ -95,10 +97,23 @@ RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan
 
     // Traced step. Old gradients go first: the trace must only see the step's own memory.
     bench.clearGradients();
+    // The tutorial's protocol: its baseline runs first from a clean start and leaves its
+    // gradients allocated; every later run adds into them. They belong to that step's start.
+    const auto strategy = parseStrategyForm(name);
+    context.keepGradients = bench.config.keep_grads && !(strategy && isBaseline(*strategy));
+    if (context.keepGradients) {
+        runStep(bench, plan, context);
+        bench.restoreInitialWeights();
+        progress.step(name + ": previous step, its gradients kept");
+    } else if (bench.config.keep_grads) {
+        progress.step(name + ": the baseline starts without gradients, as the tutorial's did");
+    }
+    const std::int64_t keptGradients = bytesOf(bench.gradients());
     context.tracker = std::make_shared<MemoryTracker>(bench.device);
     const std::int64_t baseline =
-        sat::add(bytesOf(bench.model.parameters()), bytesOf({bench.input}),
-                 optimizerStateBytes(bench.optimizer.get()));
+        sat::add(sat::add(bytesOf(bench.model.parameters()), bytesOf({bench.input}),
+                          optimizerStateBytes(bench.optimizer.get())),
+                 keptGradients);
     if (bench.config.memory_limit_mib > 0)
         context.tracker->setLimit(baseline, limitBytes(bench.config));
     std::int64_t activationBytes = 0;
@@ -142,6 +157,12 @@ RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan
     for (const auto& g : gradients)
         if (g.defined()) gradientBuffers.insert(g.data_ptr());
     auto trace = analyzeTrace(*context.tracker, gradientBuffers);
+    if (context.keepGradients) {
+        // The step added its gradients to an equal previous step's: halving is exact in
+        // floating point, so the check compares this step's own gradients.
+        for (auto& g : gradients)
+            if (g.defined()) g = g * 0.5;
+    }
     context.tracker.reset();
     run.grad_check =
         checkGradients(reference, gradients, bench.config.dtype, gradientNames(bench.model));
@@ -155,8 +176,9 @@ RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan
     run.breakdown.parameters = bytesOf(bench.model.parameters());
     run.breakdown.input = bytesOf({bench.input});
     run.breakdown.optimizer_state = optimizerStateBytes(bench.optimizer.get());
-    m.baseline_bytes =
-        run.breakdown.parameters + run.breakdown.input + run.breakdown.optimizer_state;
+    run.breakdown.gradients += keptGradients;
+    m.baseline_bytes = run.breakdown.parameters + run.breakdown.input +
+                       run.breakdown.optimizer_state + keptGradients;
     run.timeline = std::move(trace.timeline);
     run.phases = std::move(trace.phases);
     run.blocks = std::move(trace.blocks);

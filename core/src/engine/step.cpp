@@ -65,7 +65,8 @@ StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
     auto sync = [&] {
         if (cuda) torch::cuda::synchronize();
     };
-    bench.clearGradients();
+    // The tutorial's protocol adds this step's gradients into the previous step's.
+    if (!context.keepGradients) bench.clearGradients();
     // The same dropout masks for every strategy, so their gradients can be compared.
     torch::manual_seed(bench.config.seed + 1);
     context.syncCuda = cuda;

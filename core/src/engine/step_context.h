@@ -27,6 +27,9 @@ public:
     std::shared_ptr<MemoryTracker> tracker;  // null in timed (untraced) steps
     const std::atomic<bool>* cancel = nullptr;
     bool syncCuda = false;  // synchronize before reading clocks
+    // The tutorial's protocol: the step adds its gradients into the previous step's instead of
+    // starting without any (ExperimentConfig::keep_grads).
+    bool keepGradients = false;
 
     void label(Phase phase, int block = -1) {
         current_ = {phase, block};

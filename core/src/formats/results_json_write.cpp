@@ -67,6 +67,7 @@ OrderedJson configJson(const ExperimentConfig& c) {
                        {"repeats", c.repeats}};
     // Only when set, so files of runs without a limit read as they always did.
     if (c.memory_limit_mib != 0) config["memory_limit_mib"] = number(c.memory_limit_mib);
+    if (c.keep_grads) config["keep_grads"] = true;
     return config;
 }
 

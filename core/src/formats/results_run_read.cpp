@@ -37,6 +37,7 @@ ExperimentConfig readConfig(const Json& j, const Path& at) {
     c.warmup = f.integer("warmup", 0, kIntMax);
     c.repeats = f.integer("repeats", 0, kIntMax);
     if (f.find("memory_limit_mib")) c.memory_limit_mib = f.number("memory_limit_mib");
+    if (f.find("keep_grads")) c.keep_grads = f.boolean("keep_grads");
     // The same ranges the runner enforces: a config it would refuse cannot have been measured.
     const auto errors = validate(c);
     if (!errors.empty()) {

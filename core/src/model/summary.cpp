@@ -46,12 +46,16 @@ SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
     if (!baseline || baseline->error || run.error) return row;
 
     // Both peaks are measured above the step's start (peak_bytes), so parameters, input and
-    // optimizer state, which no strategy changes, do not dilute the percentage.
-    const double peakNone = static_cast<double>(baseline->metrics.peak_bytes);
-    if (peakNone > 0) {
-        row.memory_saved_pct =
-            (1.0 - static_cast<double>(run.metrics.peak_bytes) / peakNone) * 100.0;
-    }
+    // optimizer state, which no strategy changes, do not dilute the percentage. Steps that
+    // started from different memory (kept gradients, keep_grads) are compared whole, as
+    // torch.cuda.max_memory_allocated would.
+    const bool sameStart = run.metrics.baseline_bytes == baseline->metrics.baseline_bytes;
+    const auto peakOf = [sameStart](const RunResult& r) {
+        return static_cast<double>(r.metrics.peak_bytes) +
+               (sameStart ? 0.0 : static_cast<double>(r.metrics.baseline_bytes));
+    };
+    const double peakNone = peakOf(*baseline);
+    if (peakNone > 0) row.memory_saved_pct = (1.0 - peakOf(run) / peakNone) * 100.0;
     const double stepNone = baseline->metrics.step_ms;
     if (stepNone > 0 && std::isfinite(stepNone) && std::isfinite(run.metrics.step_ms)) {
         row.time_added_pct = (run.metrics.step_ms / stepNone - 1.0) * 100.0;

@@ -231,9 +231,23 @@ std::string describeSchedule(const Plan& plan) {
 
 std::vector<int> forwardCounts(const Plan& plan, int units) {
     std::vector<int> counts(units, 0);
-    visitForwards(plan.segments, [&](int u) {
+    auto count = [&](int u) {
         if (u >= 0 && u < units) ++counts[u];
-    });
+    };
+    if (plan.recomputeLastSegment) {
+        // The tutorial's closure bug (seed-bug:K): each segment's recompute runs the blocks of
+        // the last checkpointed segment, so those run once per segment and the others once.
+        const Segment* last = nullptr;
+        for (const auto& s : plan.segments) {
+            for (int u = s.begin; u < s.end; ++u) count(u);
+            if (s.checkpointed) last = &s;
+        }
+        for (const auto& s : plan.segments)
+            if (s.checkpointed && last)
+                for (int u = last->begin; u < last->end; ++u) count(u);
+        return counts;
+    }
+    visitForwards(plan.segments, count);
     return counts;
 }
 
