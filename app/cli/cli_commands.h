@@ -14,6 +14,7 @@ int plotResults(const PlotOptions& options);
 int runPareto(ExperimentOptions options, int points);
 int runPlan(ExperimentOptions options, const std::string& budgetsMib, int points, bool bruteForce);
 int runScaling(ExperimentOptions options, const std::string& axis, const std::string& values);
+int runLesson(const LessonOptions& options);
 
 // Headless chart export through the GUI's chart builders (cli_charts.cpp); returns false with
 // a message when it fails or when this build has no GUI.

@@ -27,6 +27,20 @@ struct ExperimentOptions {
     bool quiet = false;
 };
 
+// ckptlab-cli lesson (cli_lesson.cpp): show, list, check or record the lessons.
+struct LessonOptions {
+    std::vector<std::string> ids;  // the lesson to show, or the lessons to record
+    bool list = false;
+    bool check = false;
+    bool live = false;
+    std::string recordDir;  // --record DIR
+    std::string lang = "en";
+    std::string jsonPath, pdfPath;
+    std::string recordingsDir;  // default: <lessons>/recordings
+    std::string lessonsDir;     // default: lessonsDirectory(executable)
+    bool quiet = false;
+};
+
 struct PlotOptions {
     std::string resultsPath;
     std::string pngDir, svgDir;

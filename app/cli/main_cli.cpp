@@ -58,6 +58,10 @@ void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
                     "Capacity of the modelled device in MiB, 0 = none: a run whose step passes "
                     "it fails with out of memory where it happened, the others go on")
         ->capture_default_str();
+    cmd->add_flag("--keep-grads", c.keep_grads,
+                  "The tutorial's protocol: none runs first from a clean start and every other "
+                  "strategy's measured step starts with the previous step's gradients still "
+                  "allocated, adding its own into them; savings then compare whole peaks");
     cmd->add_option("--json", o.jsonPath, "Write results JSON (opens in the app)")
         ->check(nonEmpty());
     cmd->add_option("--csv", o.csvPath, "Write the summary table as CSV")->check(nonEmpty());
@@ -80,6 +84,7 @@ struct Request {
     bool planBruteForce = false;
     std::string scalingAxis, scalingValues;
     PlotOptions plot;
+    LessonOptions lesson;
     bool verbose = false;
 };
 
@@ -154,9 +159,41 @@ CLI::App* addPlotCommand(CLI::App& app, Request& r) {
     return plot;
 }
 
+CLI::App* addLessonCommand(CLI::App& app, Request& r) {
+    auto& o = r.lesson;
+    auto* lesson = app.add_subcommand(
+        "lesson", "Teach a lesson (resources/lessons): its steps with the answers filled from "
+                  "the recorded results, or with --live from runs made now");
+    lesson->add_option("ids", o.ids,
+                       "The lesson to show (see --list); with --record, the lessons to record "
+                       "(default: all)");
+    lesson->add_flag("--list", o.list, "List the lessons: id, title, number of steps");
+    lesson->add_flag("--check", o.check,
+                     "Check every lesson file, load every recording and fill every placeholder "
+                     "in both languages; exit 1 listing what fails");
+    lesson->add_option("--record", o.recordDir,
+                       "Measure the lessons again and write DIR/<lesson>/<step>.json")
+        ->check(nonEmpty());
+    lesson->add_flag("--live", o.live, "Measure the lesson's steps now instead of the recording");
+    lesson->add_option("--lang", o.lang, "Language of the texts: en or zh_CN")
+        ->capture_default_str();
+    lesson->add_option("--json", o.jsonPath, "Write the filled lesson and its results as JSON")
+        ->check(nonEmpty());
+    lesson->add_option("--pdf", o.pdfPath, "Write the lesson as a PDF handout")->check(nonEmpty());
+    lesson->add_option("--recordings", o.recordingsDir,
+                       "Folder of recordings (default: <lessons>/recordings)")
+        ->check(nonEmpty());
+    lesson->add_option("--lessons", o.lessonsDir,
+                       "Folder of lesson files (default: $CKPTLAB_LESSONS_DIR, the installed "
+                       "share/ckptlab/lessons, the source tree's resources/lessons)")
+        ->check(nonEmpty());
+    lesson->add_flag("--quiet,-q", o.quiet, "No progress lines while measuring");
+    return lesson;
+}
+
 // The subcommands in the order --help lists them.
 struct Commands {
-    CLI::App *run, *sweep, *pareto, *plan, *scaling, *plot;
+    CLI::App *run, *sweep, *pareto, *plan, *scaling, *plot, *lesson;
 };
 
 Commands addCommands(CLI::App& app, Request& r) {
@@ -170,6 +207,7 @@ Commands addCommands(CLI::App& app, Request& r) {
     c.plan = addPlanCommand(app, r);
     c.scaling = addScalingCommand(app, r);
     c.plot = addPlotCommand(app, r);
+    c.lesson = addLessonCommand(app, r);
     return c;
 }
 
@@ -183,6 +221,7 @@ int runCommand(const Commands& c, const Request& r) {
         if (*c.pareto) return runPareto(r.pareto, r.paretoPoints);
         if (*c.plan) return runPlan(r.plan, r.planBudgets, r.planPoints, r.planBruteForce);
         if (*c.scaling) return runScaling(r.scaling, r.scalingAxis, r.scalingValues);
+        if (*c.lesson) return runLesson(r.lesson);
         return plotResults(r.plot);
     } catch (const std::exception& e) {
         return reportFailure(e, r.verbose);

@@ -97,15 +97,36 @@ std::string recordingPath(const std::string& recordingsDir, const std::string& l
 LessonResults loadRecording(const std::string& recordingsDir, const Lesson& lesson,
                             std::vector<std::string>* problems = nullptr);
 
+// What a step's recording lacks for the step as the lesson now describes it (a lesson edited
+// after it was recorded): each strategy, at each axis value of a scaling step, without a run of
+// the step's model (block, sizes, numerics, seed, keep_grads, memory limit). Empty when it
+// matches.
+std::vector<std::string> recordingMismatches(const LessonStep& step, const ResultSet& results);
+
 // The placeholders of a text, as written between braces, e.g. "saving_pct(full)".
 std::vector<std::string> placeholdersIn(const std::string& text);
 
 // `text` with each placeholder replaced by its value from `results` (step `stepId` unless the
 // placeholder names another step), formatted for `lang`. A placeholder that cannot be
-// resolved stays as "{…}" in the text and is added to *unresolved.
+// resolved stays as "{…}" in the text and is added to *unresolved as "{…}: why", e.g.
+// "{saving_pct(full)}: step \"keep\" has no run of \"full\"".
 std::string fillPlaceholders(const std::string& text, const Lesson& lesson,
                              const std::string& stepId, const LessonResults& results,
                              const std::string& lang,
                              std::vector<std::string>* unresolved = nullptr);
+
+// Fills every text of the lesson (title, summary, each step's texts) in both languages and
+// returns each placeholder that does not resolve, as
+// "lesson ID, step STEP, FIELD (LANG): {…}: why" ("lesson ID, title (LANG): …" above the steps).
+std::vector<std::string> unresolvedPlaceholders(const Lesson& lesson,
+                                                const LessonResults& results);
+
+// The words a front end prints around a lesson, in both languages (the CLI's labels; the app
+// has its own in its .ts files).
+enum class LessonLabel {
+    Lesson, Step, Runs, Scaling, Chart, Focus, Observe, Question, Answer, Tutorial,
+    Recorded, Live, Unresolved, Passed, Failed, None
+};
+const std::string& lessonLabel(LessonLabel label, const std::string& lang);
 
 }  // namespace ckptlab

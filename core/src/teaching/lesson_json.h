@@ -1,0 +1,43 @@
+#pragma once
+// Reading a lesson file's JSON values (private to ckptlab_teaching). Every error is a
+// LessonError naming the file, the step and the field: "03-recompute.json: step \"cost\":
+// experiment.config.depth: expected a whole number in [1, 512], got 0".
+
+#include <initializer_list>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "ckptlab/lesson.h"
+
+namespace ckptlab::teaching {
+
+using Json = nlohmann::json;
+
+struct Where {
+    std::string file;
+    std::string step;  // "step \"timeline\"", or "steps[2]" before its id is read; empty above
+    [[noreturn]] void fail(const std::string& field, const std::string& message) const;
+};
+
+// "a string", "an integer", ...: what a value is, for a message.
+std::string kindOf(const Json& j);
+
+// Refuses keys outside `allowed` (a typo would otherwise be ignored silently).
+void onlyKeys(const Json& object, const std::string& field,
+              std::initializer_list<const char*> allowed, const Where& where);
+const Json& objectIn(const Json& j, const std::string& field, const Where& where);
+// A required member of an object; its field name is `parent.key`.
+const Json& member(const Json& object, const std::string& parent, const char* key,
+                   const Where& where);
+std::string field(const std::string& parent, const std::string& key);
+
+std::string stringIn(const Json& j, const std::string& field, const Where& where);
+long long integerIn(const Json& j, const std::string& field, long long min, long long max,
+                    const Where& where);
+
+// The experiment of a step (lesson_experiment.cpp): config, strategies and optional scaling,
+// checked with the same rules as the CLI (validate, parseStrategy, the scaling pre-check).
+LessonExperiment readExperiment(const Json& j, const Where& where);
+
+}  // namespace ckptlab::teaching

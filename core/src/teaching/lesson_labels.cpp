@@ -1,0 +1,45 @@
+// The CLI's own words around a lesson, in both languages, so `--lang zh_CN` prints no English.
+#include <array>
+#include <cstddef>
+
+#include "ckptlab/lesson.h"
+
+namespace ckptlab {
+namespace {
+
+struct LabelRow {
+    std::string en;
+    std::string zh_CN;
+};
+
+// In the order of LessonLabel.
+const std::array<LabelRow, 16>& labelTable() {
+    static const std::array<LabelRow, 16> table{{
+        {"Lesson", "课程"},
+        {"Step", "步骤"},
+        {"Runs", "运行"},
+        {"Scaling", "扩展"},
+        {"Chart", "图表"},
+        {"Focus", "关注"},
+        {"Observe", "观察"},
+        {"Question", "问题"},
+        {"Answer", "答案"},
+        {"Tutorial", "教程原文"},
+        {"Recorded on", "录制于"},
+        {"Measured live on", "现场测量于"},
+        {"Unresolved placeholders", "未解析的占位符"},
+        {"passed", "通过"},
+        {"failed", "未通过"},
+        {"none", "无"},
+    }};
+    return table;
+}
+
+}  // namespace
+
+const std::string& lessonLabel(LessonLabel label, const std::string& lang) {
+    const LabelRow& row = labelTable().at(static_cast<std::size_t>(label));
+    return lang == kLangChinese ? row.zh_CN : row.en;
+}
+
+}  // namespace ckptlab

@@ -1,0 +1,173 @@
+#include "teaching/lesson_metrics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "ckptlab/summary.h"
+#include "teaching/placeholder_syntax.h"
+
+namespace ckptlab::teaching {
+namespace {
+
+MetricText value(double v, const char* format = "%.1f") {
+    if (!std::isfinite(v)) return {std::nullopt, "the value is not a finite number"};
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, v);
+    return {std::string(buffer), {}};
+}
+
+MetricText missing(const std::string& why) { return {std::nullopt, why}; }
+
+double mib(std::int64_t bytes) { return static_cast<double>(bytes) / kMiB; }
+
+// A duration the run measured; NaN (not measured) and 0 (never timed) have no value.
+MetricText duration(double ms) {
+    if (!(ms > 0) || !std::isfinite(ms)) return missing("not measured");
+    return value(ms);
+}
+
+std::int64_t totalPeakBytes(const RunResult& run) {
+    return run.metrics.peak_bytes + run.metrics.baseline_bytes;
+}
+
+// The peak without the step's own gradients: breakdown.gradients also counts gradients kept
+// from a previous step (keep_grads), which sit in the baseline, not in peak_bytes.
+std::int64_t peakWithoutGradients(const RunResult& run) {
+    const Breakdown& b = run.breakdown;
+    const std::int64_t held = b.parameters + b.input + b.optimizer_state;
+    return std::max<std::int64_t>(
+        0, run.metrics.peak_bytes + run.metrics.baseline_bytes - held - b.gradients);
+}
+
+MetricText againstNone(const std::string& metric, const RunResult& run, const RunResult* none,
+                       const std::string& lang) {
+    if (!none) return missing("the step has no run of \"none\" to compare with");
+    if (none->error) return missing("the \"none\" run failed: " + *none->error);
+    if (metric == "recompute_vs_forward_pct") {
+        const double forward = none->metrics.forward_ms;
+        if (!(forward > 0) || !std::isfinite(forward) || !std::isfinite(run.metrics.recompute_ms))
+            return missing("\"none\" has no measured forward time");
+        return value(run.metrics.recompute_ms / forward * 100.0);
+    }
+    if (metric == "total_saving_pct") {
+        // The whole allocation, as torch.cuda.max_memory_allocated counts it: the baseline
+        // (parameters, input, optimizer state, kept gradients) is in both peaks.
+        const double totalNone = static_cast<double>(totalPeakBytes(*none));
+        if (!(totalNone > 0)) return missing("\"none\" has no peak to compare with");
+        return value((1.0 - static_cast<double>(totalPeakBytes(run)) / totalNone) * 100.0);
+    }
+    const SummaryRow row = summarizeRun(run, none);
+    if (metric == "saving_pct") {
+        if (!row.memory_saved_pct) return missing("\"none\" has no peak to compare with");
+        return value(*row.memory_saved_pct);
+    }
+    if (!row.time_added_pct) return missing("no step times to compare");
+    if (metric == "time_added_pct") return value(*row.time_added_pct);
+    // ratio: summary.h defines it only when the strategy costs time; say so instead.
+    if (!row.saved_per_added) {
+        return {lang == kLangChinese ? "—（未增加时间）" : "— (no time added)", {}};
+    }
+    return value(*row.saved_per_added, "%.2f");
+}
+
+}  // namespace
+
+MetricText runMetric(const std::string& metric, const RunResult& run, const RunResult* none,
+                     const std::string& lang) {
+    // A failed run's numbers are partial; a lesson must not present them as measured.
+    if (run.error) return missing("the run of \"" + run.strategy + "\" failed: " + *run.error);
+    const Metrics& m = run.metrics;
+    const Breakdown& b = run.breakdown;
+    if (metric == "peak_mib") return value(mib(m.peak_bytes));
+    if (metric == "total_peak_mib") return value(mib(totalPeakBytes(run)));
+    if (metric == "activations_mib") return value(mib(m.activation_bytes));
+    if (metric == "step_ms") return duration(m.step_ms);
+    if (metric == "forward_ms") return duration(m.forward_ms);
+    if (metric == "backward_ms") return duration(m.backward_ms);
+    if (metric == "recompute_ms") {
+        if (!std::isfinite(m.recompute_ms) || m.recompute_ms < 0) return missing("not measured");
+        return value(m.recompute_ms);  // 0 is a real value: nothing recomputed
+    }
+    if (metric == "recomputed_blocks") return {std::to_string(m.recomputed_blocks), {}};
+    if (metric == "grad_check" || metric == "max_abs_diff") {
+        if (!run.grad_check.checked) return missing("the gradients were not checked");
+        if (metric == "max_abs_diff") return value(run.grad_check.max_abs_diff, "%.2e");
+        return {lessonLabel(run.grad_check.passed() ? LessonLabel::Passed : LessonLabel::Failed,
+                            lang),
+                {}};
+    }
+    if (metric == "grads_at_peak_mib") return value(mib(b.gradients));
+    if (metric == "activations_at_peak_mib") return value(mib(b.activations));
+    if (metric == "other_at_peak_mib") return value(mib(b.other));
+    if (metric == "baseline_mib") return value(mib(m.baseline_bytes));
+    if (metric == "peak_no_grads_mib")
+        return value(mib(peakWithoutGradients(run)));
+    if (comparesWithNone(metric)) return againstNone(metric, run, none, lang);
+    return missing("\"" + metric + "\" is not a metric of one run");
+}
+
+MetricText scalingMetric(const std::string& metric, const ResultSet& results,
+                         const std::string& strategy, ScalingAxis axis, const std::string& lang) {
+    std::vector<const RunResult*> runs;
+    for (const RunResult& run : results.runs)
+        if (run.strategy == strategy) runs.push_back(&run);
+    if (runs.empty()) return missing("no run of \"" + strategy + "\"");
+
+    if (metric == "largest_fit" || metric == "first_oom") {
+        std::optional<int> largest, firstOom;
+        for (const RunResult* run : runs) {
+            const int v = axisValue(run->config, axis);
+            if (!run->error) largest = std::max(largest.value_or(v), v);
+            if (run->out_of_memory) firstOom = std::min(firstOom.value_or(v), v);
+        }
+        if (metric == "first_oom") {
+            if (!firstOom) return {lessonLabel(LessonLabel::None, lang), {}};
+            return {std::to_string(*firstOom), {}};
+        }
+        if (!largest) return missing("no run of \"" + strategy + "\" finished");
+        return {std::to_string(*largest), {}};
+    }
+
+    PowerFit fit;
+    if (metric == "peak_no_grads_exponent") {
+        std::vector<double> x, y;
+        for (const RunResult* run : runs) {
+            if (run->error) continue;
+            x.push_back(axisValue(run->config, axis));
+            y.push_back(static_cast<double>(peakWithoutGradients(*run)));
+        }
+        fit = fitPowerLaw(x, y);
+    } else {
+        static const std::map<std::string, ScalingMetric> kFitted = {
+            {"peak_exponent", ScalingMetric::PeakBytes},
+            {"activations_exponent", ScalingMetric::ActivationBytes},
+            {"time_exponent", ScalingMetric::StepMs}};
+        const auto it = kFitted.find(metric);
+        if (it == kFitted.end()) return missing("\"" + metric + "\" is not a scaling metric");
+        fit = fitRuns(results, strategy, axis, it->second);
+    }
+    if (fit.points < 2)
+        return missing("fewer than two finished runs of \"" + strategy + "\" with a value to fit");
+    return value(fit.exponent, "%.2f");
+}
+
+MetricText configField(const std::string& field, const ExperimentConfig& c) {
+    if (field == "depth") return {std::to_string(c.depth), {}};
+    if (field == "width") return {std::to_string(c.width), {}};
+    if (field == "seq") return {std::to_string(c.seq), {}};
+    if (field == "batch") return {std::to_string(c.batch), {}};
+    if (field == "heads") return {std::to_string(c.heads), {}};
+    if (field == "memory_limit_mib") {
+        // Whole MiB as typed ("512"), else one decimal.
+        if (c.memory_limit_mib == std::floor(c.memory_limit_mib))
+            return value(c.memory_limit_mib, "%.0f");
+        return value(c.memory_limit_mib);
+    }
+    return missing("unknown config field \"" + field + "\"");
+}
+
+}  // namespace ckptlab::teaching

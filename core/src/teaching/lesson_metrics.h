@@ -1,0 +1,30 @@
+#pragma once
+// The values placeholders stand for (docs/LESSONS.md's metric tables), formatted for a
+// language. Private to ckptlab_teaching; the comparisons against `none` come from summary.h
+// and the fits from scaling.h, so each rule lives once.
+
+#include <optional>
+#include <string>
+
+#include "ckptlab/lesson.h"
+
+namespace ckptlab::teaching {
+
+// The text of a value, or why there is none.
+struct MetricText {
+    std::optional<std::string> text;
+    std::string why;
+};
+
+// A metric of one run; `none` is the run to compare with (same step, same axis value).
+MetricText runMetric(const std::string& metric, const RunResult& run, const RunResult* none,
+                     const std::string& lang);
+
+// A metric fitted or read over every run of `strategy` in a scaling step.
+MetricText scalingMetric(const std::string& metric, const ResultSet& results,
+                         const std::string& strategy, ScalingAxis axis, const std::string& lang);
+
+// A field of the step's config.
+MetricText configField(const std::string& field, const ExperimentConfig& config);
+
+}  // namespace ckptlab::teaching

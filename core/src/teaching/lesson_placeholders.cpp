@@ -1,0 +1,133 @@
+// Filling a lesson's texts from measured results: finds each {placeholder}, works out which
+// step, run and metric it names, and writes the value (lesson_metrics.cpp) in its place.
+#include <functional>
+
+#include "ckptlab/lesson.h"
+#include "ckptlab/strategy.h"
+#include "teaching/lesson_metrics.h"
+#include "teaching/placeholder_syntax.h"
+
+namespace ckptlab {
+
+using teaching::MetricScope;
+using teaching::MetricText;
+using teaching::Placeholder;
+
+namespace {
+
+// Calls `each(begin, end)` for every "{...}" in `text` (begin at '{', end after '}').
+void forEachPlaceholder(const std::string& text,
+                        const std::function<void(std::size_t, std::size_t)>& each) {
+    std::size_t pos = 0;
+    while ((pos = text.find('{', pos)) != std::string::npos) {
+        const std::size_t close = text.find('}', pos + 1);
+        if (close == std::string::npos) return;
+        each(pos, close + 1);
+        pos = close + 1;
+    }
+}
+
+// Runs record the canonical name ("every:2"); a lesson may write any spelling that parses.
+std::string canonical(const std::string& strategy, const ExperimentConfig& config) {
+    const auto parsed = tryParseStrategy(strategy, config.depth, config.block);
+    return parsed ? parsed->name() : strategy;
+}
+
+const RunResult* findRun(const ResultSet& results, const std::string& strategy,
+                         std::optional<ScalingAxis> axis, std::optional<int> at) {
+    for (const RunResult& run : results.runs) {
+        if (run.strategy != strategy) continue;
+        if (!axis || axisValue(run.config, *axis) == *at) return &run;
+    }
+    return nullptr;
+}
+
+MetricText resolve(const std::string& inner, const Lesson& lesson, const std::string& stepId,
+                   const LessonResults& results, const std::string& lang) {
+    std::string error;
+    const auto p = teaching::parsePlaceholder(inner, &error);
+    if (!p) return {std::nullopt, error};
+    const std::string id = p->step.empty() ? stepId : p->step;
+    const LessonStep* step = lesson.step(id);
+    if (!step) return {std::nullopt, "lesson \"" + lesson.id + "\" has no step \"" + id + "\""};
+    const LessonExperiment& e = step->experiment;
+    if (p->metric == "config") return teaching::configField(p->argument, e.config);
+
+    const auto found = results.find(id);
+    if (found == results.end()) return {std::nullopt, "no results for step \"" + id + "\""};
+    const ResultSet& set = found->second;
+    const std::string strategy = canonical(p->argument, e.config);
+
+    if (teaching::scopeOf(p->metric) == MetricScope::Scaling) {
+        if (!e.scaling_axis) return {std::nullopt, "step \"" + id + "\" is not a scaling step"};
+        return teaching::scalingMetric(p->metric, set, strategy, *e.scaling_axis, lang);
+    }
+    if (e.scaling_axis && !p->at)
+        return {std::nullopt, "step \"" + id + "\" is a scaling step: say which " +
+                                  toString(*e.scaling_axis) + " with @value"};
+    if (!e.scaling_axis && p->at)
+        return {std::nullopt, "@value is for scaling steps; step \"" + id + "\" is not one"};
+    const RunResult* run = findRun(set, strategy, e.scaling_axis, p->at);
+    if (!run) {
+        const std::string where = p->at ? " at " + std::to_string(*p->at) : "";
+        return {std::nullopt, "step \"" + id + "\" has no run of \"" + strategy + "\"" + where};
+    }
+    return teaching::runMetric(p->metric, *run, findRun(set, "none", e.scaling_axis, p->at),
+                               lang);
+}
+
+}  // namespace
+
+std::vector<std::string> placeholdersIn(const std::string& text) {
+    std::vector<std::string> found;
+    forEachPlaceholder(text, [&](std::size_t begin, std::size_t end) {
+        found.push_back(text.substr(begin + 1, end - begin - 2));
+    });
+    return found;
+}
+
+std::string fillPlaceholders(const std::string& text, const Lesson& lesson,
+                             const std::string& stepId, const LessonResults& results,
+                             const std::string& lang, std::vector<std::string>* unresolved) {
+    std::string out;
+    std::size_t copied = 0;
+    forEachPlaceholder(text, [&](std::size_t begin, std::size_t end) {
+        out += text.substr(copied, begin - copied);
+        const std::string written = text.substr(begin, end - begin);
+        const MetricText value =
+            resolve(written.substr(1, written.size() - 2), lesson, stepId, results, lang);
+        if (value.text) {
+            out += *value.text;
+        } else {
+            out += written;
+            if (unresolved) unresolved->push_back(written + ": " + value.why);
+        }
+        copied = end;
+    });
+    return out + text.substr(copied);
+}
+
+std::vector<std::string> unresolvedPlaceholders(const Lesson& lesson,
+                                                const LessonResults& results) {
+    std::vector<std::string> problems;
+    auto check = [&](const std::string& where, const std::string& stepId,
+                     const LocalizedText& text) {
+        for (const std::string lang : {kLangEnglish, kLangChinese}) {
+            std::vector<std::string> unresolved;
+            fillPlaceholders(text.in(lang), lesson, stepId, results, lang, &unresolved);
+            for (const auto& u : unresolved) problems.push_back(where + " (" + lang + "): " + u);
+        }
+    };
+    check("lesson " + lesson.id + ", title", "", lesson.title);
+    check("lesson " + lesson.id + ", summary", "", lesson.summary);
+    for (const LessonStep& s : lesson.steps) {
+        const std::string where = "lesson " + lesson.id + ", step " + s.id + ", ";
+        check(where + "title", s.id, s.title);
+        check(where + "observe", s.id, s.observe);
+        check(where + "question", s.id, s.question);
+        check(where + "answer", s.id, s.answer);
+    }
+    return problems;
+}
+
+}  // namespace ckptlab
