@@ -10,7 +10,8 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   libtorch-dev libopenblas0-openmp           # without OpenBLAS LibTorch runs ~20x slower
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
-  qt6-tools-dev qt6-l10n-tools
+  qt6-tools-dev qt6-l10n-tools qt6-translations-l10n
+  fonts-noto-cjk                             # Chinese (--lang zh_CN) renders, not boxes
   googletest libgtest-dev nlohmann-json3-dev libcli11-dev
   xvfb xauth appstream desktop-file-utils python3
 )

@@ -823,7 +823,8 @@ private Q_SLOTS:
         // A real mouse click on the point's position.
         const QPoint at = view.mapFromScene(view.chart()->mapToPosition(every2->at(0), every2));
         QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, at);
-        QCOMPARE(clicked.size(), 1);
+        QCOMPARE(clicked.size(), 0);  // after the mouse release is done (chart_view.cpp)
+        QTRY_COMPARE(clicked.size(), 1);
         QCOMPARE(clicked.at(0).at(0).toString(), QStringLiteral("every:2"));
 
         // Bars report their strategy too; replacing the chart deletes the old one.
@@ -832,7 +833,7 @@ private Q_SLOTS:
         QVERIFY(old.isNull());
         auto* bars = seriesOf<QHorizontalStackedBarSeries>(view.chart())[0];
         Q_EMIT bars->clicked(1, bars->barSets()[4]);  // second from the bottom
-        QCOMPARE(clicked.size(), 2);
+        QTRY_COMPARE(clicked.size(), 2);
         QCOMPARE(clicked.at(1).at(0).toString(), QStringLiteral("every:4"));
         Q_EMIT bars->hovered(true, 1, bars->barSets()[4]);
         QVERIFY(hovered.last().at(0).toString().contains(QLatin1String("activations")));

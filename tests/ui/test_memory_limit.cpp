@@ -149,9 +149,9 @@ void TestMemoryLimit::outOfRangeIsNamedByTheField() {
         // Not clamped into another limit: the field keeps its value, and says why.
         QCOMPARE(parameters.config().memory_limit_mib, 3.25);
         const QString text = parameters.problems().join(QLatin1Char('\n'));
-        QVERIFY2(text.contains(QStringLiteral("memory-limit")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("memory limit")), qPrintable(text));
         QVERIFY(problems->isVisibleTo(&parameters));
-        QVERIFY(problems->text().contains(QStringLiteral("memory-limit")));
+        QVERIFY(problems->text().contains(QStringLiteral("memory limit")));
     }
 
     // Editing the field answers it.
@@ -176,7 +176,7 @@ void TestMemoryLimit::outOfRangeIsRefusedOnRun() {
         QVERIFY(!part<SweepController>(window, "sweepController")->isRunning());
         QCOMPARE(m_recorder.messages.size(), 1);
         QCOMPARE(m_recorder.messages[0].title, QStringLiteral("Invalid configuration"));
-        QVERIFY2(m_recorder.messages[0].text.contains(QStringLiteral("memory-limit")),
+        QVERIFY2(m_recorder.messages[0].text.contains(QStringLiteral("memory limit")),
                  qPrintable(m_recorder.messages[0].text));
     }
 }

@@ -33,12 +33,12 @@ struct Part {
 
 // Muted colours for what checkpointing cannot change, a strong one for activations.
 const std::array<Part, 6> kParts = {{
-    {"parameters", &Breakdown::parameters, QColor(0x7b, 0x8e, 0xa8)},
-    {"input", &Breakdown::input, QColor(0xa9, 0xbc, 0xcf)},
-    {"optimizer state", &Breakdown::optimizer_state, QColor(0x9d, 0x8f, 0xb8)},
-    {"gradients", &Breakdown::gradients, QColor(0xd4, 0xb9, 0x6a)},
-    {"activations", &Breakdown::activations, QColor(0xe0, 0x5a, 0x3c)},
-    {"other", &Breakdown::other, QColor(0xbd, 0xbd, 0xbd)},
+    {QT_TRANSLATE_NOOP("ChartText", "parameters"), &Breakdown::parameters, QColor(0x7b, 0x8e, 0xa8)},
+    {QT_TRANSLATE_NOOP("ChartText", "input"), &Breakdown::input, QColor(0xa9, 0xbc, 0xcf)},
+    {QT_TRANSLATE_NOOP("ChartText", "optimizer state"), &Breakdown::optimizer_state, QColor(0x9d, 0x8f, 0xb8)},
+    {QT_TRANSLATE_NOOP("ChartText", "gradients"), &Breakdown::gradients, QColor(0xd4, 0xb9, 0x6a)},
+    {QT_TRANSLATE_NOOP("ChartText", "activations"), &Breakdown::activations, QColor(0xe0, 0x5a, 0x3c)},
+    {QT_TRANSLATE_NOOP("ChartText", "other"), &Breakdown::other, QColor(0xbd, 0xbd, 0xbd)},
 }};
 
 // The bars' rows from the top: display names (unique), the runs' strategies and their totals.
@@ -74,7 +74,7 @@ QHorizontalStackedBarSeries* stackedBars(const Rows& rows) {
     auto* bars = new QHorizontalStackedBarSeries;
     bars->setBarWidth(0.62);
     for (const Part& part : kParts) {
-        auto* set = new QBarSet(QString::fromLatin1(part.label));
+        auto* set = new QBarSet(ChartText::tr(part.label));
         set->setColor(part.color);
         set->setBorderColor(part.color.darker(115));
         for (const RunResult* run : rows.runs)
@@ -126,7 +126,7 @@ void addInteraction(QChart* chart, const Rows& rows) {
         if (index < 0 || index >= categories.size()) return QString();
         const double mib = set->at(index);
         const double share = totals[size_t(index)] > 0 ? 100.0 * mib / totals[size_t(index)] : 0.0;
-        return QStringLiteral("%1: %2\n%3 (%4 % of %5)")
+        return ChartText::tr("%1: %2\n%3 (%4 % of %5)")
             .arg(categories[index], set->label(), formatMiB(mib), QString::number(share, 'f', 1),
                  formatMiB(totals[size_t(index)]));
     };
@@ -136,7 +136,7 @@ void addInteraction(QChart* chart, const Rows& rows) {
     interaction->pointTooltip = [categories, totals](QAbstractSeries* series, const QPointF&) {
         const int index = categories.indexOf(series->name());
         return index < 0 ? QString()
-                         : QStringLiteral("%1: %2 in total")
+                         : ChartText::tr("%1: %2 in total")
                                .arg(categories[index], formatMiB(totals[size_t(index)]));
     };
     interaction->pointStrategy = [](QAbstractSeries* series, const QPointF&) {
@@ -159,7 +159,7 @@ QChart* buildBreakdownChart(const ResultSet& results) {
     auto* y = new QBarCategoryAxis;
     y->append(rows.categories);
     y->setLabelsFont(axisLabelFont());
-    auto* x = makeValueAxis(QStringLiteral(
+    auto* x = makeValueAxis(ChartText::tr(
         "Memory at the step's peak (MiB); checkpointing shrinks only the activations"));
     const double maxTotal = *std::max_element(rows.totals.begin(), rows.totals.end());
     double limit = runs.front()->config.memory_limit_mib;

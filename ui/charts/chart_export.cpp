@@ -12,6 +12,7 @@
 #include <QSvgGenerator>
 
 #include "charts/chart_render.h"
+#include "charts/chart_style.h"
 
 namespace ckptlab::ui {
 
@@ -23,10 +24,10 @@ bool fail(QString* error, const QString& message) {
 }
 
 bool checkCanRender(QChart* chart, QString* error) {
-    if (!chart) return fail(error, QStringLiteral("No chart to export."));
+    if (!chart) return fail(error, ChartText::tr("No chart to export."));
     // Charts are widgets: they need fonts and styles that only a QApplication provides.
     if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
-        return fail(error, QStringLiteral("Exporting charts needs a QApplication."));
+        return fail(error, ChartText::tr("Exporting charts needs a QApplication."));
     return true;
 }
 
@@ -40,10 +41,10 @@ int layoutDpi() {
 
 bool exportChartPng(QChart* chart, const QString& path, int scale, QString* error) {
     if (!checkCanRender(chart, error)) return false;
-    if (scale != 1 && scale != 2) return fail(error, QStringLiteral("PNG scale must be 1 or 2."));
+    if (scale != 1 && scale != 2) return fail(error, ChartText::tr("PNG scale must be 1 or 2."));
     const QSizeF size(kExportSize);
     QImage image((size * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-    if (image.isNull()) return fail(error, QStringLiteral("Could not allocate the image."));
+    if (image.isNull()) return fail(error, ChartText::tr("Could not allocate the image."));
     image.setDevicePixelRatio(scale);  // paint in logical units, get scale× the pixels
     image.fill(Qt::white);
     {
@@ -58,7 +59,7 @@ bool exportChartPng(QChart* chart, const QString& path, int scale, QString* erro
     image.setDotsPerMeterY(dotsPerMeter);
     if (!image.save(path, "PNG"))
         return fail(error,
-                    QStringLiteral("Could not write %1.").arg(QFileInfo(path).absoluteFilePath()));
+                    ChartText::tr("Could not write %1.").arg(QFileInfo(path).absoluteFilePath()));
     return true;
 }
 
@@ -70,7 +71,7 @@ bool exportChartSvg(QChart* chart, const QString& path, const QString& title,
         // Fail early with a clear message: QSvgGenerator only warns when it cannot write.
         QFile probe(path);
         if (!probe.open(QIODevice::WriteOnly))
-            return fail(error, QStringLiteral("Could not write %1: %2")
+            return fail(error, ChartText::tr("Could not write %1: %2")
                                    .arg(QFileInfo(path).absoluteFilePath(), probe.errorString()));
     }
     QSvgGenerator generator;
@@ -83,7 +84,7 @@ bool exportChartSvg(QChart* chart, const QString& path, const QString& title,
     generator.setDescription(description.toHtmlEscaped());
     QPainter painter;
     if (!painter.begin(&generator))
-        return fail(error, QStringLiteral("Could not start writing %1.").arg(path));
+        return fail(error, ChartText::tr("Could not start writing %1.").arg(path));
     painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     renderChart(chart, &painter, size);
     painter.end();
@@ -93,20 +94,21 @@ bool exportChartSvg(QChart* chart, const QString& path, const QString& title,
 QString describeConfig(const ExperimentConfig& c) {
     auto s = [](const std::string& text) { return QString::fromStdString(text); };
     QStringList parts;
-    parts << QStringLiteral("%1 model, %2 blocks, width %3, seq %4, batch %5")
+    parts << ChartText::tr("%1 model, %2 blocks, width %3, seq %4, batch %5")
                  .arg(s(toString(c.block)))
                  .arg(c.depth)
                  .arg(c.width)
                  .arg(c.seq)
                  .arg(c.batch);
     if (c.block == BlockKind::Transformer)
-        parts << QStringLiteral("%1 heads, dropout %2").arg(c.heads).arg(c.dropout);
-    parts << QStringLiteral("%1 on %2").arg(s(toString(c.dtype)), s(c.device));
-    parts << QStringLiteral("optimizer %1").arg(s(toString(c.optimizer)));
-    parts << QStringLiteral("seed %1").arg(qulonglong(c.seed));
-    parts << (c.threads > 0 ? QStringLiteral("%1 threads").arg(c.threads)
-                            : QStringLiteral("default threads"));
-    parts << QStringLiteral("%1 warm-up + %2 timed steps").arg(c.warmup).arg(c.repeats);
+        parts << ChartText::tr("%1 heads, dropout %2").arg(c.heads).arg(c.dropout);
+    parts << ChartText::tr("%1 on %2").arg(s(toString(c.dtype)), s(c.device));
+    parts << ChartText::tr("optimizer %1").arg(s(toString(c.optimizer)));
+    if (c.keep_grads) parts << ChartText::tr("previous step's gradients kept");
+    parts << ChartText::tr("seed %1").arg(qulonglong(c.seed));
+    parts << (c.threads > 0 ? ChartText::tr("%1 threads").arg(c.threads)
+                            : ChartText::tr("default threads"));
+    parts << ChartText::tr("%1 warm-up + %2 timed steps").arg(c.warmup).arg(c.repeats);
     return parts.join(QStringLiteral(", "));
 }
 

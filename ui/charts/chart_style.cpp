@@ -35,18 +35,48 @@ QString chartFileStem(ChartKind kind) {
 
 QString chartTitle(ChartKind kind) {
     switch (kind) {
-    case ChartKind::Tradeoff: return QStringLiteral("Memory against time per strategy");
-    case ChartKind::Timeline: return QStringLiteral("Memory during one training step");
-    case ChartKind::Lifetimes: return QStringLiteral("Activation lifetimes");
-    case ChartKind::Breakdown: return QStringLiteral("What the memory holds at the peak");
-    case ChartKind::Scaling: return QStringLiteral("Scaling");
+    case ChartKind::Tradeoff: return ChartText::tr("Memory against time per strategy");
+    case ChartKind::Timeline: return ChartText::tr("Memory during one training step");
+    case ChartKind::Lifetimes: return ChartText::tr("Activation lifetimes");
+    case ChartKind::Breakdown: return ChartText::tr("What the memory holds at the peak");
+    case ChartKind::Scaling: return ChartText::tr("Scaling");
     }
     return {};
 }
 
+namespace {
+bool projectorLook = false;
+}
+
+void setProjectorLook(bool on) { projectorLook = on; }
+bool isProjectorLook() { return projectorLook; }
+
+void applyProjectorLook(QChart* chart) {
+    if (!projectorLook || !chart) return;
+    constexpr qreal kLineScale = 2.0, kMarkerScale = 1.6;
+    auto thicker = [](QPen pen) {
+        if (pen.style() != Qt::NoPen) pen.setWidthF(std::max<qreal>(pen.widthF(), 1) * kLineScale);
+        return pen;
+    };
+    for (QAbstractSeries* series : chart->series()) {
+        if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
+            scatter->setMarkerSize(scatter->markerSize() * kMarkerScale);
+            const qreal base = scatter->property("ckptlabBaseMarker").toReal();
+            if (base > 0) scatter->setProperty("ckptlabBaseMarker", base * kMarkerScale);
+        } else if (auto* line = qobject_cast<QLineSeries*>(series)) {
+            line->setPen(thicker(line->pen()));
+            const qreal base = line->property("ckptlabBaseWidth").toReal();
+            if (base > 0) line->setProperty("ckptlabBaseWidth", base * kLineScale);
+        } else if (auto* area = qobject_cast<QAreaSeries*>(series)) {
+            area->setPen(thicker(area->pen()));
+        }
+    }
+    for (QAbstractAxis* axis : chart->axes()) axis->setLinePen(thicker(axis->linePen()));
+}
+
 static QFont sized(int points, bool bold = false) {
     QFont font;
-    font.setPointSize(points);
+    font.setPointSizeF(points * (projectorLook ? kProjectorFontScale : 1.0));
     font.setBold(bold);
     return font;
 }
@@ -58,6 +88,8 @@ QFont legendFont() { return sized(10); }
 QFont pointLabelFont() { return sized(10); }
 
 void styleChart(QChart* chart, const QString& title) {
+    // First: a theme resets the fonts and colours set before it.
+    if (projectorLook) chart->setTheme(QChart::ChartThemeHighContrast);
     chart->setTitle(title);
     chart->setTitleFont(chartTitleFont());
     chart->setAnimationOptions(QChart::NoAnimation);
@@ -150,14 +182,14 @@ QColor phaseColor(Phase phase) {
 
 QString phaseLabel(Phase phase) {
     switch (phase) {
-    case Phase::Forward: return QStringLiteral("forward");
-    case Phase::Loss: return QStringLiteral("loss");
-    case Phase::Recompute: return QStringLiteral("recompute");
-    case Phase::Backward: return QStringLiteral("backward");
-    case Phase::Optimizer: return QStringLiteral("optimizer");
+    case Phase::Forward: return ChartText::tr("forward", "phase of a training step");
+    case Phase::Loss: return ChartText::tr("loss", "phase of a training step");
+    case Phase::Recompute: return ChartText::tr("recompute", "phase of a training step");
+    case Phase::Backward: return ChartText::tr("backward", "phase of a training step");
+    case Phase::Optimizer: return ChartText::tr("optimizer", "phase of a training step");
     case Phase::Idle: break;
     }
-    return QStringLiteral("idle");
+    return ChartText::tr("idle", "phase of a training step");
 }
 
 QColor outOfMemoryColor() { return QColor(0xc0, 0x1c, 0x28); }

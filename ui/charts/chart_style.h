@@ -3,6 +3,7 @@
 // what makes the window's charts and the exported PNG/SVG files look alike.
 
 #include <QColor>
+#include <QCoreApplication>
 #include <QFont>
 #include <QPointF>
 #include <QString>
@@ -20,9 +21,26 @@ QT_END_NAMESPACE
 
 namespace ckptlab::ui {
 
+// The chart builders are plain functions: their texts go through ChartText::tr, the "ChartText"
+// context of translations/*.ts.
+class ChartText {
+    Q_DECLARE_TR_FUNCTIONS(ChartText)
+};
+
 // Property on a series naming the strategy it draws; ChartView reads it for clicks and
 // setSelectedStrategy for highlighting.
 inline constexpr const char* kStrategyProperty = "ckptlabStrategy";
+
+// Projector mode's look (set by the window's View menu or --projector; headless export keeps
+// the normal look unless its caller turns it on): every chart font kProjectorFontScale times
+// larger and Qt Charts' high-contrast theme (both in styleChart and the font functions), and
+// thicker lines and larger markers (applyProjectorLook, on a built chart).
+inline constexpr qreal kProjectorFontScale = 1.6;
+void setProjectorLook(bool on);
+bool isProjectorLook();
+// Thicker lines (series and axes) and larger markers; the emphasis setSelectedStrategy gives
+// scales with them. Does nothing unless isProjectorLook().
+void applyProjectorLook(QChart* chart);
 
 QFont chartTitleFont();
 QFont axisTitleFont();
@@ -79,11 +97,8 @@ QString formatMs(double ms);
 namespace ckptlab::ui {
 
 // A styled chart titled "No results yet" with nothing in it: what every builder returns when
-// there is nothing to plot, so views and exports never see a null chart.
-inline const QString& noResultsTitle() {
-    static const QString title = QStringLiteral("No results yet");
-    return title;
-}
+// there is nothing to plot, so views and exports never see a null chart. Translated when called.
+inline QString noResultsTitle() { return ChartText::tr("No results yet"); }
 QChart* makeEmptyChart(const QString& title = noResultsTitle());
 
 }  // namespace ckptlab::ui

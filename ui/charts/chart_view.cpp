@@ -49,7 +49,7 @@ void ChartView::connectSeries(QAbstractSeries* series) {
         const ChartInteraction* interaction = ChartInteraction::of(chart());
         if (!interaction || !interaction->pointStrategy) return;
         const QString strategy = interaction->pointStrategy(series, value);
-        if (!strategy.isEmpty()) Q_EMIT strategyClicked(strategy);
+        if (!strategy.isEmpty()) emitClickedLater(strategy);
     };
     if (auto* xy = qobject_cast<QXYSeries*>(series)) {
         connect(xy, &QXYSeries::hovered, this, pointHover);
@@ -67,9 +67,17 @@ void ChartView::connectSeries(QAbstractSeries* series) {
             const ChartInteraction* interaction = ChartInteraction::of(chart());
             if (!interaction || !interaction->barStrategy) return;
             const QString strategy = interaction->barStrategy(set, index);
-            if (!strategy.isEmpty()) Q_EMIT strategyClicked(strategy);
+            if (!strategy.isEmpty()) emitClickedLater(strategy);
         });
     }
+}
+
+// A click selects the strategy everywhere, which restyles or rebuilds charts, this one too.
+// Qt Charts is still inside the mouse release of the clicked item then, so the signal waits
+// for the next turn of the event loop instead of deleting that item under it.
+void ChartView::emitClickedLater(const QString& strategy) {
+    QMetaObject::invokeMethod(
+        this, [this, strategy] { Q_EMIT strategyClicked(strategy); }, Qt::QueuedConnection);
 }
 
 void ChartView::showHover(const QString& text) {

@@ -38,6 +38,7 @@ protected:
 private:
     void connectSeries(QAbstractSeries* series);
     void showHover(const QString& text);
+    void emitClickedLater(const QString& strategy);
 };
 
 }  // namespace ckptlab::ui

@@ -18,9 +18,9 @@ QString setDescription(const ResultSet& results) {
     const auto runs = plottedRuns(results);
     const RunResult* any =
         runs.empty() ? (results.runs.empty() ? nullptr : &results.runs.front()) : runs.front();
-    QString text = any ? describeConfig(any->config) : QStringLiteral("no runs");
+    QString text = any ? describeConfig(any->config) : ChartText::tr("no runs");
     if (!results.environment.device_name.empty())
-        text += QStringLiteral("; measured on %1")
+        text += ChartText::tr("; measured on %1")
                     .arg(QString::fromStdString(results.environment.device_name));
     return text;
 }
@@ -54,7 +54,7 @@ QStringList exportAllCharts(const ResultSet& results, const QString& dir, bool p
                             int scale, QString* error) {
     QStringList written;
     if (!QDir().mkpath(dir)) {
-        if (error) *error = QStringLiteral("Could not create the folder %1.").arg(dir);
+        if (error) *error = ChartText::tr("Could not create the folder %1.").arg(dir);
         return written;
     }
     const QDir folder(dir);

@@ -74,18 +74,20 @@ QAreaSeries* barArea(const std::vector<Bar>& bars, std::int64_t maxBytes) {
 }
 
 QString barText(const QString& strategy, const Bar& bar) {
-    return QStringLiteral("%1, block %2: %3 activations\nsaved at %4, freed at %5 (%6 alive)\n%7")
-        .arg(strategy, QString::number(bar.block),
-             bar.phase == Phase::Recompute ? QStringLiteral("recomputed")
-                                           : QStringLiteral("forward"),
-             formatMs(bar.begin), formatMs(bar.end), formatMs(bar.end - bar.begin),
-             formatMiB(double(bar.bytes) / kMiB));
+    const QString text =
+        bar.phase == Phase::Recompute
+            ? ChartText::tr("%1, block %2: recomputed activations\n"
+                            "saved at %3, freed at %4 (%5 alive)\n%6")
+            : ChartText::tr("%1, block %2: forward activations\n"
+                            "saved at %3, freed at %4 (%5 alive)\n%6");
+    return text.arg(strategy, QString::number(bar.block), formatMs(bar.begin), formatMs(bar.end),
+                    formatMs(bar.end - bar.begin), formatMiB(double(bar.bytes) / kMiB));
 }
 
 // Blocks down the side, block 0 on top as in a Gantt chart; ticks thinned so labels never
 // collide.
 QValueAxis* makeBlockAxis(int depth) {
-    auto* y = makeValueAxis(QStringLiteral("Block (bar thickness = bytes kept)"));
+    auto* y = makeValueAxis(ChartText::tr("Block (bar thickness = bytes kept)"));
     y->setReverse(true);
     y->setRange(-0.6, depth - 0.4);
     y->setTickType(QValueAxis::TicksDynamic);
@@ -115,11 +117,12 @@ void addLayers(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, const QString&
         QString label;
         QColor color;
     };
-    for (const Layer& layer : {Layer{&forward, QStringLiteral("forward activations"), light},
-                               Layer{&recompute, QStringLiteral("recomputed activations"), dark}}) {
+    for (const Layer& layer : {Layer{&forward, ChartText::tr("forward activations"), light},
+                               Layer{&recompute, ChartText::tr("recomputed activations"), dark}}) {
         if (layer.bars->empty()) continue;
         QAreaSeries* area = barArea(*layer.bars, maxBytes);
         area->setName(layer.label);
+        area->setProperty("ckptlabRecompute", layer.bars == &recompute);  // names are translated
         area->setProperty(kStrategyProperty, name);
         area->setBrush(layer.color);
         area->setPen(Qt::NoPen);
@@ -133,7 +136,7 @@ void addInteraction(QChart* chart, const QString& name, const std::vector<Bar>& 
     auto* interaction = new ChartInteraction(chart);
     interaction->pointTooltip = [name, forward, recompute](QAbstractSeries* series,
                                                            const QPointF& value) {
-        const bool isRecompute = series->name().startsWith(QLatin1String("recomputed"));
+        const bool isRecompute = series->property("ckptlabRecompute").toBool();
         const int block = int(std::lround(value.y()));
         for (const Bar& bar : isRecompute ? recompute : forward)
             if (bar.block == block && bar.begin <= value.x() && value.x() <= bar.end)
@@ -148,11 +151,11 @@ void addInteraction(QChart* chart, const QString& name, const std::vector<Bar>& 
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
     const QString name = QString::fromStdString(run.strategy);
     if (run.error)
-        return makeEmptyChart(QStringLiteral("No results for %1: the run failed").arg(name));
+        return makeEmptyChart(ChartText::tr("No results for %1: the run failed").arg(name));
     const std::vector<Bar> forward = barsOf(run, Phase::Forward);
     const std::vector<Bar> recompute = barsOf(run, Phase::Recompute);
     if (forward.empty() && recompute.empty())
-        return makeEmptyChart(QStringLiteral("No activation lifetimes recorded for %1").arg(name));
+        return makeEmptyChart(ChartText::tr("No activation lifetimes recorded for %1").arg(name));
 
     int depth = std::max(1, run.config.depth);
     double maxT = 0;
@@ -165,10 +168,10 @@ QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
         }
 
     auto* chart = new QChart;
-    styleChart(chart, QStringLiteral("%1: %2 (%3 recomputed bars)")
-                          .arg(chartTitle(ChartKind::Lifetimes), name)
-                          .arg(qulonglong(recompute.size())));
-    auto* x = makeValueAxis(QStringLiteral("Time since the step began (ms)"));
+    styleChart(chart, ChartText::tr("%1: %2 (%n recomputed bar(s))", nullptr,
+                                    int(recompute.size()))
+                          .arg(chartTitle(ChartKind::Lifetimes), name));
+    auto* x = makeValueAxis(ChartText::tr("Time since the step began (ms)"));
     auto* y = makeBlockAxis(depth);
     setNiceRange(x, 0, maxT, 0.01, true, 12, false);
     chart->addAxis(x, Qt::AlignBottom);

@@ -84,7 +84,7 @@ void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const Re
     // Beneath the measured dots: the planner's frontier, then the curve the optimal runs made.
     const auto frontier = frontierPoints(results);
     if (!frontier.empty()) {
-        auto* series = line(QStringLiteral("predicted optimal frontier"), QColor(0x55, 0x2a, 0x7f),
+        auto* series = line(ChartText::tr("predicted optimal frontier"), QColor(0x55, 0x2a, 0x7f),
                             1.8, Qt::DashLine);
         series->setObjectName(QStringLiteral("predictedFrontier"));
         for (const QPointF& p : frontier) series->append(p);
@@ -96,7 +96,7 @@ void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const Re
         if (isOptimal(*run) && finite(measuredPoint(*run))) optimal.push_back(measuredPoint(*run));
     if (optimal.size() >= 2) {
         std::sort(optimal.begin(), optimal.end(), [](auto& a, auto& b) { return a.x() < b.x(); });
-        auto* series = line(QStringLiteral("measured optimal curve"), QColor(0x22, 0x22, 0x22), 2.0,
+        auto* series = line(ChartText::tr("measured optimal curve"), QColor(0x22, 0x22, 0x22), 2.0,
                             Qt::SolidLine);
         series->setObjectName(QStringLiteral("optimalCurve"));
         for (const QPointF& p : optimal) series->append(p);
@@ -109,7 +109,7 @@ void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const Re
         if (!predictedPoint(*run, &predicted) || !finite(measuredPoint(*run))) continue;
         QColor faded = strategyColor(QString::fromStdString(run->strategy), order);
         faded.setAlpha(150);
-        auto* tie = line(QStringLiteral("prediction error"), faded, 1.0, Qt::SolidLine);
+        auto* tie = line(ChartText::tr("prediction error"), faded, 1.0, Qt::SolidLine);
         tie->append(predicted);
         tie->append(measuredPoint(*run));
         attach(chart, tie, x, y);
@@ -127,7 +127,7 @@ void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const Re
                 !predictedPoint(*run, &predicted))
                 continue;
             if (!dots)
-                dots = hollowSeries(strategy + QStringLiteral(" (predicted)"),
+                dots = hollowSeries(ChartText::tr("%1 (predicted)").arg(strategy),
                                     strategyColor(strategy, order));
             dots->append(predicted);
         }
@@ -138,7 +138,7 @@ void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const Re
         any = true;
     }
     if (any) {
-        auto* legend = hollowSeries(QStringLiteral("predicted"), QColor(0x55, 0x55, 0x55));
+        auto* legend = hollowSeries(ChartText::tr("predicted"), QColor(0x55, 0x55, 0x55));
         legend->setObjectName(QStringLiteral("predictedLegend"));
         attach(chart, legend, x, y);
     }

@@ -27,21 +27,38 @@ struct Point {
 
 QString axisTitle(ScalingAxis axis) {
     switch (axis) {
-    case ScalingAxis::Depth: return QStringLiteral("Depth (blocks, log₂)");
-    case ScalingAxis::Seq: return QStringLiteral("Sequence length (tokens, log₂)");
-    case ScalingAxis::Width: return QStringLiteral("Width (log₂)");
-    case ScalingAxis::Batch: return QStringLiteral("Batch size (log₂)");
+    case ScalingAxis::Depth: return ChartText::tr("Depth (blocks, log₂)");
+    case ScalingAxis::Seq: return ChartText::tr("Sequence length (tokens, log₂)");
+    case ScalingAxis::Width: return ChartText::tr("Width (log₂)");
+    case ScalingAxis::Batch: return ChartText::tr("Batch size (log₂)");
     }
     return {};
 }
 
-QString axisName(ScalingAxis axis) { return QString::fromStdString(toString(axis)); }
+QString axisName(ScalingAxis axis) {
+    switch (axis) {
+    case ScalingAxis::Depth: return ChartText::tr("depth", "scaling axis");
+    case ScalingAxis::Seq: return ChartText::tr("seq", "scaling axis: sequence length");
+    case ScalingAxis::Width: return ChartText::tr("width", "scaling axis");
+    case ScalingAxis::Batch: return ChartText::tr("batch", "scaling axis");
+    }
+    return QString::fromStdString(toString(axis));
+}
 
 QString metricName(ScalingMetric metric) {
     switch (metric) {
-    case ScalingMetric::ActivationBytes: return QStringLiteral("activation memory");
-    case ScalingMetric::PeakBytes: return QStringLiteral("peak memory");
-    case ScalingMetric::StepMs: return QStringLiteral("step time");
+    case ScalingMetric::ActivationBytes: return ChartText::tr("activation memory");
+    case ScalingMetric::PeakBytes: return ChartText::tr("peak memory");
+    case ScalingMetric::StepMs: return ChartText::tr("step time");
+    }
+    return {};
+}
+
+QString metricAxisTitle(ScalingMetric metric) {
+    switch (metric) {
+    case ScalingMetric::ActivationBytes: return ChartText::tr("Activation memory (MiB, log₂)");
+    case ScalingMetric::PeakBytes: return ChartText::tr("Peak memory (MiB, log₂)");
+    case ScalingMetric::StepMs: return ChartText::tr("Step time (ms, log₂)");
     }
     return {};
 }
@@ -146,14 +163,14 @@ void addInteraction(QChart* chart, ScalingAxis axis, ScalingMetric metric) {
         const QString strategy = series->property(kStrategyProperty).toString();
         const QString fitOf = series->property("ckptlabFitOf").toString();
         if (!fitOf.isEmpty())
-            return QStringLiteral("%1\nfitted %2 ∝ %3^k").arg(series->name(), what, along);
+            return ChartText::tr("%1\nfitted %2 ∝ %3^k").arg(series->name(), what, along);
         if (strategy.isEmpty()) return QString();
-        QString tip = QStringLiteral("%1\n%2 %3: %4 %5")
+        QString tip = ChartText::tr("%1\n%2 %3: %4 %5")
                           .arg(strategy, along)
                           .arg(value.x(), 0, 'g', 6)
                           .arg(formatValue(value.y(), metric), what);
         for (const auto& [of, name] : fitText)
-            if (of == strategy) tip += QStringLiteral("\nfit %1").arg(name);
+            if (of == strategy) tip += ChartText::tr("\nfit %1").arg(name);
         return tip;
     };
     interaction->pointStrategy = [](QAbstractSeries* series, const QPointF&) {
@@ -169,19 +186,15 @@ QChart* buildScalingChart(const ResultSet& results, ScalingAxis axis, ScalingMet
     if (points.empty()) return makeEmptyChart();
 
     auto* chart = new QChart;
-    styleChart(chart, QStringLiteral("%1: %2 against %3 (log-log)")
+    styleChart(chart, ChartText::tr("%1: %2 against %3 (log-log)")
                           .arg(chartTitle(ChartKind::Scaling), metricName(metric), axisName(axis)));
     auto [minX, maxX] = std::minmax_element(
         points.begin(), points.end(), [](auto& a, auto& b) { return a.value.x() < b.value.x(); });
     auto [minY, maxY] = std::minmax_element(
         points.begin(), points.end(), [](auto& a, auto& b) { return a.value.y() < b.value.y(); });
     const double x0 = minX->value.x(), x1 = maxX->value.x();
-    QString yTitle = metricName(metric);
-    yTitle[0] = yTitle[0].toUpper();
     auto* x = makeLogAxis(axisTitle(axis), x0, x1);
-    auto* y = makeLogAxis(
-        yTitle + (inBytes(metric) ? QStringLiteral(" (MiB, log₂)") : QStringLiteral(" (ms, log₂)")),
-        minY->value.y(), maxY->value.y());
+    auto* y = makeLogAxis(metricAxisTitle(metric), minY->value.y(), maxY->value.y());
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 

@@ -12,6 +12,7 @@
 
 #include "charts/chart_builders.h"
 #include "charts/chart_export.h"
+#include "charts/chart_style.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/sweep_policy.h"
 
@@ -48,7 +49,7 @@ ScheduleRow rowFor(const RunResult& run) {
         row.spans.push_back({s.begin, s.end, s.level});
     row.storedInputs = int(row.spans.size());
     for (int count : row.forwardCounts) row.extraForwards += std::max(0, count - 1);
-    if (run.error) row.note = QObject::tr("failed: %1").arg(QString::fromStdString(*run.error));
+    if (run.error) row.note = ChartText::tr("failed: %1").arg(QString::fromStdString(*run.error));
     return row;
 }
 
@@ -92,6 +93,24 @@ qreal ScheduleDiagram::heightFor(qreal) const {
     return height;
 }
 
+QRectF ScheduleDiagram::cellsRect(const QRectF& area, int row, int unitBegin,
+                                  int unitEnd) const {
+    if (row < 0 || row >= int(m_rows.size())) return {};
+    const ScheduleRow& r = m_rows[std::size_t(row)];
+    unitBegin = std::max(0, unitBegin);
+    unitEnd = std::min(r.units, unitEnd);
+    if (unitEnd <= unitBegin) return {};
+    int units = 1;  // as paint() lays the cells out
+    for (const ScheduleRow& other : m_rows) units = std::max(units, other.units);
+    const qreal left = area.left() + kMargin + kLabelWidth;
+    const qreal right = area.right() - kMargin - kNoteWidth;
+    const qreal cell = std::max<qreal>(40, right - left) / units;
+    qreal y = area.top() + kMargin + kHeaderHeight;
+    for (int i = 0; i < row; ++i) y += rowHeight(m_rows[std::size_t(i)]);
+    return QRectF(left + unitBegin * cell, y + kMarkerHeight, (unitEnd - unitBegin) * cell,
+                  kCellHeight);
+}
+
 int ScheduleDiagram::rowAt(const QRectF& area, const QPointF& point) const {
     qreal y = area.top() + kMargin + kHeaderHeight;
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
@@ -114,7 +133,7 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
 
     if (m_rows.empty()) {
         painter.setPen(text);
-        painter.drawText(area, Qt::AlignCenter, QObject::tr("No results yet"));
+        painter.drawText(area, Qt::AlignCenter, ChartText::tr("No results yet"));
         painter.restore();
         return;
     }
@@ -131,7 +150,7 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
     qreal y = area.top() + kMargin;
     painter.setPen(text);
     painter.drawText(QRectF(area.left() + kMargin, y, kLabelWidth, kHeaderHeight),
-                     Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("block →"));
+                     Qt::AlignLeft | Qt::AlignVCenter, ChartText::tr("block →"));
     const int blocks = units / unitsPerBlock;
     const qreal blockWidth = cell * unitsPerBlock;
     const int every =
@@ -141,7 +160,7 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
                          Qt::AlignLeft | Qt::AlignVCenter, QString::number(b));
     if (unitsPerBlock == 2)
         painter.drawText(QRectF(right, y, kNoteWidth, kHeaderHeight),
-                         Qt::AlignRight | Qt::AlignVCenter, QObject::tr("cells: attention | FFN"));
+                         Qt::AlignRight | Qt::AlignVCenter, ChartText::tr("cells: attention | FFN"));
     y += kHeaderHeight;
 
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
@@ -205,8 +224,11 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
         }
         painter.setPen(text);
         const QString summary = row.note.isEmpty()
-                                    ? QObject::tr("%n checkpoint(s), ", nullptr, row.storedInputs) +
-                                          QObject::tr("%n recomputed", nullptr, row.extraForwards)
+                                    ? ChartText::tr("%1, %2", "stored inputs, recomputed blocks")
+                                          .arg(ChartText::tr("%n checkpoint(s)", nullptr,
+                                                             row.storedInputs),
+                                               ChartText::tr("%n recomputed", nullptr,
+                                                             row.extraForwards))
                                     : row.note;
         painter.drawText(QRectF(right + 8, cellsTop, kNoteWidth - 8, kCellHeight),
                          Qt::AlignLeft | Qt::AlignVCenter,
@@ -227,10 +249,10 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
         painter.drawText(QRectF(x + 18, ly, w + 4, 18), Qt::AlignLeft | Qt::AlignVCenter, label);
         x += 18 + w + 16;
     };
-    swatch(forwardCountColor(1), QObject::tr("run once (kept)"));
-    swatch(forwardCountColor(2), QObject::tr("recomputed once"));
-    swatch(forwardCountColor(3), QObject::tr("twice"));
-    swatch(forwardCountColor(4), QObject::tr("3+ times"));
+    swatch(forwardCountColor(1), ChartText::tr("run once (kept)"));
+    swatch(forwardCountColor(2), ChartText::tr("recomputed once"));
+    swatch(forwardCountColor(3), ChartText::tr("twice"));
+    swatch(forwardCountColor(4), ChartText::tr("3+ times"));
     QPolygonF marker;
     marker << QPointF(x, ly + 3) << QPointF(x + 8, ly + 3) << QPointF(x, ly + 15);
     painter.setPen(Qt::NoPen);
@@ -238,7 +260,7 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
     painter.drawPolygon(marker);
     painter.setPen(text);
     painter.drawText(QRectF(x + 12, ly, 600, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                     QObject::tr("stored input; bracket: segment recomputed in backward "
+                     ChartText::tr("stored input; bracket: segment recomputed in backward "
                                  "(nested ones lower)"));
     painter.restore();
 }
@@ -253,11 +275,11 @@ bool fail(QString* error, const QString& message) {
 }  // namespace
 
 bool exportSchedulePng(const ResultSet& results, const QString& path, int scale, QString* error) {
-    if (scale != 1 && scale != 2) return fail(error, QStringLiteral("PNG scale must be 1 or 2."));
+    if (scale != 1 && scale != 2) return fail(error, ChartText::tr("PNG scale must be 1 or 2."));
     const ScheduleDiagram diagram(scheduleRows(results), strategyOrder(results));
     const QSizeF size(kExportSize.width(), diagram.heightFor(kExportSize.width()));
     QImage image((size * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-    if (image.isNull()) return fail(error, QStringLiteral("Could not allocate the image."));
+    if (image.isNull()) return fail(error, ChartText::tr("Could not allocate the image."));
     image.setDevicePixelRatio(scale);
     image.fill(Qt::white);
     {
@@ -266,7 +288,7 @@ bool exportSchedulePng(const ResultSet& results, const QString& path, int scale,
     }
     if (!image.save(path, "PNG"))
         return fail(error,
-                    QStringLiteral("Could not write %1.").arg(QFileInfo(path).absoluteFilePath()));
+                    ChartText::tr("Could not write %1.").arg(QFileInfo(path).absoluteFilePath()));
     return true;
 }
 
@@ -275,7 +297,7 @@ bool exportScheduleSvg(const ResultSet& results, const QString& path, const QStr
     {
         QFile probe(path);
         if (!probe.open(QIODevice::WriteOnly))
-            return fail(error, QStringLiteral("Could not write %1: %2")
+            return fail(error, ChartText::tr("Could not write %1: %2")
                                    .arg(QFileInfo(path).absoluteFilePath(), probe.errorString()));
     }
     const ScheduleDiagram diagram(scheduleRows(results), strategyOrder(results));
@@ -284,7 +306,7 @@ bool exportScheduleSvg(const ResultSet& results, const QString& path, const QStr
     generator.setFileName(path);
     generator.setSize(size.toSize());
     generator.setViewBox(QRectF(QPointF(0, 0), size));
-    generator.setTitle(QObject::tr("Checkpoint schedules"));
+    generator.setTitle(ChartText::tr("Checkpoint schedules"));
     generator.setDescription(description.toHtmlEscaped());  // Qt 6.4 does not escape it
     {
         QPainter painter(&generator);

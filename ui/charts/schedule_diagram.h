@@ -47,6 +47,9 @@ public:
     // `selected`: the row drawn highlighted (-1 none); `text`: the ink for words (the
     // palette's in the window, black on the white of files).
     void paint(QPainter& painter, const QRectF& area, int selected, const QColor& text) const;
+    // Where paint() draws the cells [unitBegin, unitEnd) of `row` in `area`; empty when the row
+    // has no such cells (playback outlines the block running).
+    QRectF cellsRect(const QRectF& area, int row, int unitBegin, int unitEnd) const;
     // The row under a point of `area`, or -1.
     int rowAt(const QRectF& area, const QPointF& point) const;
     const std::vector<ScheduleRow>& rows() const { return m_rows; }

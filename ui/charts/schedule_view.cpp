@@ -38,9 +38,32 @@ int ScheduleView::heightForWidth(int width) const {
     return int(std::ceil(m_diagram->heightFor(width)));
 }
 
+void ScheduleView::setPlaybackHighlight(int run, int unitBegin, int unitEnd,
+                                        const QColor& color) {
+    const Highlight next{run, unitBegin, unitEnd, color};
+    if (next.run == m_highlight.run && next.begin == m_highlight.begin &&
+        next.end == m_highlight.end && next.color == m_highlight.color)
+        return;
+    m_highlight = next;
+    update();
+}
+
+QRectF ScheduleView::playbackHighlightRect() const {
+    return m_diagram->cellsRect(QRectF(rect()), m_highlight.run, m_highlight.begin,
+                                m_highlight.end);
+}
+
 void ScheduleView::paintEvent(QPaintEvent*) {
     QPainter painter(this);
     m_diagram->paint(painter, QRectF(rect()), m_selected, palette().color(QPalette::WindowText));
+    const QRectF cells = playbackHighlightRect();
+    if (cells.isEmpty()) return;
+    // The phase's colour over the cells, framed in the ink of the text so it shows on any cell.
+    QColor fill = m_highlight.color;
+    fill.setAlpha(110);
+    painter.fillRect(cells, fill);
+    painter.setPen(QPen(palette().color(QPalette::WindowText), 3));
+    painter.drawRect(cells.adjusted(-1.5, -1.5, 1.5, 1.5));
 }
 
 void ScheduleView::mousePressEvent(QMouseEvent* event) {

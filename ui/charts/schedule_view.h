@@ -17,6 +17,9 @@ public:
     void setResults(const ResultSet& results, int selectedRun);
     void setSelectedRun(int run);
     const ScheduleDiagram& diagram() const { return *m_diagram; }
+    // Playback: outlines the cells [unitBegin, unitEnd) of `run`'s row in `color`; run -1 clears.
+    void setPlaybackHighlight(int run, int unitBegin, int unitEnd, const QColor& color);
+    QRectF playbackHighlightRect() const;
 
     QSize sizeHint() const override;
     bool hasHeightForWidth() const override { return true; }
@@ -32,6 +35,12 @@ protected:
 private:
     std::unique_ptr<ScheduleDiagram> m_diagram;
     int m_selected = -1;
+    struct Highlight {
+        int run = -1;
+        int begin = 0;
+        int end = 0;
+        QColor color;
+    } m_highlight;
 };
 
 }  // namespace ckptlab::ui

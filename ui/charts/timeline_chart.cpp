@@ -61,7 +61,7 @@ QAreaSeries* phaseArea(Phase phase, const std::vector<PhaseSpan>& bands, double 
 // Thin vertical lines drawn as one series that returns along the x axis between them.
 QLineSeries* boundaryLines(const std::vector<double>& times, double top) {
     auto* line = new QLineSeries;
-    line->setName(QStringLiteral("block boundaries"));
+    line->setName(ChartText::tr("block boundaries"));
     QPen pen(QColor(110, 110, 110, 70), 1.0);
     pen.setCosmetic(true);
     line->setPen(pen);
@@ -84,16 +84,21 @@ QList<QPointF> stepPoints(const std::vector<TimelineEvent>& events) {
 }
 
 QString pointText(const RunInfo& info, const QPointF& value) {
-    QString text = QStringLiteral("%1\n%2 at %3")
+    QString text = ChartText::tr("%1\n%2 at %3")
                        .arg(info.strategy, formatMiB(value.y()), formatMs(value.x()));
     if (const PhaseSpan* band = phaseAt(info.flattened, value.x())) {
-        text += QStringLiteral("\n%1").arg(phaseLabel(band->phase));
+        int block = -1;
         for (const PhaseSpan& s : info.spans)  // the block of that phase, when it has one
             if (s.phase == band->phase && s.block >= 0 && s.begin_ms <= value.x() &&
                 value.x() <= s.end_ms) {
-                text += QStringLiteral(" of block %1").arg(s.block);
+                block = s.block;
                 break;
             }
+        text += QLatin1Char('\n') +
+                (block >= 0 ? ChartText::tr("%1 of block %2", "phase of block N")
+                                  .arg(phaseLabel(band->phase))
+                                  .arg(block)
+                            : phaseLabel(band->phase));
     }
     return text;
 }
@@ -221,7 +226,7 @@ void addInteraction(QChart* chart, const std::vector<RunInfo>& infos,
         if (index.isValid()) return pointText(infos[index.toInt()], value);
         if (series->property("ckptlabPhase").isValid())
             if (const PhaseSpan* band = phaseAt(bands, value.x()))
-                return QStringLiteral("%1 of %2: %3 to %4")
+                return ChartText::tr("%1 of %2: %3 to %4")
                     .arg(phaseLabel(band->phase), infos.front().strategy, formatMs(band->begin_ms),
                          formatMs(band->end_ms));
         return QString();
@@ -261,12 +266,12 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
 
     const QString firstName = QString::fromStdString(first.strategy);
     auto* chart = new QChart;
-    styleChart(chart, shown.size() > 1 ? QStringLiteral("%1 (phases of %2 shaded)")
+    styleChart(chart, shown.size() > 1 ? ChartText::tr("%1 (phases of %2 shaded)")
                                              .arg(chartTitle(ChartKind::Timeline), firstName)
-                                       : QStringLiteral("%1: %2").arg(
+                                       : ChartText::tr("%1: %2").arg(
                                              chartTitle(ChartKind::Timeline), firstName));
-    auto* x = makeValueAxis(QStringLiteral("Time since the step began (ms)"));
-    auto* y = makeValueAxis(QStringLiteral("Memory above the step's start (MiB)"));
+    auto* x = makeValueAxis(ChartText::tr("Time since the step began (ms)"));
+    auto* y = makeValueAxis(ChartText::tr("Memory above the step's start (MiB)"));
     setNiceRange(x, 0, maxT, 0.0, true, 12, false);
     setNiceRange(y, 0, maxMiB, 0.06, true);
     chart->addAxis(x, Qt::AlignBottom);

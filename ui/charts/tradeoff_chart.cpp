@@ -50,10 +50,10 @@ void addBaselineCross(QChart* chart, QValueAxis* x, QValueAxis* y, const QPointF
                       const QColor& color) {
     QColor faded = color;
     faded.setAlpha(140);
-    auto* vertical = dashedLine(QStringLiteral("none baseline"), faded, 1.2);
+    auto* vertical = dashedLine(ChartText::tr("none baseline"), faded, 1.2);
     vertical->append(at.x(), y->min());
     vertical->append(at.x(), y->max());
-    auto* horizontal = dashedLine(QStringLiteral("none baseline"), faded, 1.2);
+    auto* horizontal = dashedLine(ChartText::tr("none baseline"), faded, 1.2);
     horizontal->append(x->min(), at.y());
     horizontal->append(x->max(), at.y());
     attach(chart, vertical, x, y);
@@ -133,7 +133,7 @@ std::vector<Point> predictedPoints(const std::vector<const RunResult*>& runs) {
         if (!predictedPoint(*run, &at)) continue;
         const QString strategy = QString::fromStdString(run->strategy);
         predicted.push_back(
-            {at, strategy, QStringLiteral("%1 (predicted)\n%2").arg(strategy, predictionText(*run)),
+            {at, strategy, ChartText::tr("%1 (predicted)\n%2").arg(strategy, predictionText(*run)),
              true});
     }
     return predicted;
@@ -167,7 +167,7 @@ Extent extentOf(const ResultSet& results, const std::vector<const RunResult*>& r
 void addFrontier(QChart* chart, QValueAxis* x, QValueAxis* y, const std::vector<Point>& points) {
     std::vector<QPointF> values;
     for (const Point& p : points) values.push_back(p.value);
-    auto* frontier = dashedLine(QStringLiteral("Pareto frontier"), QColor(90, 90, 90), 1.6);
+    auto* frontier = dashedLine(ChartText::tr("Pareto frontier"), QColor(90, 90, 90), 1.6);
     frontier->setObjectName(QStringLiteral("paretoFrontier"));
     for (int index : paretoFrontier(values)) frontier->append(values[index]);
     attach(chart, frontier, x, y);
@@ -278,9 +278,9 @@ QChart* buildTradeoffChart(const ResultSet& results) {
 
     auto* chart = new QChart;
     styleChart(chart,
-               QStringLiteral("%1 (lower left is better)").arg(chartTitle(ChartKind::Tradeoff)));
-    auto* x = makeValueAxis(QStringLiteral("Peak memory (MiB)"));
-    auto* y = makeValueAxis(QStringLiteral("Step time (ms)"));
+               ChartText::tr("%1 (lower left is better)").arg(chartTitle(ChartKind::Tradeoff)));
+    auto* x = makeValueAxis(ChartText::tr("Peak memory (MiB)"));
+    auto* y = makeValueAxis(ChartText::tr("Step time (ms)"));
     setNiceRange(x, e.minX, e.maxX, 0.12, true);
     setNiceRange(y, e.minY, e.maxY, 0.15, true);
     chart->addAxis(x, Qt::AlignBottom);

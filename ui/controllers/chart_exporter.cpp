@@ -60,8 +60,9 @@ void ChartExporter::addActions(QMenu* menu) {
 QString ChartExporter::description() const {
     const ResultSet& results = m_document->results();
     if (results.runs.empty()) return {};
-    return describeConfig(results.runs.front().config) + QStringLiteral("; strategies: ") +
-           m_document->strategyNames().join(QStringLiteral(", "));
+    return tr("%1; strategies: %2")
+        .arg(describeConfig(results.runs.front().config),
+             m_document->strategyNames().join(QStringLiteral(", ")));
 }
 
 bool ChartExporter::hasResults() const {

@@ -5,6 +5,7 @@
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
+#include "document/core_text.h"
 
 namespace ckptlab::ui {
 
@@ -46,7 +47,7 @@ void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag can
             fraction < 1.0)
             return;
         sinceProgress.start();
-        Q_EMIT progress(jobId, fraction, QString::fromStdString(message));
+        Q_EMIT progress(jobId, fraction, progressText(message));
     };
     hooks.result = [&](const RunResult& run) {
         MeasuredRun m{run, downsampleTimeline(run.timeline, kTimelinePoints)};

@@ -66,9 +66,9 @@ QVariant outOfMemoryDisplay(const SummaryRow& row, int column) {
     using Model = ResultsTableModel;
     // A partial peak says so.
     if (column == Model::PeakMiBColumn)
-        return Model::tr("%1 (partial)").arg(number(row.peak_mib, 2));
+        return ResultsTableModel::tr("%1 (partial)").arg(number(row.peak_mib, 2));
     // Where the missing time would be, in view without scrolling to the last column.
-    if (column == Model::StepMsColumn) return Model::tr("out of memory");
+    if (column == Model::StepMsColumn) return ResultsTableModel::tr("out of memory");
     if (column != Model::StrategyColumn && column != Model::GradCheckColumn &&
         column != Model::PredictedPeakColumn && column != Model::PredictedStepColumn)
         return QStringLiteral("—");
@@ -94,16 +94,16 @@ QVariant toolTip(const SummaryRow& row, int column, const QString& outOfMemoryDe
     if (row.out_of_memory) return outOfMemoryDetails;
     if (row.error) return QString::fromStdString(*row.error);
     if (column == Model::GradCheckColumn) {
-        QString tip = Model::tr("Largest difference from the `none` gradients: %1")
+        QString tip = ResultsTableModel::tr("Largest difference from the `none` gradients: %1")
                           .arg(gradDiff(row.max_abs_diff, 3));
         if (!row.grad_note.empty())
             tip += QLatin1Char('\n') + QString::fromStdString(row.grad_note);
         return tip;
     }
     if (column == Model::SavedPerAddedColumn)
-        return Model::tr("Memory saved % per time added % (higher is better)");
+        return ResultsTableModel::tr("Memory saved % per time added % (higher is better)");
     if (column == Model::SlowerThanOptimalColumn && row.optimal_step_ms)
-        return Model::tr("The optimal schedule within this peak is predicted to take %1 ms")
+        return ResultsTableModel::tr("The optimal schedule within this peak is predicted to take %1 ms")
             .arg(*row.optimal_step_ms, 0, 'f', 1);
     return {};
 }

@@ -46,6 +46,7 @@ ExperimentConfig Settings::lastConfig() const {
     c.warmup = s.value("warmup", d.warmup).toInt();
     c.repeats = s.value("repeats", d.repeats).toInt();
     c.memory_limit_mib = s.value("memoryLimitMib", d.memory_limit_mib).toDouble();
+    c.keep_grads = s.value("keepGrads", d.keep_grads).toBool();
     // A hand-edited or stale file must not put the widgets out of range.
     return validate(c).empty() ? c : d;
 }
@@ -68,6 +69,7 @@ void Settings::setLastConfig(const ExperimentConfig& c) {
     s.setValue("warmup", c.warmup);
     s.setValue("repeats", c.repeats);
     s.setValue("memoryLimitMib", c.memory_limit_mib);
+    s.setValue("keepGrads", c.keep_grads);
 }
 
 QStringList Settings::checkedStrategies() const {
@@ -92,6 +94,14 @@ bool Settings::restoreWindow(QMainWindow& window) const {
     const bool state =
         window.restoreState(s.value("window/state").toByteArray(), kWindowStateVersion);
     return geometry && state;
+}
+
+bool Settings::projectorMode() const {
+    return QSettings().value(QStringLiteral("view/projectorMode"), false).toBool();
+}
+
+void Settings::setProjectorMode(bool on) {
+    QSettings().setValue(QStringLiteral("view/projectorMode"), on);
 }
 
 QString Settings::lastFolder(FolderKind kind) const {

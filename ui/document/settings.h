@@ -30,6 +30,10 @@ public:
     // False when nothing or an older layout version was saved.
     bool restoreWindow(QMainWindow& window) const;
 
+    // View → Projector mode (window/projector_mode.h); off when never set.
+    bool projectorMode() const;
+    void setProjectorMode(bool on);
+
     // Falls back to the user's home folder.
     QString lastFolder(FolderKind kind) const;
     void setLastFolder(FolderKind kind, const QString& folderOrFile);

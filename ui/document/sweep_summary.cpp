@@ -10,6 +10,7 @@
 #include "ckptlab/scaling.h"
 #include "ckptlab/summary.h"
 #include "ckptlab/sweep_policy.h"
+#include "document/core_text.h"
 #include "document/format.h"
 
 namespace ckptlab::ui {
@@ -28,7 +29,7 @@ QString scalingVerdict(const ResultSet& results) {
         if (fit.points >= 2) parts << QObject::tr("%1 k=%2").arg(name).arg(fit.exponent, 0, 'f', 2);
     }
     return QObject::tr("Activation memory ∝ %1^k: %2")
-        .arg(QString::fromStdString(toString(axis)), parts.join(QStringLiteral(", ")));
+        .arg(scalingAxisText(axis), parts.join(QStringLiteral(", ")));
 }
 
 QString outOfMemoryVerdict(const ResultSet& results) {

@@ -13,6 +13,8 @@
 #include "charts/schedule_view.h"
 #include "ckptlab/summary.h"
 #include "document/results_document.h"
+#include "playback/charts_playback.h"
+#include "window/projector_mode.h"
 
 namespace ckptlab::ui {
 
@@ -20,6 +22,7 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
     : QTabWidget(parent), m_document(document) {
     setObjectName(QStringLiteral("charts"));
     setDocumentMode(true);
+    m_playback = new ChartsPlayback(document, this);
     for (ChartKind kind : kKinds) {
         auto* view = new ChartView;
         view->setObjectName(chartFileStem(kind) + QStringLiteral("View"));
@@ -28,7 +31,9 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
         m_views[index(kind)] = view;
         QWidget* page = kind == ChartKind::Scaling    ? makeScalingPage(view)
                         : kind == ChartKind::Tradeoff ? makeTradeoffPage(view)
-                                                      : view;
+                        : kind == ChartKind::Timeline || kind == ChartKind::Lifetimes
+                            ? m_playback->addPage(view)  // with the playback bar under it
+                            : view;
         addTab(page, chartTitle(kind));
         view->showChart(build(kind));
     }
@@ -39,7 +44,14 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
     m_scheduleScroll->setWidget(m_schedule);
     m_scheduleScroll->setWidgetResizable(true);
     m_scheduleScroll->setFrameShape(QFrame::NoFrame);
-    addTab(m_scheduleScroll, tr("Checkpoint schedules"));
+    m_schedulePage = m_playback->addPage(m_scheduleScroll);
+    addTab(m_schedulePage, tr("Checkpoint schedules"));
+    m_playback->attach(view(ChartKind::Timeline), view(ChartKind::Lifetimes), m_schedule);
+    connect(this, &QTabWidget::currentChanged, this,
+            [this] { m_playback->pageShown(currentWidget()); });
+    m_playback->pageShown(currentWidget());
+    // Projector mode changes fonts, lines and theme: every chart is drawn again.
+    connect(projectorMode(), &ProjectorMode::changed, this, &ChartsPanel::restyle);
     m_refreshTimer.setSingleShot(true);
     m_refreshTimer.setInterval(0);
     connect(&m_refreshTimer, &QTimer::timeout, this, &ChartsPanel::refreshCurrent);
@@ -98,9 +110,14 @@ ChartKind ChartsPanel::currentKind() const {
                                                         : ChartKind::Tradeoff;
 }
 
-bool ChartsPanel::isScheduleCurrent() const { return currentWidget() == m_scheduleScroll; }
+bool ChartsPanel::isScheduleCurrent() const { return currentWidget() == m_schedulePage; }
 
-void ChartsPanel::showSchedule() { setCurrentWidget(m_scheduleScroll); }
+void ChartsPanel::showSchedule() { setCurrentWidget(m_schedulePage); }
+
+void ChartsPanel::restyle() {
+    markAllStale();
+    m_schedule->update();
+}
 
 void ChartsPanel::setCurrentKind(ChartKind kind) {
     if (isAvailable(kind)) setCurrentIndex(index(kind));
@@ -157,6 +174,7 @@ void ChartsPanel::refreshCurrent() {
 void ChartsPanel::rebuild(ChartKind kind) {
     view(kind)->showChart(build(kind));  // deletes the chart shown before
     m_stale[index(kind)] = false;
+    m_playback->chartReplaced(kind);
     ++m_builds[index(kind)];
 }
 
@@ -207,6 +225,7 @@ QChart* ChartsPanel::build(ChartKind kind) const {
         break;
     }
     }
+    applyProjectorLook(chart);  // thicker lines and larger markers, in projector mode only
     if (selected) setSelectedStrategy(chart, QString::fromStdString(selected->strategy));
     return chart;
 }

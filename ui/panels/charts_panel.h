@@ -16,6 +16,7 @@ class QScrollArea;
 namespace ckptlab::ui {
 
 class ChartView;
+class ChartsPlayback;
 class ScheduleView;
 class ResultsDocument;
 
@@ -43,6 +44,11 @@ public:
     ChartView* view(ChartKind kind) const;
     // How often each chart was rebuilt (tests check that hidden tabs stay lazy).
     int buildCount(ChartKind kind) const { return m_builds[index(kind)]; }
+    // Playback of one traced step, with its bar under the Timeline, Lifetimes and schedule tabs.
+    ChartsPlayback* playback() const { return m_playback; }
+    // Marks every chart stale (the shown one is rebuilt next turn) and repaints the schedule:
+    // after a change of look such as projector mode.
+    void restyle();
 
 Q_SIGNALS:
     // A strategy's point or bar was clicked in a chart.
@@ -66,6 +72,8 @@ private:
     QComboBox* m_tradeoffTime = nullptr;  // median, or the fastest repeat
     ScheduleView* m_schedule = nullptr;
     QScrollArea* m_scheduleScroll = nullptr;
+    QWidget* m_schedulePage = nullptr;  // the scroll area with the playback bar under it
+    ChartsPlayback* m_playback = nullptr;
     bool m_scheduleStale = true;
     std::array<ChartView*, kKinds.size()> m_views{};
     std::array<bool, kKinds.size()> m_stale{};

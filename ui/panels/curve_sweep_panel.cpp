@@ -8,6 +8,7 @@
 #include <QSpinBox>
 
 #include "ckptlab/pareto.h"
+#include "document/core_text.h"
 
 namespace ckptlab::ui {
 
@@ -35,7 +36,7 @@ CurveSweepPanel::CurveSweepPanel(QWidget* parent)
     m_axis->setObjectName(QStringLiteral("scalingAxis"));
     for (ScalingAxis axis :
          {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width, ScalingAxis::Batch})
-        m_axis->addItem(QString::fromStdString(toString(axis)), int(axis));
+        m_axis->addItem(scalingAxisText(axis), int(axis));
     m_values->setObjectName(QStringLiteral("scalingValues"));
     m_values->setText(QStringLiteral("5,10,20,40"));
     m_values->setPlaceholderText(tr("e.g. 4,8,16,32"));

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "ckptlab/strategy.h"
+#include "document/core_text.h"
 #include "panels/strategy_table.h"
 
 namespace ckptlab::ui {
@@ -37,7 +38,7 @@ StrategyList::StrategyList(QWidget* parent)
     m_custom->setObjectName(QStringLiteral("customStrategy"));
     m_custom->setPlaceholderText(tr("custom, e.g. segments:5"));
     m_custom->setClearButtonEnabled(true);
-    m_custom->setToolTip(QString::fromStdString(strategySyntaxHelp()));
+    m_custom->setToolTip(strategySyntaxText());
     auto* add = new QPushButton(tr("Add"), this);
     connect(add, &QPushButton::clicked, this, &StrategyList::onAddClicked);
     connect(m_custom, &QLineEdit::returnPressed, this, &StrategyList::onAddClicked);
@@ -85,7 +86,7 @@ QString StrategyList::addStrategy(const QString& text) {
         canonical = QString::fromStdString(
             parseStrategy(text.trimmed().toStdString(), m_table->depth(), m_table->block()).name());
     } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
+        return strategyErrorText(e.what());
     }
     const int row = m_table->ensureRow(canonical);
     m_table->item(row, 0)->setCheckState(Qt::Checked);  // emits strategiesChanged

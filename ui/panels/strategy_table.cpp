@@ -12,6 +12,7 @@
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 #include "controllers/live_prediction.h"
+#include "document/core_text.h"
 #include "document/format.h"
 
 namespace ckptlab::ui {
@@ -59,7 +60,7 @@ public:
 // The syntax help line of the row's kind; empty for text that is no strategy.
 QString helpFor(const QTableWidgetItem* name) {
     const int kind = name->data(kKindRole).toInt();
-    return kind < 0 ? QString() : QString::fromStdString(strategyHelp(StrategyKind(kind)));
+    return kind < 0 ? QString() : strategyHelpText(StrategyKind(kind));
 }
 
 }  // namespace
@@ -165,7 +166,7 @@ void StrategyTable::validateRow(int row) {
     try {
         parseStrategy(rowText(row).toStdString(), m_depth, m_block);
     } catch (const std::exception& e) {
-        error = QString::fromStdString(e.what());
+        error = strategyErrorText(e.what());
     }
     const QSignalBlocker blocker(this);
     QTableWidgetItem* name = item(row, NameColumn);

@@ -6,7 +6,10 @@
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources live in the static
 // ckptlab_ui library, whose qrc object the linker would drop unless something references it.
-static void initResources() { Q_INIT_RESOURCE(resources); }
+static void initResources() {
+    Q_INIT_RESOURCE(resources);
+    Q_INIT_RESOURCE(ckptlab_i18n);  // translations/*.ts compiled to :/i18n/ckptlab_<code>.qm
+}
 
 namespace ckptlab::ui {
 

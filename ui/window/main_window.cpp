@@ -26,6 +26,7 @@
 #include "panels/progress_status.h"
 #include "panels/results_view.h"
 #include "panels/strategy_list.h"
+#include "teaching/lesson_mode.h"
 #include "window/app_setup.h"
 
 namespace ckptlab::ui {
@@ -43,6 +44,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createActions();
     createMenus();
     connectSignals();
+    new LessonMode(this, m_viewMenu);  // the Lesson dock and menu (ui/teaching)
     restoreSettings();
     updateActions();
     updateTitle();

@@ -58,6 +58,10 @@ public Q_SLOTS:
     void cancelSweep();
     void openResultsFile(const QString& path);
     void showAbout();
+    // View → Language: installs `code` ("en", "zh_CN"), saves the choice and rebuilds the
+    // window's widgets in it, keeping the results, the parameters and the layout. Refused
+    // (false, with a message) while a sweep runs or a file loads.
+    bool setLanguage(const QString& code);
 
 Q_SIGNALS:
     // A sweep ended: finished, cancelled or failed. Finished results are in the results document.
@@ -70,6 +74,9 @@ private:
     void createPanels();
     void createActions();
     void createMenus();
+    void createLanguageMenu(QMenu* view);
+    // Rebuilds panels, actions and menus in the installed language (main_window_language.cpp).
+    void rebuildUi();
     void connectSignals();
     void restoreSettings();
     void saveSettings();

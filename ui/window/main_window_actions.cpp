@@ -6,17 +6,20 @@
 #include <QMenuBar>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 #include <QToolBar>
 
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
 #include "controllers/chart_exporter.h"
 #include "controllers/file_controller.h"
+#include "document/core_text.h"
 #include "panels/charts_panel.h"
 #include "panels/parameter_panel.h"
 #include "window/about_dialog.h"
 #include "window/main_window.h"
 #include "window/messages.h"
+#include "window/projector_mode.h"
 
 namespace ckptlab::ui {
 
@@ -25,6 +28,13 @@ namespace {
 QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
     return QIcon::fromTheme(QString::fromLatin1(name),
                             QApplication::style()->standardIcon(fallback));
+}
+
+// Projector mode gives the charts the room: the results table shrinks to a few rows.
+void roomForCharts(QMainWindow* window) {
+    if (!isProjectorMode()) return;
+    if (auto* results = window->findChild<QDockWidget*>(QStringLiteral("resultsDock")))
+        window->resizeDocks({results}, {window->height() / 5}, Qt::Vertical);
 }
 
 }  // namespace
@@ -117,11 +127,29 @@ void MainWindow::createMenus() {
                                                [this] { m_charts->showSchedule(); });
     schedules->setShortcut(
         QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + int(ChartsPanel::kKinds.size()))));
+    m_viewMenu->addSeparator();
+    QAction* projector = m_viewMenu->addAction(tr("&Projector Mode"));
+    projector->setObjectName(QStringLiteral("projectorAction"));
+    projector->setCheckable(true);
+    projector->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    projector->setToolTip(tr("Large fonts, thick lines and high-contrast charts for a class"));
+    // On when saved so, or when --projector asked for it before the window was made.
+    projector->setChecked(isProjectorMode() || m_settings.projectorMode());
+    setProjectorMode(projector->isChecked());
+    connect(projector, &QAction::toggled, this, [this](bool on) {
+        setProjectorMode(on);
+        m_settings.setProjectorMode(on);
+        roomForCharts(this);
+    });
+    QTimer::singleShot(0, this, [this] { roomForCharts(this); });  // after the saved layout
+    connect(projectorMode(), &ProjectorMode::changed, projector, &QAction::setChecked);
+    m_viewMenu->addSeparator();
+    createLanguageMenu(m_viewMenu);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Strategy Syntax"), this, [this] {
         showMessage(this, MessageKind::Information, tr("Strategy syntax"),
-                    QString::fromStdString(strategySyntaxHelp()));
+                    strategySyntaxText());
     });
     help->addAction(tr("&About Checkpoint Lab"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);

@@ -9,6 +9,7 @@
 #include "ckptlab/sweep_policy.h"
 #include "controllers/prediction_controller.h"
 #include "controllers/sweep_controller.h"
+#include "document/core_text.h"
 #include "document/format.h"
 #include "document/results_document.h"
 #include "document/sweep_summary.h"
@@ -65,7 +66,7 @@ QStringList toQStringList(const std::vector<std::string>& texts) {
 // Shows why core's checkSweep refuses a sweep, or asks before one close to the memory limit.
 // Returns whether the sweep may start.
 bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& check) {
-    const QString axis = QString::fromStdString(toString(request.scalingAxis));
+    const QString axis = scalingAxisText(request.scalingAxis);
     auto sizeNote = [&](const SweepCheck::At& at) {
         return at.value ? tr(" (at %1 = %2)").arg(axis).arg(*at.value) : QString();
     };
@@ -73,7 +74,7 @@ bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& che
     case SweepCheck::Verdict::InvalidConfig:
         showMessage(this, MessageKind::Warning, tr("Invalid configuration"),
                     tr("Fix these parameters first:\n%1")
-                        .arg(bulletList({QString::fromStdString(check.configError)})));
+                        .arg(bulletList({configErrorText(check.configError)})));
         return false;
     case SweepCheck::Verdict::NoStrategy:
         showMessage(this, MessageKind::Warning, tr("No strategy"),
@@ -82,14 +83,18 @@ bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& che
     case SweepCheck::Verdict::InvalidStrategy:
         showMessage(this, MessageKind::Warning, tr("Invalid strategy"),
                     tr("These strategies do not fit this model:\n%1")
-                        .arg(bulletList(toQStringList(check.invalid))));
+                        .arg(bulletList([&] {
+                        QStringList errors;
+                        for (const std::string& e : check.invalid) errors << strategyErrorText(e);
+                        return errors;
+                    }())));
         return false;
     case SweepCheck::Verdict::InvalidSize:
         showMessage(this, MessageKind::Warning, tr("Invalid scaling values"),
                     tr("At %1 = %2: %3")
                         .arg(axis)
                         .arg(check.size->value)
-                        .arg(QString::fromStdString(check.size->message)));
+                        .arg(configErrorText(check.size->message)));
         return false;
     case SweepCheck::Verdict::DoesNotFit: {
         // Refused here, before anything runs, with the predicted number: the runner would

@@ -1,0 +1,220 @@
+// Projector mode: fonts at least 1.6× in the app and the charts, the high-contrast theme,
+// thicker lines, charts rebuilt when it toggles, and the setting kept across a restart.
+#include <QAction>
+#include <QApplication>
+#include <QChart>
+#include <QLabel>
+#include <QLineSeries>
+#include <QtTest>
+
+#include "ui_test_support.h"
+
+#include "charts/chart_builders.h"
+#include "charts/chart_style.h"
+#include "document/settings.h"
+#include "panels/charts_panel.h"
+#include "playback/charts_playback.h"
+#include "playback/playback_controller.h"
+#include "window/main_window.h"
+#include "window/projector_mode.h"
+
+using namespace ckptlab;
+using namespace ckptlab::ui;
+using namespace ckptlab::ui::test;
+
+namespace {
+
+// Two runs with a timeline each: enough for every builder to draw lines.
+ResultSet smallResults() {
+    ResultSet results;
+    for (const char* name : {"none", "full"}) {
+        RunResult run;
+        run.strategy = name;
+        run.config.depth = 2;
+        run.grad_check = GradCheck{true, 0, 1e-5};
+        run.metrics.peak_bytes = 3 << 20;
+        run.metrics.step_ms = 10;
+        run.timeline = {{0, 1 << 20, 1 << 20, Phase::Forward, 0},
+                        {5, 1 << 20, 2 << 20, Phase::Forward, 1},
+                        {10, -(2 << 20), 0, Phase::Backward, 0}};
+        run.phases = {{Phase::Forward, 0, 0, 2.5}, {Phase::Forward, 1, 2.5, 5},
+                      {Phase::Backward, 1, 5, 7.5}, {Phase::Backward, 0, 7.5, 10}};
+        run.blocks = {{0, Phase::Forward, 2.5, 10, 1 << 20}, {1, Phase::Forward, 5, 7.5, 1 << 20}};
+        results.runs.push_back(run);
+    }
+    return results;
+}
+
+std::vector<TimelineData> timelines(const ResultSet& results) {
+    std::vector<TimelineData> data;
+    for (const RunResult& run : results.runs) data.push_back({&run, run.timeline});
+    return data;
+}
+
+qreal firstLineWidth(QChart* chart) {
+    for (QAbstractSeries* s : chart->series())
+        if (auto* line = qobject_cast<QLineSeries*>(s); line && s->property(kStrategyProperty).isValid())
+            return line->pen().widthF();
+    return 0;
+}
+
+}  // namespace
+
+class TestProjector : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void cleanup();
+    void fontsGrowAtLeastOnePointSix();
+    void chartsUseTheHighContrastThemeAndThickerLines();
+    void menuTogglesPersistsAndRestyles();
+    void playbackFitsTheScreenInProjectorMode_data();
+    void playbackFitsTheScreenInProjectorMode();
+};
+
+void TestProjector::initTestCase() {
+    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("test_projector"));
+    QVERIFY(QSettings().fileName().startsWith(configHome().path()));
+    QVERIFY(!isProjectorMode());
+}
+
+void TestProjector::cleanup() { setProjectorMode(false); }
+
+void TestProjector::fontsGrowAtLeastOnePointSix() {
+    const ResultSet results = smallResults();
+    const qreal appNormal = QApplication::font().pointSizeF();
+    const qreal titleNormal = chartTitleFont().pointSizeF();
+    std::unique_ptr<QChart> normal(buildTimelineChart(results, timelines(results)));
+    const qreal chartTitleNormal = normal->titleFont().pointSizeF();
+    QVERIFY(appNormal > 0 && titleNormal > 0);
+
+    setProjectorMode(true);
+    QVERIFY(isProjectorMode());
+    QVERIFY(QApplication::font().pointSizeF() >= 1.6 * appNormal - 1e-9);
+    QVERIFY(chartTitleFont().pointSizeF() >= 1.6 * titleNormal - 1e-9);
+    for (const QFont& f : {axisTitleFont(), axisLabelFont(), legendFont(), pointLabelFont()})
+        QVERIFY(f.pointSizeF() >= 1.6 * 10 - 1e-9);
+    std::unique_ptr<QChart> big(buildTimelineChart(results, timelines(results)));
+    QVERIFY(big->titleFont().pointSizeF() >= 1.6 * chartTitleNormal - 1e-9);
+    QVERIFY(big->legend()->font().pointSizeF() >= 1.6 * normal->legend()->font().pointSizeF() - 1e-9);
+    const auto axes = big->axes();
+    QVERIFY(!axes.isEmpty());
+    QVERIFY(axes.front()->labelsFont().pointSizeF() >=
+            1.6 * normal->axes().front()->labelsFont().pointSizeF() - 1e-9);
+
+    setProjectorMode(false);
+    QCOMPARE(QApplication::font().pointSizeF(), appNormal);
+    QCOMPARE(chartTitleFont().pointSizeF(), titleNormal);
+}
+
+void TestProjector::chartsUseTheHighContrastThemeAndThickerLines() {
+    const ResultSet results = smallResults();
+    std::unique_ptr<QChart> normal(buildTimelineChart(results, timelines(results)));
+    QVERIFY(normal->theme() != QChart::ChartThemeHighContrast);
+    const qreal thin = firstLineWidth(normal.get());
+    applyProjectorLook(normal.get());  // off: changes nothing
+    QCOMPARE(firstLineWidth(normal.get()), thin);
+
+    setProjectorMode(true);
+    std::unique_ptr<QChart> big(buildTimelineChart(results, timelines(results)));
+    QCOMPARE(big->theme(), QChart::ChartThemeHighContrast);
+    applyProjectorLook(big.get());
+    QVERIFY(firstLineWidth(big.get()) >= 2 * thin - 1e-9);
+    // The emphasis of a selected run scales with it.
+    setSelectedStrategy(big.get(), QStringLiteral("none"));
+    QVERIFY(firstLineWidth(big.get()) >= 4 * thin - 1e-9);
+    std::unique_ptr<QChart> tradeoff(buildTradeoffChart(results));
+    QCOMPARE(tradeoff->theme(), QChart::ChartThemeHighContrast);
+}
+
+void TestProjector::menuTogglesPersistsAndRestyles() {
+    {
+        MainWindow window;
+        window.show();
+        auto* action = part<QAction>(window, "projectorAction");
+        QVERIFY(action->isCheckable());
+        QVERIFY(!action->isChecked());
+        auto* charts = part<ChartsPanel>(window, "charts");
+        charts->setCurrentKind(ChartKind::Tradeoff);
+        QTest::qWait(20);
+        const int builds = charts->buildCount(ChartKind::Tradeoff);
+        action->trigger();
+        QVERIFY(isProjectorMode());
+        QTRY_VERIFY(charts->buildCount(ChartKind::Tradeoff) > builds);
+        QCOMPARE(charts->chart(ChartKind::Tradeoff)->theme(), QChart::ChartThemeHighContrast);
+        QVERIFY(Settings().projectorMode());  // a new read sees it
+    }
+    setProjectorMode(false);
+    {
+        MainWindow restarted;  // comes back in projector mode
+        QVERIFY(isProjectorMode());
+        QVERIFY(part<QAction>(restarted, "projectorAction")->isChecked());
+        part<QAction>(restarted, "projectorAction")->trigger();
+        QVERIFY(!isProjectorMode());
+        QVERIFY(!Settings().projectorMode());
+    }
+}
+
+void TestProjector::playbackFitsTheScreenInProjectorMode_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1920x1080") << QSize(1920, 1080);
+    QTest::newRow("1280x720") << QSize(1280, 720);
+}
+
+// The window at a projector's sizes, playing a real step: the bar and its narration are
+// inside the window and not cut. With CKPTLAB_SCREENSHOT_DIR set, saves what it shows there.
+void TestProjector::playbackFitsTheScreenInProjectorMode() {
+    QFETCH(QSize, size);
+    MessageRecorder recorder;
+    MainWindow window;
+    setProjectorMode(true);
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QString file = qEnvironmentVariable("CKPTLAB_SCREENSHOT_RESULTS");  // else a sweep
+    if (file.isEmpty()) {
+        runTinySweep(window, {QStringLiteral("none"), QStringLiteral("segments:2")}, recorder);
+        if (QTest::currentTestFailed()) return;
+    } else {
+        window.openResultsFile(file);
+    }
+    auto* charts = part<ChartsPanel>(window, "charts");
+    auto* controller = charts->playback()->controller();
+    QTRY_VERIFY(!controller->step().isEmpty());
+    const auto& events = controller->step().events();
+    // Mid-step, in a backward that recomputes.
+    double t = controller->step().duration() / 2;
+    for (const PlaybackEvent& e : events)
+        if (e.phase == Phase::Recompute && e.begin_ms > controller->step().duration() * 0.4) {
+            t = (e.begin_ms + e.end_ms) / 2;
+            break;
+        }
+    // The screen holds the whole window: nothing forces it wider or taller.
+    const QSize least = window.minimumSizeHint().expandedTo(window.minimumSize());
+    QVERIFY2(least.width() <= size.width() && least.height() <= size.height(),
+             qPrintable(QStringLiteral("needs %1x%2").arg(least.width()).arg(least.height())));
+    QCOMPARE(window.size(), size);
+    const QString dir = qEnvironmentVariable("CKPTLAB_SCREENSHOT_DIR");
+    for (int tab : {1, 2, 5}) {
+        charts->setCurrentIndex(tab);
+        QTest::qWait(100);
+        controller->setTime(t);
+        QTest::qWait(50);
+        auto* bar = part<QWidget>(window, "playbackBar");
+        QVERIFY(bar->isVisible());
+        const QRect inWindow(bar->mapTo(&window, QPoint(0, 0)), bar->size());
+        QVERIFY2(window.rect().contains(inWindow), qPrintable(QStringLiteral("bar at %1,%2 %3x%4")
+            .arg(inWindow.x()).arg(inWindow.y()).arg(inWindow.width()).arg(inWindow.height())));
+        auto* narration = part<QLabel>(window, "playbackNarration");
+        QVERIFY(!narration->text().isEmpty());
+        QVERIFY(narration->height() >= narration->heightForWidth(narration->width()));
+        if (!dir.isEmpty())
+            QVERIFY(window.grab().save(QStringLiteral("%1/projector-%2x%3-tab%4.png")
+                                           .arg(dir).arg(size.width()).arg(size.height())
+                                           .arg(tab)));
+    }
+}
+
+QTEST_MAIN(TestProjector)
+#include "test_projector.moc"

@@ -1,0 +1,2233 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ChartText</name>
+    <message>
+        <source>parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>%1: %2
+%3 (%4 % of %5)</source>
+        <translation>%1：%2
+%3（占 %5 的 %4 %）</translation>
+    </message>
+    <message>
+        <source>%1: %2 in total</source>
+        <translation>%1：共 %2</translation>
+    </message>
+    <message>
+        <source>Memory at the step's peak (MiB); checkpointing shrinks only the activations</source>
+        <translation>训练步峰值时的内存 (MiB)；梯度检查点只缩减激活值</translation>
+    </message>
+    <message>
+        <source>No chart to export.</source>
+        <translation>没有可导出的图表。</translation>
+    </message>
+    <message>
+        <source>Exporting charts needs a QApplication.</source>
+        <translation>导出图表需要 QApplication。</translation>
+    </message>
+    <message>
+        <source>PNG scale must be 1 or 2.</source>
+        <translation>PNG 缩放倍数必须为 1 或 2。</translation>
+    </message>
+    <message>
+        <source>Could not allocate the image.</source>
+        <translation>无法分配图像。</translation>
+    </message>
+    <message>
+        <source>Could not write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Could not start writing %1.</source>
+        <translation>无法开始写入 %1。</translation>
+    </message>
+    <message>
+        <source>%1 model, %2 blocks, width %3, seq %4, batch %5</source>
+        <translation>%1 模型，%2 个块，宽度 %3，序列长度 %4，批大小 %5</translation>
+    </message>
+    <message>
+        <source>%1 heads, dropout %2</source>
+        <translation>%1 个注意力头，dropout %2</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1，设备 %2</translation>
+    </message>
+    <message>
+        <source>optimizer %1</source>
+        <translation>优化器 %1</translation>
+    </message>
+    <message>
+        <source>previous step's gradients kept</source>
+        <translation>保留上一步的梯度</translation>
+    </message>
+    <message>
+        <source>seed %1</source>
+        <translation>随机种子 %1</translation>
+    </message>
+    <message>
+        <source>%1 threads</source>
+        <translation>%1 个线程</translation>
+    </message>
+    <message>
+        <source>default threads</source>
+        <translation>默认线程数</translation>
+    </message>
+    <message>
+        <source>%1 warm-up + %2 timed steps</source>
+        <translation>%1 步预热 + %2 步计时</translation>
+    </message>
+    <message>
+        <source>Memory against time per strategy</source>
+        <translation>各策略的内存与时间</translation>
+    </message>
+    <message>
+        <source>Memory during one training step</source>
+        <translation>一个训练步中的内存</translation>
+    </message>
+    <message>
+        <source>Activation lifetimes</source>
+        <translation>激活值生命周期</translation>
+    </message>
+    <message>
+        <source>What the memory holds at the peak</source>
+        <translation>峰值时内存的构成</translation>
+    </message>
+    <message>
+        <source>Scaling</source>
+        <translation>规模扩展</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <comment>phase of a training step</comment>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <comment>phase of a training step</comment>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <comment>phase of a training step</comment>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <comment>phase of a training step</comment>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <comment>phase of a training step</comment>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <comment>phase of a training step</comment>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>No results yet</source>
+        <translation>尚无结果</translation>
+    </message>
+    <message>
+        <source>no runs</source>
+        <translation>没有运行</translation>
+    </message>
+    <message>
+        <source>; measured on %1</source>
+        <translation>；测量设备：%1</translation>
+    </message>
+    <message>
+        <source>Could not create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>%1, block %2: recomputed activations
+saved at %3, freed at %4 (%5 alive)
+%6</source>
+        <translation>%1，第 %2 块：重计算的激活值
+保存于 %3，释放于 %4（存活 %5）
+%6</translation>
+    </message>
+    <message>
+        <source>%1, block %2: forward activations
+saved at %3, freed at %4 (%5 alive)
+%6</source>
+        <translation>%1，第 %2 块：前向激活值
+保存于 %3，释放于 %4（存活 %5）
+%6</translation>
+    </message>
+    <message>
+        <source>Block (bar thickness = bytes kept)</source>
+        <translation>块（条的粗细 = 保留的字节数）</translation>
+    </message>
+    <message>
+        <source>forward activations</source>
+        <translation>前向激活值</translation>
+    </message>
+    <message>
+        <source>recomputed activations</source>
+        <translation>重计算的激活值</translation>
+    </message>
+    <message>
+        <source>No results for %1: the run failed</source>
+        <translation>%1 没有结果：运行失败</translation>
+    </message>
+    <message>
+        <source>No activation lifetimes recorded for %1</source>
+        <translation>%1 没有记录激活值生命周期</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %2 (%n recomputed bar(s))</source>
+        <translation>
+            <numerusform>%1：%2（%n 条重计算）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Time since the step began (ms)</source>
+        <translation>自训练步开始的时间 (ms)</translation>
+    </message>
+    <message>
+        <source>predicted optimal frontier</source>
+        <translation>预测的最优前沿</translation>
+    </message>
+    <message>
+        <source>measured optimal curve</source>
+        <translation>实测的最优曲线</translation>
+    </message>
+    <message>
+        <source>prediction error</source>
+        <translation>预测误差</translation>
+    </message>
+    <message>
+        <source>%1 (predicted)</source>
+        <translation>%1（预测）</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>gradient check not run</source>
+        <translation>未做梯度校验</translation>
+    </message>
+    <message>
+        <source>gradient check passed (max |Δ| %1)</source>
+        <translation>梯度校验通过（最大 |Δ| %1）</translation>
+    </message>
+    <message>
+        <source>gradient check FAILED (max |Δ| %1 &gt; %2)</source>
+        <translation>梯度校验失败（最大 |Δ| %1 &gt; %2）</translation>
+    </message>
+    <message>
+        <source>peak %1 · step %2</source>
+        <translation>峰值 %1 · 每步 %2</translation>
+    </message>
+    <message>
+        <source>memory saved %1 · time added %2</source>
+        <translation>节省内存 %1 · 增加时间 %2</translation>
+    </message>
+    <message>
+        <source>saved/added ratio %1</source>
+        <translation>节省/增加比 %1</translation>
+    </message>
+    <message>
+        <source>predicted peak %1 · measured %2 (error %3 %)</source>
+        <translation>预测峰值 %1 · 实测 %2（误差 %3 %）</translation>
+    </message>
+    <message>
+        <source>predicted activations %1 · measured %2 (error %3 %)</source>
+        <translation>预测激活值 %1 · 实测 %2（误差 %3 %）</translation>
+    </message>
+    <message>
+        <source>predicted step %1 · measured %2 (error %3 %)</source>
+        <translation>预测每步 %1 · 实测 %2（误差 %3 %）</translation>
+    </message>
+    <message>
+        <source>Depth (blocks, log₂)</source>
+        <translation>深度（块数，log₂）</translation>
+    </message>
+    <message>
+        <source>Sequence length (tokens, log₂)</source>
+        <translation>序列长度（token 数，log₂）</translation>
+    </message>
+    <message>
+        <source>Width (log₂)</source>
+        <translation>宽度 (log₂)</translation>
+    </message>
+    <message>
+        <source>Batch size (log₂)</source>
+        <translation>批大小 (log₂)</translation>
+    </message>
+    <message>
+        <source>depth</source>
+        <comment>scaling axis</comment>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>seq</source>
+        <comment>scaling axis: sequence length</comment>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>width</source>
+        <comment>scaling axis</comment>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <comment>scaling axis</comment>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>activation memory</source>
+        <translation>激活值内存</translation>
+    </message>
+    <message>
+        <source>peak memory</source>
+        <translation>峰值内存</translation>
+    </message>
+    <message>
+        <source>step time</source>
+        <translation>每步时间</translation>
+    </message>
+    <message>
+        <source>Activation memory (MiB, log₂)</source>
+        <translation>激活值内存（MiB，log₂）</translation>
+    </message>
+    <message>
+        <source>Peak memory (MiB, log₂)</source>
+        <translation>峰值内存（MiB，log₂）</translation>
+    </message>
+    <message>
+        <source>Step time (ms, log₂)</source>
+        <translation>每步时间（ms，log₂）</translation>
+    </message>
+    <message>
+        <source>%1
+fitted %2 ∝ %3^k</source>
+        <translation>%1
+拟合 %2 ∝ %3^k</translation>
+    </message>
+    <message>
+        <source>%1
+%2 %3: %4 %5</source>
+        <translation>%1
+%2 %3：%5 %4</translation>
+    </message>
+    <message>
+        <source>
+fit %1</source>
+        <translation>
+拟合 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 against %3 (log-log)</source>
+        <translation>%1：%2 随 %3 的变化（双对数）</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>block →</source>
+        <translation>块 →</translation>
+    </message>
+    <message>
+        <source>cells: attention | FFN</source>
+        <translation>单元：注意力 | FFN</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <comment>stored inputs, recomputed blocks</comment>
+        <translation>%1，%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n checkpoint(s)</source>
+        <translation>
+            <numerusform>%n 个检查点</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n recomputed</source>
+        <translation>
+            <numerusform>%n 个重计算</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>run once (kept)</source>
+        <translation>运行一次（保留）</translation>
+    </message>
+    <message>
+        <source>recomputed once</source>
+        <translation>重计算一次</translation>
+    </message>
+    <message>
+        <source>twice</source>
+        <translation>两次</translation>
+    </message>
+    <message>
+        <source>3+ times</source>
+        <translation>3 次及以上</translation>
+    </message>
+    <message>
+        <source>stored input; bracket: segment recomputed in backward (nested ones lower)</source>
+        <translation>存储的输入；括号：反向时重计算的段（嵌套的在下方）</translation>
+    </message>
+    <message>
+        <source>Checkpoint schedules</source>
+        <translation>检查点调度</translation>
+    </message>
+    <message>
+        <source>block boundaries</source>
+        <translation>块边界</translation>
+    </message>
+    <message>
+        <source>%1
+%2 at %3</source>
+        <translation>%1
+%3 时为 %2</translation>
+    </message>
+    <message>
+        <source>%1 of block %2</source>
+        <comment>phase of block N</comment>
+        <translation>第 %2 块的%1</translation>
+    </message>
+    <message>
+        <source>%1 of %2: %3 to %4</source>
+        <translation>%2 的%1：%3 至 %4</translation>
+    </message>
+    <message>
+        <source>%1 (phases of %2 shaded)</source>
+        <translation>%1（阴影为 %2 的各阶段）</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Memory above the step's start (MiB)</source>
+        <translation>高于训练步开始时的内存 (MiB)</translation>
+    </message>
+    <message>
+        <source>none baseline</source>
+        <translation>none 基线</translation>
+    </message>
+    <message>
+        <source>%1 (predicted)
+%2</source>
+        <translation>%1（预测）
+%2</translation>
+    </message>
+    <message>
+        <source>Pareto frontier</source>
+        <translation>帕累托前沿</translation>
+    </message>
+    <message>
+        <source>%1 (lower left is better)</source>
+        <translation>%1（越靠左下越好）</translation>
+    </message>
+    <message>
+        <source>Peak memory (MiB)</source>
+        <translation>峰值内存 (MiB)</translation>
+    </message>
+    <message>
+        <source>Step time (ms)</source>
+        <translation>每步时间 (ms)</translation>
+    </message>
+</context>
+<context>
+    <name>CoreText</name>
+    <message>
+        <source>depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>width</source>
+        <translation>宽度</translation>
+    </message>
+    <message>
+        <source>seq</source>
+        <comment>sequence length</comment>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>batch</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>heads</source>
+        <translation>注意力头数</translation>
+    </message>
+    <message>
+        <source>threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>warmup</source>
+        <translation>预热步数</translation>
+    </message>
+    <message>
+        <source>repeats</source>
+        <translation>重复次数</translation>
+    </message>
+    <message>
+        <source>dropout</source>
+        <translation>dropout</translation>
+    </message>
+    <message>
+        <source>device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>memory limit</source>
+        <translation>内存上限</translation>
+    </message>
+    <message>
+        <source>%1 must be between %2 and %3 (got %4)</source>
+        <translation>%1 必须在 %2 到 %3 之间（当前为 %4）</translation>
+    </message>
+    <message>
+        <source>keep every activation (the baseline)</source>
+        <translation>保留所有激活值（基线）</translation>
+    </message>
+    <message>
+        <source>checkpoint every block</source>
+        <translation>每个块都设检查点</translation>
+    </message>
+    <message>
+        <source>checkpoint blocks 0, N, 2N, ... (seed experiment 1)</source>
+        <translation>在第 0、N、2N… 块设检查点（教程实验 1）</translation>
+    </message>
+    <message>
+        <source>K contiguous checkpointed segments (seed experiment 2)</source>
+        <translation>K 个连续的检查点段（教程实验 2）</translation>
+    </message>
+    <message>
+        <source>checkpoint blocks K.. only (seed experiment 3)</source>
+        <translation>只在第 K 块及之后设检查点（教程实验 3）</translation>
+    </message>
+    <message>
+        <source>checkpoint blocks 0..K-1 only (the other half of from:K)</source>
+        <translation>只在第 0 到 K-1 块设检查点（from:K 的另一半）</translation>
+    </message>
+    <message>
+        <source>ceil(sqrt(L)) segments (Chen et al. 2016)</source>
+        <translation>ceil(sqrt(L)) 个段（Chen 等，2016）</translation>
+    </message>
+    <message>
+        <source>transformer: checkpoint only the attention sub-block</source>
+        <translation>transformer：只对注意力子块设检查点</translation>
+    </message>
+    <message>
+        <source>transformer: checkpoint only the FFN sub-block</source>
+        <translation>transformer：只对 FFN 子块设检查点</translation>
+    </message>
+    <message>
+        <source>segments with the tutorial's closure bug (fails the gradient check)</source>
+        <translation>带有教程闭包错误的分段（梯度校验失败）</translation>
+    </message>
+    <message>
+        <source>fastest schedule whose predicted peak fits MiB (dynamic program)</source>
+        <translation>预测峰值不超过 MiB 的最快调度（动态规划）</translation>
+    </message>
+    <message>
+        <source>Griewank's binomial schedule with S stored states</source>
+        <translation>Griewank 的二项式调度，存储 S 个状态</translation>
+    </message>
+    <message>
+        <source>heads must divide width (width %1, heads %2)</source>
+        <translation>注意力头数必须整除宽度（宽度 %1，头数 %2）</translation>
+    </message>
+    <message>
+        <source>dropout must be between 0 and %1 (got %2)</source>
+        <translation>dropout 必须在 0 到 %1 之间（当前为 %2）</translation>
+    </message>
+    <message>
+        <source>device must be cpu, cuda or cuda:N with N from 0 to %1 (got "%2")</source>
+        <translation>设备必须是 cpu、cuda 或 cuda:N（N 为 0 到 %1）（当前为“%2”）</translation>
+    </message>
+    <message>
+        <source>memory limit must be between 0 (no limit) and %1 MiB (got %2)</source>
+        <translation>内存上限必须在 0（不限）到 %1 MiB 之间（当前为 %2）</translation>
+    </message>
+    <message>
+        <source>unknown strategy "%1" (known: %2)</source>
+        <translation>未知策略“%1”（可用：%2）</translation>
+    </message>
+    <message>
+        <source>strategy "%1" takes no parameter (got "%2")</source>
+        <translation>策略“%1”不带参数（当前为“%2”）</translation>
+    </message>
+    <message>
+        <source>optimal:MiB needs a memory budget between %1 and %2 MiB above the step's start, e.g. %3 (got "%4")</source>
+        <translation>optimal:MiB 需要一个高于训练步开始时 %1 到 %2 MiB 之间的内存预算，例如 %3（当前为“%4”）</translation>
+    </message>
+    <message>
+        <source>strategy "%1" needs an integer parameter, e.g. %2 (got "%3")</source>
+        <translation>策略“%1”需要一个整数参数，例如 %2（当前为“%3”）</translation>
+    </message>
+    <message>
+        <source>%1:N needs N between %2 and %3 for depth %4 (got %5)</source>
+        <translation>深度为 %4 时，%1:N 的 N 必须在 %2 到 %3 之间（当前为 %5）</translation>
+    </message>
+    <message>
+        <source>strategy "%1" checkpoints a sub-block of the transformer block; use block transformer</source>
+        <translation>策略“%1”对 transformer 块的子块设检查点；请使用 transformer 块</translation>
+    </message>
+    <message>
+        <source>building the model</source>
+        <translation>正在构建模型</translation>
+    </message>
+    <message>
+        <source>measuring the cost model</source>
+        <translation>正在测量代价模型</translation>
+    </message>
+    <message>
+        <source>%1: optimizer state</source>
+        <translation>%1：优化器状态</translation>
+    </message>
+    <message>
+        <source>%1: previous step (kept gradients)</source>
+        <translation>%1：上一步（保留梯度）</translation>
+    </message>
+    <message>
+        <source>%1: out of memory</source>
+        <translation>%1：显存不足</translation>
+    </message>
+    <message>
+        <source>%1: traced step</source>
+        <translation>%1：跟踪步</translation>
+    </message>
+    <message>
+        <source>%1: warm-up %2/%3</source>
+        <translation>%1：预热 %2/%3</translation>
+    </message>
+    <message>
+        <source>%1: timed step %2/%3</source>
+        <translation>%1：计时步 %2/%3</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2：%3</translation>
+    </message>
+</context>
+<context>
+    <name>LessonStrings</name>
+    <message>
+        <source>Steps and where their results come from</source>
+        <translation>步骤及其结果来源</translation>
+    </message>
+    <message>
+        <source>no results</source>
+        <translation>无结果</translation>
+    </message>
+    <message>
+        <source>%1. %2 — %3</source>
+        <translation>%1. %2 — %3</translation>
+    </message>
+    <message>
+        <source>No results for this step: run it live to see its chart and answer.</source>
+        <translation>此步骤还没有结果：现场运行后即可看到图表和答案。</translation>
+    </message>
+    <message>
+        <source>Writing a handout needs a QApplication.</source>
+        <translation>生成讲义需要 QApplication。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>%1 model, %2 blocks, width %3, seq %4, batch %5</source>
+        <translation>%1 模型，%2 个块，宽度 %3，序列长度 %4，批大小 %5</translation>
+    </message>
+    <message>
+        <source>%1, previous step's gradients kept</source>
+        <translation>%1，保留上一步的梯度</translation>
+    </message>
+    <message>
+        <source>%1, device capacity %2 MiB</source>
+        <translation>%1，设备容量 %2 MiB</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <source>Runs %1 at %2 = %3 on %4</source>
+        <translation>在 %4 上，于 %2 = %3 运行 %1</translation>
+    </message>
+    <message>
+        <source>Runs %1 on %2</source>
+        <translation>在 %2 上运行 %1</translation>
+    </message>
+    <message>
+        <source>Measured live on this machine.</source>
+        <translation>在本机现场测量。</translation>
+    </message>
+    <message>
+        <source>Recorded on %1 at %2.</source>
+        <translation>录制于 %1，日期 %2。</translation>
+    </message>
+    <message>
+        <source>No results for this step yet: press Run live to measure it.</source>
+        <translation>此步骤还没有结果：点击“现场运行”进行测量。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%2, %n thread(s)), %3</source>
+        <translation>
+            <numerusform>%1（%2，%n 个线程），%3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Checkpoint schedules</source>
+        <translation>检查点调度</translation>
+    </message>
+</context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>no cost model</source>
+        <translation>无代价模型</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>FFN</source>
+        <translation>FFN</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>%1: forward %2 ms (without grad %3 ms), backward %4 ms (%5 ms with kept from the first forward); output %6, kept for backward %7</source>
+        <translation>%1：前向 %2 ms（不求梯度 %3 ms），反向 %4 ms（利用首次前向保留值时 %5 ms）；输出 %6，为反向保留 %7</translation>
+    </message>
+    <message>
+        <source>Invalid configuration</source>
+        <translation>配置无效</translation>
+    </message>
+    <message>
+        <source>Invalid strategy</source>
+        <translation>策略无效</translation>
+    </message>
+    <message>
+        <source>Not enough memory</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <source>Sweep failed</source>
+        <translation>扫描失败</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>ok (%1)</source>
+        <translation>通过 (%1)</translation>
+    </message>
+    <message>
+        <source>FAILED (%1)</source>
+        <translation>失败 (%1)</translation>
+    </message>
+    <message>
+        <source>%1 k=%2</source>
+        <translation>%1 k=%2</translation>
+    </message>
+    <message>
+        <source>Activation memory ∝ %1^k: %2</source>
+        <translation>激活值内存 ∝ %1^k：%2</translation>
+    </message>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1 于 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other run(s) fit.</source>
+        <translation>
+            <numerusform>其余 %n 个运行可以放下。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Under the %1 memory limit, out of memory: %2. %3</source>
+        <translation>在 %1 的内存上限下显存不足：%2。%3</translation>
+    </message>
+    <message>
+        <source>Out of memory: %1. %2</source>
+        <translation>显存不足：%1。%2</translation>
+    </message>
+    <message>
+        <source>Note: %1</source>
+        <translation>注：%1</translation>
+    </message>
+    <message>
+        <source>BELOW the optimal curve: %1 (the planner or cost model is wrong)</source>
+        <translation>低于最优曲线：%1（规划器或代价模型有误）</translation>
+    </message>
+    <message>
+        <source>Hand-written: %1 on the optimal curve, %2 above it</source>
+        <translation>手写策略：%1 个在最优曲线上，%2 个在其上方</translation>
+    </message>
+    <message>
+        <source> (%1 farthest: optimal is %2 % faster at its peak)</source>
+        <translation>（%1 最远：在其峰值下最优调度快 %2 %）</translation>
+    </message>
+    <message>
+        <source>Measuring the cost model for the Pareto curve…</source>
+        <translation>正在为帕累托曲线测量代价模型…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Preparing a scaling sweep over %n size(s)…</source>
+        <translation>
+            <numerusform>正在准备 %n 个规模的扩展扫描…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Preparing %n strategie(s)…</source>
+        <translation>
+            <numerusform>正在准备 %n 个策略…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled after %n run(s), %1</source>
+        <translation>
+            <numerusform>完成 %n 个运行后已取消，%1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Sweep finished: %n run(s) in %1</source>
+        <translation>
+            <numerusform>扫描完成：%n 个运行，用时 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>Checkpoint Lab</source>
+        <translation>Checkpoint Lab</translation>
+    </message>
+    <message>
+        <source>Qt</source>
+        <translation>Qt</translation>
+    </message>
+    <message>
+        <source> (built with %1)</source>
+        <translation>（编译时版本 %1）</translation>
+    </message>
+    <message>
+        <source>LibTorch</source>
+        <translation>LibTorch</translation>
+    </message>
+    <message>
+        <source> with CUDA</source>
+        <translation>，支持 CUDA</translation>
+    </message>
+    <message>
+        <source>, CPU only</source>
+        <translation>，仅 CPU</translation>
+    </message>
+    <message>
+        <source>BLAS</source>
+        <translation>BLAS</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程数</translation>
+    </message>
+    <message>
+        <source>Cannot write %1.
+
+%2
+
+Nothing was written.</source>
+        <translation>无法写入 %1。
+
+%2
+
+未写入任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>StepPlayback</name>
+    <message>
+        <source>forward of block %1: its activations are kept for the backward pass</source>
+        <translation>块 %1 的前向：它的激活值保留到反向传播</translation>
+    </message>
+    <message>
+        <source>forward of block %1: the checkpointed part of the block frees its activations, the rest are kept for the backward pass</source>
+        <translation>块 %1 的前向：块内做了检查点的部分释放激活值，其余部分保留到反向传播</translation>
+    </message>
+    <message>
+        <source>forward of block %1: its input is stored as a checkpoint; its activations are freed and will be recomputed in the backward pass</source>
+        <translation>块 %1 的前向：它的输入作为检查点保存；激活值被释放，将在反向传播中重计算</translation>
+    </message>
+    <message>
+        <source>forward of block %1: inside the checkpoint that starts at block %2, its activations are freed and will be recomputed in the backward pass</source>
+        <translation>块 %1 的前向：位于从块 %2 开始的检查点内，激活值被释放，将在反向传播中重计算</translation>
+    </message>
+    <message>
+        <source>recomputing blocks %1 from the stored input of block %2</source>
+        <translation>从块 %2 保存的输入重计算块 %1</translation>
+    </message>
+    <message>
+        <source>backward of block %1: recomputing block %1 from its stored input</source>
+        <translation>块 %1 的反向：从它保存的输入重计算块 %1</translation>
+    </message>
+    <message>
+        <source>backward of block %1: recomputing blocks %2 from the stored input of block %3</source>
+        <translation>块 %1 的反向：从块 %3 保存的输入重计算块 %2</translation>
+    </message>
+    <message>
+        <source>backward of block %1: gradients through the activations just recomputed (blocks %2)</source>
+        <translation>块 %1 的反向：沿刚重计算出的激活值（块 %2）求梯度</translation>
+    </message>
+    <message>
+        <source>backward of block %1: its activations were recomputed during the backward of block %2 and kept until now</source>
+        <translation>块 %1 的反向：它的激活值在块 %2 的反向中重计算，并一直保留到现在</translation>
+    </message>
+    <message>
+        <source>backward of block %1: its activations were kept since the forward pass</source>
+        <translation>块 %1 的反向：它的激活值从前向起一直保留着</translation>
+    </message>
+    <message>
+        <source>optimizer: the parameters are updated with their gradients</source>
+        <translation>优化器：用梯度更新参数</translation>
+    </message>
+    <message>
+        <source>the step ran out of memory here</source>
+        <translation>这一步在此处显存不足</translation>
+    </message>
+    <message>
+        <source>the step begins: parameters, input and optimizer state are already allocated</source>
+        <translation>一步开始：参数、输入和优化器状态已经分配</translation>
+    </message>
+    <message>
+        <source>the step is over</source>
+        <translation>这一步结束了</translation>
+    </message>
+    <message>
+        <source>loss: the output of the last block is summed into the loss; the backward pass starts next</source>
+        <translation>损失：最后一个块的输出求和得到损失；接下来开始反向传播</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab</name>
+    <message>
+        <source>memory limit %1</source>
+        <translation>内存上限 %1</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <source>the start of the step</source>
+        <translation>训练步开始时</translation>
+    </message>
+    <message>
+        <source>%1 of block %2</source>
+        <extracomment>%1 is a phase of the step (forward, backward, ...), %2 a block number</extracomment>
+        <translation>第 %2 块的%1</translation>
+    </message>
+    <message>
+        <source>out of memory at %1</source>
+        <translation>在%1时显存不足</translation>
+    </message>
+    <message>
+        <source>%1 ran out of memory at %2, %3 into the step:</source>
+        <translation>%1 在%2时显存不足（训练步开始后 %3）：</translation>
+    </message>
+    <message>
+        <source>it tried to allocate %1 with %2 allocated, over the %3 limit.</source>
+        <translation>已分配 %2 时尝试再分配 %1，超过了 %3 的上限。</translation>
+    </message>
+    <message>
+        <source>it tried to allocate %1 with %2 allocated, and the allocator failed.</source>
+        <translation>已分配 %2 时尝试再分配 %1，分配器失败。</translation>
+    </message>
+    <message>
+        <source>Peak %1 above the step's start: the highest it reached before it stopped.</source>
+        <translation>峰值比训练步开始时高 %1：这是停止前达到的最高值。</translation>
+    </message>
+    <message>
+        <source>Not timed; gradients not checked.</source>
+        <translation>未计时；未校验梯度。</translation>
+    </message>
+    <message>
+        <source>memory limit %1 (%2 for the step)</source>
+        <translation>内存上限 %1（训练步可用 %2）</translation>
+    </message>
+    <message>
+        <source>allocation that did not fit</source>
+        <translation>放不下的分配</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <extracomment>a run's name, then where it ran out of memory</extracomment>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Drawn at its partial peak and its predicted step time (%1), not a measured point.</source>
+        <translation>按其不完整的峰值和预测的每步时间 (%1) 绘制，并非实测点。</translation>
+    </message>
+    <message>
+        <source>Drawn at its partial peak on the time axis: it has no step time.</source>
+        <translation>按其不完整的峰值画在时间轴上：它没有每步时间。</translation>
+    </message>
+    <message>
+        <source>device capacity: limit %1 (%2 for the step)</source>
+        <translation>设备容量：上限 %1（训练步可用 %2）</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::AboutDialog</name>
+    <message>
+        <source>About Checkpoint Lab</source>
+        <translation>关于 Checkpoint Lab</translation>
+    </message>
+    <message>
+        <source>&lt;h2&gt;Checkpoint Lab %1&lt;/h2&gt;&lt;p&gt;Explore gradient checkpointing with real LibTorch measurements: what recomputing activations saves in memory and costs in time.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;Checkpoint Lab %1&lt;/h2&gt;&lt;p&gt;用真实的 LibTorch 测量来探索梯度检查点：重计算激活值能节省多少内存，又要花多少时间。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::ChartExporter</name>
+    <message>
+        <source>Current Chart as &amp;PNG…</source>
+        <translation>当前图表导出为 &amp;PNG…</translation>
+    </message>
+    <message>
+        <source>Current Chart as PNG (&amp;2×)…</source>
+        <translation>当前图表导出为 PNG (&amp;2×)…</translation>
+    </message>
+    <message>
+        <source>Current Chart as &amp;SVG…</source>
+        <translation>当前图表导出为 &amp;SVG…</translation>
+    </message>
+    <message>
+        <source>&amp;All Charts to Folder…</source>
+        <translation>全部图表导出到文件夹(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Nothing to export</source>
+        <translation>没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>Run a sweep or open a results file first.</source>
+        <translation>请先运行扫描或打开结果文件。</translation>
+    </message>
+    <message>
+        <source>Cannot export chart</source>
+        <translation>无法导出图表</translation>
+    </message>
+    <message>
+        <source>Cannot export charts</source>
+        <translation>无法导出图表</translation>
+    </message>
+    <message>
+        <source>Cannot export into %1.
+
+%2
+
+Nothing was written.</source>
+        <translation>无法导出到 %1。
+
+%2
+
+未写入任何内容。</translation>
+    </message>
+    <message>
+        <source>Cannot create the folder %1.</source>
+        <translation>无法创建文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>Cannot export the schedules</source>
+        <translation>无法导出调度图</translation>
+    </message>
+    <message>
+        <source>SVG (*.svg)</source>
+        <translation>SVG (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>Export the checkpoint schedules</source>
+        <translation>导出检查点调度图</translation>
+    </message>
+    <message>
+        <source>Export %1</source>
+        <translation>导出 %1</translation>
+    </message>
+    <message>
+        <source>Export all charts (PNG 2× and SVG) into</source>
+        <translation>将全部图表（PNG 2× 和 SVG）导出到</translation>
+    </message>
+    <message>
+        <source>Charts exported</source>
+        <translation>图表已导出</translation>
+    </message>
+    <message>
+        <source>Wrote %1 files to %2.</source>
+        <translation>已将 %1 个文件写入 %2。</translation>
+    </message>
+    <message>
+        <source>%1; strategies: %2</source>
+        <translation>%1；策略：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::ChartsPanel</name>
+    <message>
+        <source>Checkpoint schedules</source>
+        <translation>检查点调度</translation>
+    </message>
+    <message>
+        <source>median of the repeats</source>
+        <translation>重复的中位数</translation>
+    </message>
+    <message>
+        <source>fastest repeat</source>
+        <translation>最快的一次</translation>
+    </message>
+    <message>
+        <source>On a shared machine the fastest repeat is the one least disturbed by other work; the median is the headline number</source>
+        <translation>在共享机器上，最快的一次受其他任务干扰最少；中位数是主要指标</translation>
+    </message>
+    <message>
+        <source>Step time:</source>
+        <translation>每步时间：</translation>
+    </message>
+    <message>
+        <source>Activation memory</source>
+        <translation>激活值内存</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>峰值内存</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>每步时间</translation>
+    </message>
+    <message>
+        <source>Plot:</source>
+        <translation>绘制：</translation>
+    </message>
+    <message>
+        <source>Step time, fastest repeat (ms)</source>
+        <translation>每步时间，最快的一次 (ms)</translation>
+    </message>
+    <message>
+        <source>Not a scaling sweep</source>
+        <translation>不是规模扩展扫描</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::ChartsPlayback</name>
+    <message>
+        <source>%1 at %2</source>
+        <translation>%1 于 %2</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::CurveSweepPanel</name>
+    <message>
+        <source>Pareto curve</source>
+        <translation>帕累托曲线</translation>
+    </message>
+    <message>
+        <source>Scaling sweep</source>
+        <translation>规模扩展扫描</translation>
+    </message>
+    <message>
+        <source>Run optimal schedules at evenly spread memory budgets, from the smallest feasible peak to the no-checkpoint peak, beside the checked hand-written strategies (Ctrl+Shift+R)</source>
+        <translation>在从最小可行峰值到无检查点峰值之间均匀分布的内存预算下运行最优调度，并与勾选的手写策略对比 (Ctrl+Shift+R)</translation>
+    </message>
+    <message>
+        <source> budgets</source>
+        <translation> 个预算</translation>
+    </message>
+    <message>
+        <source>How many optimal schedules the Pareto curve runs (%1–%2)</source>
+        <translation>帕累托曲线运行多少个最优调度（%1–%2）</translation>
+    </message>
+    <message>
+        <source>e.g. 4,8,16,32</source>
+        <translation>例如 4,8,16,32</translation>
+    </message>
+    <message>
+        <source>At least two values of the varied dimension, comma-separated</source>
+        <translation>变化维度的至少两个取值，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>Run the checked strategies at every value and fit how activation memory, peak and step time grow (log-log exponent)</source>
+        <translation>在每个取值下运行勾选的策略，并拟合激活值内存、峰值和每步时间的增长（双对数指数）</translation>
+    </message>
+    <message>
+        <source>Scaling values: "%1" is not a whole number. Give at least two values of %2, e.g. 4,8,16,32.</source>
+        <translation>扩展取值：“%1”不是整数。请给出 %2 的至少两个取值，例如 4,8,16,32。</translation>
+    </message>
+    <message>
+        <source>Scaling values: give at least two values of %1 to fit an exponent, e.g. 4,8,16,32.</source>
+        <translation>扩展取值：请给出 %1 的至少两个取值以拟合指数，例如 4,8,16,32。</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::FileController</name>
+    <message>
+        <source>Open results</source>
+        <translation>打开结果</translation>
+    </message>
+    <message>
+        <source>Checkpoint Lab results (*.json);;All files (*)</source>
+        <translation>Checkpoint Lab 结果 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open results</source>
+        <translation>无法打开结果</translation>
+    </message>
+    <message>
+        <source>%1
+
+%2</source>
+        <translation>%1
+
+%2</translation>
+    </message>
+    <message>
+        <source>Nothing to save</source>
+        <translation>没有可保存的内容</translation>
+    </message>
+    <message>
+        <source>Run a sweep or open a results file first.</source>
+        <translation>请先运行扫描或打开结果文件。</translation>
+    </message>
+    <message>
+        <source>Save results</source>
+        <translation>保存结果</translation>
+    </message>
+    <message>
+        <source>Checkpoint Lab results (*.json)</source>
+        <translation>Checkpoint Lab 结果 (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot save results</source>
+        <translation>无法保存结果</translation>
+    </message>
+    <message>
+        <source>Export summary as CSV</source>
+        <translation>将摘要导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Cannot export CSV</source>
+        <translation>无法导出 CSV</translation>
+    </message>
+    <message>
+        <source>Export Chrome trace (open in Perfetto)</source>
+        <translation>导出 Chrome 跟踪（在 Perfetto 中打开）</translation>
+    </message>
+    <message>
+        <source>Chrome trace (*.json)</source>
+        <translation>Chrome 跟踪 (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot export trace</source>
+        <translation>无法导出跟踪</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::LessonMode</name>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>No lessons</source>
+        <translation>没有课程</translation>
+    </message>
+    <message>
+        <source>The lessons could not be read:
+%1</source>
+        <translation>无法读取课程：
+%1</translation>
+    </message>
+    <message>
+        <source>Unknown lesson</source>
+        <translation>未知课程</translation>
+    </message>
+    <message>
+        <source>There is no lesson "%1". The lessons are:
+%2</source>
+        <translation>没有课程“%1”。现有课程：
+%2</translation>
+    </message>
+    <message>
+        <source>Replace the results?</source>
+        <translation>替换结果？</translation>
+    </message>
+    <message>
+        <source>The results on screen were measured here and are not saved. The lesson step replaces them.
+
+Replace them anyway?</source>
+        <translation>屏幕上的结果是在本机测量的，尚未保存。课程步骤会替换它们。
+
+仍要替换吗？</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Tutorial: “%1”</source>
+        <translation>教程原文：“%1”</translation>
+    </message>
+    <message>
+        <source>Tutorial: “%1” (%2)</source>
+        <translation>教程原文：“%1”（%2）</translation>
+    </message>
+    <message>
+        <source>&amp;Open Lesson…</source>
+        <translation>打开课程(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Step</source>
+        <translation>上一步(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Next Step</source>
+        <translation>下一步(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Run &amp;Live</source>
+        <translation>现场运行(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Measure the lesson's step again on this machine</source>
+        <translation>在本机重新测量课程的这一步</translation>
+    </message>
+    <message>
+        <source>Export &amp;Handout (PDF)…</source>
+        <translation>导出讲义 (PDF)(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>&amp;Lesson</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Open lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>Lesson:</source>
+        <translation>课程：</translation>
+    </message>
+    <message>
+        <source>Export handout</source>
+        <translation>导出讲义</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Cannot export the handout</source>
+        <translation>无法导出讲义</translation>
+    </message>
+    <message>
+        <source>Handout written to %1</source>
+        <translation>讲义已写入 %1</translation>
+    </message>
+    <message>
+        <source>Cannot open lesson "%1": %2</source>
+        <translation>无法打开课程“%1”：%2</translation>
+    </message>
+    <message>
+        <source>There is no lesson "%1". The lessons are: %2</source>
+        <translation>没有课程“%1”。现有课程：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::LessonPanel</name>
+    <message>
+        <source>&amp;Lesson:</source>
+        <translation>课程(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>The previous step of the lesson (Alt+Left)</source>
+        <translation>课程的上一步 (Alt+Left)</translation>
+    </message>
+    <message>
+        <source>The next step of the lesson (Alt+Right)</source>
+        <translation>课程的下一步 (Alt+Right)</translation>
+    </message>
+    <message>
+        <source>Run live</source>
+        <translation>现场运行</translation>
+    </message>
+    <message>
+        <source>Measure this step again on this machine; the answer then uses the new results</source>
+        <translation>在本机重新测量这一步；答案随后使用新的结果</translation>
+    </message>
+    <message>
+        <source>Handout…</source>
+        <translation>讲义…</translation>
+    </message>
+    <message>
+        <source>Export the lesson as a PDF handout</source>
+        <translation>将课程导出为 PDF 讲义</translation>
+    </message>
+    <message>
+        <source>No lesson open.</source>
+        <translation>未打开课程。</translation>
+    </message>
+    <message>
+        <source>Observe:</source>
+        <translation>观察：</translation>
+    </message>
+    <message>
+        <source>Question:</source>
+        <translation>问题：</translation>
+    </message>
+    <message>
+        <source>Answer:</source>
+        <translation>答案：</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source>Hide &amp;answer</source>
+        <translation>隐藏答案(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Show &amp;answer</source>
+        <translation>显示答案(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::MainWindow</name>
+    <message>
+        <source>Run sweep</source>
+        <translation>运行扫描</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Model and measurement</source>
+        <translation>模型与测量</translation>
+    </message>
+    <message>
+        <source>Strategies to compare</source>
+        <translation>要比较的策略</translation>
+    </message>
+    <message>
+        <source>Experiment</source>
+        <translation>实验</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened %1 (%n run(s))</source>
+        <translation>
+            <numerusform>已打开 %1（%n 个运行）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Checkpoint Lab</source>
+        <translation>Checkpoint Lab</translation>
+    </message>
+    <message>
+        <source>%1 — Checkpoint Lab</source>
+        <translation>%1 — Checkpoint Lab</translation>
+    </message>
+    <message>
+        <source>&amp;Open Results…</source>
+        <translation>打开结果(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save Results</source>
+        <translation>保存结果(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save Results &amp;As…</source>
+        <translation>结果另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Export Summary as &amp;CSV…</source>
+        <translation>将摘要导出为 &amp;CSV…</translation>
+    </message>
+    <message>
+        <source>Export Timeline as Chrome &amp;Trace…</source>
+        <translation>将时间线导出为 Chrome 跟踪(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Chrome trace JSON: open it in Perfetto or chrome://tracing</source>
+        <translation>Chrome 跟踪 JSON：可在 Perfetto 或 chrome://tracing 中打开</translation>
+    </message>
+    <message>
+        <source>&amp;Run Sweep</source>
+        <translation>运行扫描(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Measure every checked strategy (Ctrl+R)</source>
+        <translation>测量每个勾选的策略 (Ctrl+R)</translation>
+    </message>
+    <message>
+        <source>Run &amp;Pareto Curve</source>
+        <translation>运行帕累托曲线(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Optimal schedules across memory budgets beside the checked hand-written strategies (Ctrl+Shift+R)</source>
+        <translation>不同内存预算下的最优调度，并与勾选的手写策略对比 (Ctrl+Shift+R)</translation>
+    </message>
+    <message>
+        <source>Run &amp;Scaling Sweep</source>
+        <translation>运行规模扩展扫描(&amp;S)</translation>
+    </message>
+    <message>
+        <source>The checked strategies at every value of the chosen dimension, with fitted exponents</source>
+        <translation>在所选维度的每个取值下运行勾选的策略，并给出拟合指数</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop the sweep; finished runs are kept (Esc)</source>
+        <translation>停止扫描；保留已完成的运行 (Esc)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Export C&amp;hart</source>
+        <translation>导出图表(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Checkpoint schedules</source>
+        <translation>检查点调度</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Strategy Syntax</source>
+        <translation>策略语法(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Strategy syntax</source>
+        <translation>策略语法</translation>
+    </message>
+    <message>
+        <source>&amp;About Checkpoint Lab</source>
+        <translation>关于 Checkpoint Lab(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 &amp;Qt</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>Invalid scaling values</source>
+        <translation>扩展取值无效</translation>
+    </message>
+    <message>
+        <source> (at %1 = %2)</source>
+        <translation>（%1 = %2 时）</translation>
+    </message>
+    <message>
+        <source>Invalid configuration</source>
+        <translation>配置无效</translation>
+    </message>
+    <message>
+        <source>Fix these parameters first:
+%1</source>
+        <translation>请先修正这些参数：
+%1</translation>
+    </message>
+    <message>
+        <source>No strategy</source>
+        <translation>没有策略</translation>
+    </message>
+    <message>
+        <source>Check at least one strategy to run (include "none" as the baseline).</source>
+        <translation>请至少勾选一个要运行的策略（包括作为基线的“none”）。</translation>
+    </message>
+    <message>
+        <source>Invalid strategy</source>
+        <translation>策略无效</translation>
+    </message>
+    <message>
+        <source>These strategies do not fit this model:
+%1</source>
+        <translation>这些策略不适用于此模型：
+%1</translation>
+    </message>
+    <message>
+        <source>At %1 = %2: %3</source>
+        <translation>%1 = %2 时：%3</translation>
+    </message>
+    <message>
+        <source>Sweep cannot fit</source>
+        <translation>扫描放不下</translation>
+    </message>
+    <message>
+        <source>%1%2
+
+Predicted %3, available %4. Make the model smaller (width, sequence, batch, depth) or uncheck the hungriest strategies.</source>
+        <translation>%1%2
+
+预测需要 %3，可用 %4。请把模型调小（宽度、序列长度、批大小、深度），或取消勾选最耗内存的策略。</translation>
+    </message>
+    <message>
+        <source>Sweep close to the memory limit</source>
+        <translation>扫描接近内存上限</translation>
+    </message>
+    <message>
+        <source>The largest checked strategy (%1) is predicted to need %2 of the %3 available on %4%5. The system may start swapping.
+
+Run anyway?</source>
+        <translation>勾选的策略中最大的（%1）预计需要 %2，而 %4 上可用 %3%5。系统可能开始使用交换空间。
+
+仍要运行吗？</translation>
+    </message>
+    <message>
+        <source>, its budget as the upper bound</source>
+        <translation>，以其预算为上界</translation>
+    </message>
+    <message>
+        <source>Sweep stopped: %1</source>
+        <translation>扫描已停止：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>
+
+The %n run(s) finished before this are kept.</source>
+        <translation>
+            <numerusform>
+
+此前完成的 %n 个运行已保留。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Projector Mode</source>
+        <translation>投影模式(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Large fonts, thick lines and high-contrast charts for a class</source>
+        <translation>大字体、粗线条和高对比度图表，适合课堂</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>The language can change once the sweep or the file being opened is done. Wait for it (or cancel the sweep), then choose the language again.</source>
+        <translation>需等扫描或正在打开的文件完成后才能切换语言。请等待其完成（或取消扫描），然后重新选择语言。</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::MemoryEstimateLabel</name>
+    <message>
+        <source>&lt;br&gt;Memory limit %1: parameters, input and optimizer state alone (%2) do not fit, so every run will run out of memory.</source>
+        <translation>&lt;br&gt;内存上限 %1：仅参数、输入和优化器状态（%2）就放不下，因此每个运行都会显存不足。</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Memory limit %1 leaves %2 for the step.</source>
+        <translation>&lt;br&gt;内存上限 %1 给训练步留下 %2。</translation>
+    </message>
+    <message>
+        <source>Predicted to run out of memory: %1; they will fail where they pass it and the others go on.</source>
+        <translation>预计显存不足：%1；它们会在超限处失败，其他运行继续。</translation>
+    </message>
+    <message>
+        <source>Every checked strategy is predicted to fit.</source>
+        <translation>预计每个勾选的策略都放得下。</translation>
+    </message>
+    <message>
+        <source>No schedule fits under it.</source>
+        <translation>在此上限下没有调度放得下。</translation>
+    </message>
+    <message>
+        <source>Predicted peak: &lt;b&gt;%1&lt;/b&gt; without checkpointing (step ≈ %2 ms)</source>
+        <translation>预测峰值：不用检查点时 &lt;b&gt;%1&lt;/b&gt;（每步 ≈ %2 ms）</translation>
+    </message>
+    <message>
+        <source>, &lt;b&gt;%1&lt;/b&gt; for the largest checked (%2)</source>
+        <translation>，勾选中最大的（%2）为 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>; no schedule goes below %1.</source>
+        <translation>；没有调度能低于 %1。</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Plus %1 of parameters, input and optimizer state; %2 available.</source>
+        <translation>&lt;br&gt;另加参数、输入和优化器状态 %1；可用 %2。</translation>
+    </message>
+    <message>
+        <source>Memory needed: — (fix the parameters)</source>
+        <translation>所需内存：—（请修正参数）</translation>
+    </message>
+    <message>
+        <source> &lt;i&gt;(updating…)&lt;/i&gt;</source>
+        <translation> &lt;i&gt;（更新中…）&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>Replayed from the measured costs of one block (%1 this model's shape), the same cost model the runner reports beside each measurement:
+%2</source>
+        <translation>根据一个块的实测代价回放得出（%1此模型的形状），与运行器在每次测量旁报告的代价模型相同：
+%2</translation>
+    </message>
+    <message>
+        <source>measured in %1 ms for</source>
+        <translation>用 %1 ms 测量了</translation>
+    </message>
+    <message>
+        <source>cached for</source>
+        <translation>已缓存</translation>
+    </message>
+    <message>
+        <source>Rough estimate: &lt;b&gt;%1&lt;/b&gt; without checkpointing</source>
+        <translation>粗略估计：不用检查点时 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>, at most &lt;b&gt;%1&lt;/b&gt; for the largest checked (%2, its budget)</source>
+        <translation>，勾选中最大的（%2，按其预算）最多 &lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>; %1 available.</source>
+        <translation>；可用 %1。</translation>
+    </message>
+    <message>
+        <source> &lt;i&gt;(not measured: it cannot fit)&lt;/i&gt;</source>
+        <translation> &lt;i&gt;（未测量：放不下）&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source> &lt;i&gt;(measuring one block…)&lt;/i&gt;</source>
+        <translation> &lt;i&gt;（正在测量一个块…）&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Measuring one block failed: %1</source>
+        <translation>&lt;br&gt;测量一个块失败：%1</translation>
+    </message>
+    <message>
+        <source>From the model's shape alone (conservative), until one block of it has been measured</source>
+        <translation>仅根据模型形状估计（保守），直到测量了其中一个块</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;Cannot fit:&lt;/b&gt; with the reference copies the runner keeps, the sweep needs %1. It will be refused.</source>
+        <translation>&lt;br&gt;&lt;b&gt;放不下：&lt;/b&gt;加上运行器保留的参考副本，扫描需要 %1。它将被拒绝。</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Close to the limit: the system may swap.</source>
+        <translation>&lt;br&gt;接近上限：系统可能使用交换空间。</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::ParameterPanel</name>
+    <message>
+        <source>ffn: LayerNorm + MLP blocks (the seed's model); transformer: attention + MLP blocks</source>
+        <translation>ffn：LayerNorm + MLP 块（教程的模型）；transformer：注意力 + MLP 块</translation>
+    </message>
+    <message>
+        <source>&amp;Block</source>
+        <translation>块类型(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Depth</source>
+        <translation>深度(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Number of blocks L in the chain</source>
+        <translation>链中的块数 L</translation>
+    </message>
+    <message>
+        <source>&amp;Width</source>
+        <translation>宽度(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Model dimension d</source>
+        <translation>模型维度 d</translation>
+    </message>
+    <message>
+        <source>&amp;Sequence</source>
+        <translation>序列长度(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence S</source>
+        <translation>每个序列的 token 数 S</translation>
+    </message>
+    <message>
+        <source>B&amp;atch</source>
+        <translation>批大小(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Sequences per step B</source>
+        <translation>每步的序列数 B</translation>
+    </message>
+    <message>
+        <source>&amp;Heads</source>
+        <translation>注意力头数(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Attention heads; must divide the width (transformer only)</source>
+        <translation>注意力头数；必须整除宽度（仅 transformer）</translation>
+    </message>
+    <message>
+        <source>Dropout on attention probabilities (transformer only); recompute must reproduce the same mask</source>
+        <translation>注意力概率上的 dropout（仅 transformer）；重计算必须复现相同的掩码</translation>
+    </message>
+    <message>
+        <source>Dro&amp;pout</source>
+        <translation>Dro&amp;pout</translation>
+    </message>
+    <message>
+        <source>D&amp;type</source>
+        <translation>数据类型(&amp;T)</translation>
+    </message>
+    <message>
+        <source>De&amp;vice</source>
+        <translation>设备(&amp;V)</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>The capacity of the device being modelled, in MiB (0 = no limit, up to %1 MiB): parameters, input and optimizer state count against it. A run whose step passes it fails with "out of memory" where it happened, in the table and on the charts, and the other runs go on. Set it between the totals of full and none to see none fail and full fit.</source>
+        <translation>所模拟设备的容量，单位 MiB（0 = 不限，最多 %1 MiB）：参数、输入和优化器状态都计入其中。训练步超过它的运行会在发生处以“显存不足”失败（表格和图表中都会显示），其他运行继续。把它设在 full 与 none 的总量之间，就能看到 none 失败而 full 放得下。</translation>
+    </message>
+    <message>
+        <source>&amp;Memory limit</source>
+        <translation>内存上限(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Adam keeps two state tensors per parameter: more baseline memory</source>
+        <translation>Adam 为每个参数保留两个状态张量：基础内存更多</translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer</source>
+        <translation>优化器(&amp;O)</translation>
+    </message>
+    <message>
+        <source>S&amp;eed</source>
+        <translation>随机种子(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Weights, input and dropout</source>
+        <translation>权重、输入和 dropout</translation>
+    </message>
+    <message>
+        <source>&amp;Threads</source>
+        <translation>线程数(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Intra-op threads; auto keeps LibTorch's default</source>
+        <translation>算子内线程数；自动表示沿用 LibTorch 的默认值</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Warm-&amp;up</source>
+        <translation>预热(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Untimed steps before the timed ones</source>
+        <translation>计时步之前不计时的步数</translation>
+    </message>
+    <message>
+        <source>Repeats</source>
+        <translation>重复次数</translation>
+    </message>
+    <message>
+        <source>Timed steps; medians are reported</source>
+        <translation>计时步数；报告中位数</translation>
+    </message>
+    <message>
+        <source>&amp;Keep the previous step's gradients</source>
+        <translation>保留上一步的梯度(&amp;K)</translation>
+    </message>
+    <message>
+        <source>%1; the field kept %2. Set a limit in range (0 = none) to run.</source>
+        <translation>%1；该字段保持为 %2。请设置范围内的上限（0 = 不限）后再运行。</translation>
+    </message>
+    <message>
+        <source>The tutorial's protocol: none runs first from a clean start; every other strategy's measured step starts with the previous step's gradients still allocated and adds its own into them, as the tutorial's test does when it never clears them between its two runs. Savings then compare whole peaks.</source>
+        <translation>教程的测量方式：none 先从干净的状态运行；其他每个策略被测的训练步开始时，上一步的梯度仍然占用内存，并把自己的梯度累加进去；教程的测试在两次运行之间从不清空梯度，就是这种情况。节省量于是比较的是整个峰值。</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::PlaybackBar</name>
+    <message>
+        <source>Back to the previous event (←)</source>
+        <translation>回到上一个事件（←）</translation>
+    </message>
+    <message>
+        <source>On to the next event (→)</source>
+        <translation>前进到下一个事件（→）</translation>
+    </message>
+    <message>
+        <source>Speed:</source>
+        <translation>速度：</translation>
+    </message>
+    <message>
+        <source>%1×</source>
+        <translation>%1×</translation>
+    </message>
+    <message>
+        <source>Drag to move through the step</source>
+        <translation>拖动以在这一步中移动</translation>
+    </message>
+    <message>
+        <source>1× plays the whole traced step (%1) in %2 s; 0.5× takes twice as long</source>
+        <translation>1× 用 %2 秒播放整个记录的步（%1）；0.5× 用时加倍</translation>
+    </message>
+    <message>
+        <source>Run a sweep to play one of its training steps</source>
+        <translation>运行一次扫描，即可播放其中的一个训练步</translation>
+    </message>
+    <message>
+        <source>Playing the traced step of %1</source>
+        <translation>正在播放 %1 的记录步</translation>
+    </message>
+    <message>
+        <source>No traced step to play yet</source>
+        <translation>还没有可播放的记录步</translation>
+    </message>
+    <message>
+        <source>Pause (Space)</source>
+        <translation>暂停（空格）</translation>
+    </message>
+    <message>
+        <source>Play the step in slow motion (Space)</source>
+        <translation>慢动作播放这一步（空格）</translation>
+    </message>
+    <message>
+        <source>%1 / %2 · %3</source>
+        <translation>%1 / %2 · %3</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::ProgressStatus</name>
+    <message>
+        <source> — about %1 left</source>
+        <translation> — 约剩 %1</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::ResultsTableModel</name>
+    <message>
+        <source>optimal</source>
+        <translation>最优</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Peak (MiB)</source>
+        <translation>峰值 (MiB)</translation>
+    </message>
+    <message>
+        <source>Predicted peak</source>
+        <translation>预测峰值</translation>
+    </message>
+    <message>
+        <source>Peak error</source>
+        <translation>峰值误差</translation>
+    </message>
+    <message>
+        <source>Activations (MiB)</source>
+        <translation>激活值 (MiB)</translation>
+    </message>
+    <message>
+        <source>Step (ms)</source>
+        <translation>每步 (ms)</translation>
+    </message>
+    <message>
+        <source>Fastest (ms)</source>
+        <translation>最快 (ms)</translation>
+    </message>
+    <message>
+        <source>Predicted step</source>
+        <translation>预测每步</translation>
+    </message>
+    <message>
+        <source>Step error</source>
+        <translation>每步误差</translation>
+    </message>
+    <message>
+        <source>vs optimal</source>
+        <translation>对比最优</translation>
+    </message>
+    <message>
+        <source>Memory saved</source>
+        <translation>节省内存</translation>
+    </message>
+    <message>
+        <source>Time added</source>
+        <translation>增加时间</translation>
+    </message>
+    <message>
+        <source>Saved / added</source>
+        <translation>节省 / 增加</translation>
+    </message>
+    <message>
+        <source>Gradient check</source>
+        <translation>梯度校验</translation>
+    </message>
+    <message>
+        <source>Highest allocation above the step's start</source>
+        <translation>高于训练步开始时的最高分配</translation>
+    </message>
+    <message>
+        <source>Median of the timed repeats</source>
+        <translation>计时重复的中位数</translation>
+    </message>
+    <message>
+        <source>The fastest timed repeat: on a shared machine the one least disturbed by other work</source>
+        <translation>最快的一次计时重复：在共享机器上受其他任务干扰最少</translation>
+    </message>
+    <message>
+        <source>Peak predicted before the run from the costs of one measured block (MiB)</source>
+        <translation>运行前根据一个已测块的代价预测的峰值 (MiB)</translation>
+    </message>
+    <message>
+        <source>Step time predicted from the costs of one measured block (ms)</source>
+        <translation>根据一个已测块的代价预测的每步时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Prediction error in % of the measurement (+ predicted too high)</source>
+        <translation>预测误差，占实测值的 %（+ 表示预测偏高）</translation>
+    </message>
+    <message>
+        <source>How much slower than the optimal schedule within the same peak this run is predicted to be (negative would mean the planner is wrong)</source>
+        <translation>预计此运行比相同峰值内的最优调度慢多少（为负说明规划器有误）</translation>
+    </message>
+    <message>
+        <source>%1 (partial)</source>
+        <translation>%1（不完整）</translation>
+    </message>
+    <message>
+        <source>out of memory</source>
+        <translation>显存不足</translation>
+    </message>
+    <message>
+        <source>Largest difference from the `none` gradients: %1</source>
+        <translation>与 `none` 梯度的最大差值：%1</translation>
+    </message>
+    <message>
+        <source>Memory saved % per time added % (higher is better)</source>
+        <translation>每增加 1% 时间所节省的内存百分比（越高越好）</translation>
+    </message>
+    <message>
+        <source>The optimal schedule within this peak is predicted to take %1 ms</source>
+        <translation>在此峰值内的最优调度预计耗时 %1 ms</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::ResultsView</name>
+    <message>
+        <source>Copy rows</source>
+        <translation>复制行</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::ScheduleView</name>
+    <message>
+        <source>Each cell is a block (or a transformer sub-block); its colour and number say how often its forward runs in one training step. Click a row to select the run.</source>
+        <translation>每个单元是一个块（或 transformer 子块）；颜色和数字表示一个训练步中它的前向运行了几次。点击一行可选中该运行。</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::StrategyList</name>
+    <message>
+        <source>Preset…</source>
+        <translation>预设…</translation>
+    </message>
+    <message>
+        <source>Check a named set of strategies, e.g. the seed's experiments</source>
+        <translation>勾选一组命名的策略，例如教程的实验</translation>
+    </message>
+    <message>
+        <source>custom, e.g. segments:5</source>
+        <translation>自定义，例如 segments:5</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::StrategyTable</name>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Parameter</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Peak above the step's start and step time, predicted from the measured costs of one block before anything runs</source>
+        <translation>高于训练步开始时的峰值和每步时间，在任何运行之前根据一个块的实测代价预测</translation>
+    </message>
+    <message>
+        <source>Remove custom strategy</source>
+        <translation>移除自定义策略</translation>
+    </message>
+    <message>
+        <source>Halfway between the smallest feasible peak (%1) and the peak without checkpointing (%2); follows the model until you edit it</source>
+        <translation>位于最小可行峰值（%1）与不用检查点的峰值（%2）的中间；在你编辑之前会随模型变化</translation>
+    </message>
+    <message>
+        <source>%1 · %2 ms</source>
+        <translation>%1 · %2 ms</translation>
+    </message>
+    <message>
+        <source>Predicted peak %1 above the step's start (activations %2), step %3 ms</source>
+        <translation>预测峰值比训练步开始时高 %1（激活值 %2），每步 %3 ms</translation>
+    </message>
+    <message>
+        <source>Over the memory limit, which leaves %1 for the step: predicted to run out of memory (it will fail where it passes the limit; the other runs go on)</source>
+        <translation>超过内存上限（给训练步留下 %1）：预计显存不足（它会在超限处失败，其他运行继续）</translation>
+    </message>
+    <message>
+        <source>does not fit</source>
+        <translation>放不下</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::SweepWorker</name>
+    <message>
+        <source>Sweep failed</source>
+        <translation>扫描失败</translation>
+    </message>
+    <message>
+        <source>Unknown error</source>
+        <translation>未知错误</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,81 @@
+#include "teaching/lesson_library.h"
+
+#include <QDir>
+#include <QFile>
+
+namespace ckptlab::ui {
+
+bool LessonLibrary::load(const QString& dir, QString* error) {
+    m_lessons.clear();
+    m_entries.clear();
+    m_dir = dir;
+    auto fail = [&](const QString& message) {
+        m_lessons.clear();
+        if (error) *error = message;
+        return false;
+    };
+    if (dir.isEmpty() || !QDir(dir).exists())
+        return fail(QStringLiteral("No lessons folder found (set CKPTLAB_LESSONS_DIR)."));
+    try {
+        m_lessons = loadLessons(QFile::encodeName(dir).toStdString());
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()));
+    }
+    if (m_lessons.empty())
+        return fail(QStringLiteral("%1 holds no lesson.").arg(QDir::toNativeSeparators(dir)));
+    m_entries.resize(m_lessons.size());
+    return true;
+}
+
+int LessonLibrary::indexOf(const QString& id) const {
+    for (int i = 0; i < count(); ++i)
+        if (QString::fromStdString(m_lessons[size_t(i)].id) == id) return i;
+    return -1;
+}
+
+QStringList LessonLibrary::ids() const {
+    QStringList list;
+    for (const Lesson& lesson : m_lessons) list << QString::fromStdString(lesson.id);
+    return list;
+}
+
+LessonLibrary::Entry& LessonLibrary::entry(int index) {
+    Entry& e = m_entries.at(size_t(index));
+    if (!e.loaded) {
+        e.loaded = true;
+        std::vector<std::string> problems;
+        const std::string recordings =
+            QFile::encodeName(QDir(m_dir).filePath(QStringLiteral("recordings"))).toStdString();
+        try {
+            e.results = loadRecording(recordings, lesson(index), &problems);
+        } catch (const std::exception& error) {
+            problems.push_back(error.what());
+        }
+        for (const std::string& p : problems) e.problems << QString::fromStdString(p);
+    }
+    return e;
+}
+
+const LessonResults& LessonLibrary::results(int index) { return entry(index).results; }
+
+const ResultSet* LessonLibrary::stepResults(int index, const std::string& stepId) {
+    const LessonResults& all = results(index);
+    const auto found = all.find(stepId);
+    return found == all.end() ? nullptr : &found->second;
+}
+
+ResultsSource LessonLibrary::source(int index, const std::string& stepId) {
+    Entry& e = entry(index);
+    if (e.live.count(stepId)) return ResultsSource::Live;
+    return e.results.count(stepId) ? ResultsSource::Recorded : ResultsSource::None;
+}
+
+void LessonLibrary::setLiveResults(int index, const std::string& stepId, ResultSet results) {
+    Entry& e = entry(index);
+    e.results[stepId] = std::move(results);
+    e.live.insert(stepId);
+}
+
+QStringList LessonLibrary::recordingProblems(int index) { return entry(index).problems; }
+
+}  // namespace ckptlab::ui

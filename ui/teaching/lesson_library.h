@@ -1,0 +1,56 @@
+#pragma once
+// The lessons the app offers and the results behind each step: read from the lessons folder
+// (core's lessonsDirectory), recordings loaded the first time a lesson is opened, and results
+// measured live in this session in place of the recorded ones. Plain data, no widgets.
+
+#include <QString>
+#include <QStringList>
+#include <set>
+#include <vector>
+
+#include "ckptlab/lesson.h"
+
+namespace ckptlab::ui {
+
+// Where the results of a step come from.
+enum class ResultsSource { None, Recorded, Live };
+
+class LessonLibrary {
+public:
+    // Loads every lesson in `dir`. False with *error (naming the file and field) when the folder
+    // is missing, holds no lesson or holds an invalid one; the library is then empty.
+    bool load(const QString& dir, QString* error);
+
+    const std::vector<Lesson>& lessons() const { return m_lessons; }
+    int count() const { return int(m_lessons.size()); }
+    const Lesson& lesson(int index) const { return m_lessons.at(size_t(index)); }
+    // -1 when no lesson has that id.
+    int indexOf(const QString& id) const;
+    QStringList ids() const;
+    QString directory() const { return m_dir; }
+
+    // The lesson's results by step id: its recordings (read on first use), with the steps
+    // measured live in this session replaced by those results.
+    const LessonResults& results(int index);
+    // The step's results, or nullptr when there are none.
+    const ResultSet* stepResults(int index, const std::string& stepId);
+    ResultsSource source(int index, const std::string& stepId);
+    void setLiveResults(int index, const std::string& stepId, ResultSet results);
+    // Recordings that were missing or unreadable, one line each.
+    QStringList recordingProblems(int index);
+
+private:
+    struct Entry {
+        bool loaded = false;
+        LessonResults results;
+        std::set<std::string> live;
+        QStringList problems;
+    };
+    Entry& entry(int index);
+
+    QString m_dir;
+    std::vector<Lesson> m_lessons;
+    std::vector<Entry> m_entries;
+};
+
+}  // namespace ckptlab::ui

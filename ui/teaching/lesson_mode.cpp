@@ -1,0 +1,271 @@
+#include "teaching/lesson_mode.h"
+
+#include <QCoreApplication>
+#include <QDockWidget>
+#include <QStatusBar>
+
+#include "ckptlab/strategy.h"
+#include "ckptlab/summary.h"
+#include "controllers/sweep_controller.h"
+#include "document/results_document.h"
+#include "panels/charts_panel.h"
+#include "panels/curve_sweep_panel.h"
+#include "panels/parameter_panel.h"
+#include "panels/strategy_list.h"
+#include "teaching/lesson_panel.h"
+#include "teaching/lesson_strings.h"
+#include "window/language.h"
+#include "window/main_window.h"
+#include "window/messages.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+template <typename T>
+T* partOf(QObject* window, const char* name) {
+    T* found = window->findChild<T*>(QLatin1String(name));
+    if (!found) qFatal("lesson mode: the window has no \"%s\"", name);
+    return found;
+}
+
+QStringList qstrings(const std::vector<std::string>& items) {
+    QStringList list;
+    for (const std::string& item : items) list << QString::fromStdString(item);
+    return list;
+}
+
+// The run name a strategy is recorded under ("every:2"), whatever spelling the lesson used.
+QString canonicalStrategy(const std::string& text, const ExperimentConfig& config) {
+    const auto parsed = tryParseStrategy(text, config.depth, config.block);
+    return QString::fromStdString(parsed ? parsed->name() : text);
+}
+
+}  // namespace
+
+LessonMode::LessonMode(MainWindow* window, QMenu* viewMenu)
+    : QObject(window),
+      m_window(window),
+      m_document(partOf<ResultsDocument>(window, "document")),
+      m_charts(partOf<ChartsPanel>(window, "charts")),
+      m_parameters(partOf<ParameterPanel>(window, "parameters")),
+      m_strategies(partOf<StrategyList>(window, "strategies")),
+      m_curves(partOf<CurveSweepPanel>(window, "curveSweeps")),
+      m_sweep(partOf<SweepController>(window, "sweepController")) {
+    setObjectName(QStringLiteral("lessons"));
+    m_panel = new LessonPanel;
+    m_dock = new QDockWidget(tr("Lesson"), window);
+    m_dock->setObjectName(QStringLiteral("lessonDock"));
+    m_dock->setWidget(m_panel);
+    window->addDockWidget(Qt::LeftDockWidgetArea, m_dock);
+    m_dock->hide();  // until a lesson opens (a saved layout may show it again)
+    createActions(viewMenu);
+
+    connect(m_panel, &LessonPanel::lessonChosen, this, [this](int lesson) {
+        if (!goToStep(lesson, 0)) refreshPicker();  // refused: the picker goes back
+    });
+    connect(m_panel, &LessonPanel::previousRequested, this, &LessonMode::previousStep);
+    connect(m_panel, &LessonPanel::nextRequested, this, &LessonMode::nextStep);
+    connect(m_panel, &LessonPanel::runLiveRequested, this, &LessonMode::runLive);
+    connect(m_panel, &LessonPanel::exportRequested, this, &LessonMode::exportHandoutDialog);
+    connect(m_panel, &LessonPanel::languageChanged, this, [this] {
+        refreshPicker();
+        refreshPage();
+    });
+    connect(m_sweep, &SweepController::started, this, &LessonMode::updateActions);
+    connect(m_sweep, &SweepController::idle, this, &LessonMode::updateActions);
+    connect(window, &MainWindow::sweepEnded, this, &LessonMode::onSweepEnded);
+
+    // Quietly: a missing or broken lessons folder is reported when a lesson is asked for.
+    m_library.load(QString::fromStdString(lessonsDirectory(
+                       QCoreApplication::applicationFilePath().toStdString())),
+                   &m_libraryError);
+    refreshPicker();
+    updateActions();
+}
+
+bool LessonMode::ensureLibrary() {
+    if (m_library.count() > 0) return true;
+    showMessage(m_window, MessageKind::Warning, tr("No lessons"),
+                tr("The lessons could not be read:\n%1").arg(m_libraryError));
+    return false;
+}
+
+bool LessonMode::openLesson(const QString& id) {
+    if (!ensureLibrary()) return false;
+    const int index = m_library.indexOf(id);
+    if (index < 0) {
+        showMessage(m_window, MessageKind::Warning, tr("Unknown lesson"),
+                    tr("There is no lesson \"%1\". The lessons are:\n%2")
+                        .arg(id, m_library.ids().join(QStringLiteral(", "))));
+        return false;
+    }
+    return goToStep(index, 0);
+}
+
+// Unsaved results the user measured are not thrown away without asking (a live run's are
+// kept in the library, so they count as saved).
+bool LessonMode::mayReplaceResults() {
+    if (m_document->isEmpty() || !m_document->isModified()) return true;
+    return confirm(m_window, tr("Replace the results?"),
+                   tr("The results on screen were measured here and are not saved. The lesson "
+                      "step replaces them.\n\nReplace them anyway?"));
+}
+
+bool LessonMode::goToStep(int lesson, int step) {
+    if (m_sweep->isRunning() || lesson < 0 || lesson >= m_library.count()) return false;
+    const Lesson& l = m_library.lesson(lesson);
+    if (step < 0 || step >= int(l.steps.size())) return false;
+    if (!mayReplaceResults()) return false;
+    const bool sameStep = lesson == m_lesson && step == m_step;
+    m_lesson = lesson;
+    m_step = step;
+    const LessonStep& s = l.steps[size_t(step)];
+    loadStepResults(l, s);
+    applyExperiment(s);
+    showChart(s);
+    if (!sameStep) m_panel->setAnswerShown(false);
+    refreshPicker();
+    refreshPage();
+    showDock();
+    m_window->statusBar()->showMessage(
+        tr("%1: %2").arg(localized(l.title, currentLanguage()),
+                         stepCounter(step, int(l.steps.size()))),
+        8000);
+    updateActions();
+    return true;
+}
+
+void LessonMode::showDock() {
+    // The first time, beside the experiment as a tab: the lesson sets the experiment, so the
+    // two take turns. Not before, so the window's layout is untouched until a lesson opens.
+    auto* experiment = m_window->findChild<QDockWidget*>(QStringLiteral("experimentDock"));
+    if (m_dock->isHidden() && !m_dock->isFloating() && experiment &&
+        m_window->tabifiedDockWidgets(m_dock).isEmpty() &&
+        m_window->dockWidgetArea(experiment) == m_window->dockWidgetArea(m_dock))
+        m_window->tabifyDockWidget(experiment, m_dock);
+    m_dock->show();
+    m_dock->raise();
+}
+
+bool LessonMode::nextStep() { return goToStep(m_lesson, m_step + 1); }
+bool LessonMode::previousStep() { return goToStep(m_lesson, m_step - 1); }
+
+void LessonMode::loadStepResults(const Lesson& lesson, const LessonStep& step) {
+    const int index = m_library.indexOf(QString::fromStdString(lesson.id));
+    const ResultSet* results = m_library.stepResults(index, step.id);
+    if (!results) {
+        m_document->clear();
+        return;
+    }
+    std::vector<std::vector<TimelineEvent>> thinned;
+    for (const RunResult& run : results->runs)
+        thinned.push_back(downsampleTimeline(run.timeline, kTimelinePoints));
+    m_document->reset(*results, std::move(thinned));
+    m_document->setFilePath({});  // a copy: Save asks where, the recording stays as it is
+    const QString focus = canonicalStrategy(step.focus, step.experiment.config);
+    if (!step.focus.empty()) m_document->select(int(m_document->strategyNames().indexOf(focus)));
+}
+
+// The panels show the step's experiment, as Open shows a file's, so Run measures it again.
+void LessonMode::applyExperiment(const LessonStep& step) {
+    const LessonExperiment& e = step.experiment;
+    m_parameters->setConfig(e.config);
+    m_strategies->setCheckedStrategies(qstrings(e.strategies));
+    if (e.scaling_axis) {
+        QStringList values;
+        for (int v : e.scaling_values) values << QString::number(v);
+        m_curves->setScaling(*e.scaling_axis, values.join(QLatin1Char(',')));
+    }
+}
+
+void LessonMode::showChart(const LessonStep& step) {
+    switch (step.chart) {
+    case LessonChart::Tradeoff: m_charts->setCurrentKind(ChartKind::Tradeoff); break;
+    case LessonChart::Timeline: m_charts->setCurrentKind(ChartKind::Timeline); break;
+    case LessonChart::Lifetimes: m_charts->setCurrentKind(ChartKind::Lifetimes); break;
+    case LessonChart::Breakdown: m_charts->setCurrentKind(ChartKind::Breakdown); break;
+    case LessonChart::Scaling: m_charts->setCurrentKind(ChartKind::Scaling); break;
+    case LessonChart::Schedule: m_charts->showSchedule(); break;
+    }
+}
+
+bool LessonMode::runLive() {
+    if (m_lesson < 0 || m_sweep->isRunning()) return false;
+    const LessonStep& step = m_library.lesson(m_lesson).steps[size_t(m_step)];
+    applyExperiment(step);
+    m_liveLesson = m_lesson;
+    m_liveStep = m_step;
+    // The window's own Run path: its checks, confirmations, progress and status line.
+    const bool started =
+        step.experiment.scaling_axis ? m_window->startScalingSweep() : m_window->startSweep();
+    if (!started) m_liveLesson = m_liveStep = -1;
+    updateActions();
+    return started;
+}
+
+void LessonMode::onSweepEnded(bool cancelled, bool failed) {
+    const int lesson = m_liveLesson;
+    const int step = m_liveStep;
+    m_liveLesson = m_liveStep = -1;
+    if (lesson < 0 || cancelled || failed || m_document->isEmpty()) {
+        updateActions();
+        return;  // a partial run stays on screen, unsaved, and the answer keeps its source
+    }
+    const LessonStep& s = m_library.lesson(lesson).steps[size_t(step)];
+    m_library.setLiveResults(lesson, s.id, m_document->results());
+    m_document->setModified(false);  // kept by the lesson now
+    const QString focus = canonicalStrategy(s.focus, s.experiment.config);
+    if (!s.focus.empty()) m_document->select(int(m_document->strategyNames().indexOf(focus)));
+    showChart(s);
+    if (lesson == m_lesson && step == m_step) refreshPage();
+    updateActions();
+}
+
+void LessonMode::refreshPicker() {
+    QStringList titles;
+    const QString lang = currentLanguage();
+    for (const Lesson& lesson : m_library.lessons()) titles << localized(lesson.title, lang);
+    m_panel->setLessons(titles, m_lesson);
+}
+
+void LessonMode::refreshPage() {
+    LessonPage page;
+    if (m_lesson < 0) {
+        m_panel->showPage(page);
+        return;
+    }
+    const QString lang = currentLanguage();
+    const Lesson& lesson = m_library.lesson(m_lesson);
+    const LessonStep& step = lesson.steps[size_t(m_step)];
+    const LessonResults& results = m_library.results(m_lesson);
+    auto fill = [&](const LocalizedText& text) {
+        return lessonHtml(filledText(text, lesson, step, results, lang));
+    };
+    page.lessonTitle = lessonHtml(localized(lesson.title, lang));
+    QStringList quotes;
+    for (const TutorialQuote& quote : lesson.tutorial) {
+        const QString heading = QString::fromStdString(quote.heading).toHtmlEscaped();
+        // The heading is the tutorial's own Chinese; English readers get our translation too.
+        quotes << (lang == QLatin1String(kLangChinese)
+                       ? tr("Tutorial: “%1”").arg(heading)
+                       : tr("Tutorial: “%1” (%2)")
+                             .arg(heading, QString::fromStdString(quote.translation).toHtmlEscaped()));
+    }
+    if (!quotes.isEmpty())
+        page.quote =
+            QStringLiteral("<small><i>%1</i></small>").arg(quotes.join(QStringLiteral("<br>")));
+    page.counter = stepCounter(m_step, int(lesson.steps.size()));
+    page.hasPrevious = m_step > 0;
+    page.hasNext = m_step + 1 < int(lesson.steps.size());
+    page.stepTitle = fill(step.title);
+    page.experiment = experimentSummary(step).toHtmlEscaped();
+    page.observe = fill(step.observe);
+    page.question = fill(step.question);
+    page.answer = fill(step.answer);
+    page.source = sourceDescription(m_library.source(m_lesson, step.id),
+                                    m_library.stepResults(m_lesson, step.id));
+    m_panel->showPage(page);
+}
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,99 @@
+#pragma once
+// Lesson mode: the Lesson dock, the Lesson menu and what they do to the window. Going to a step
+// puts its results (recorded, or measured live in this session) into the results document as
+// Open does, sets the parameters and strategies to the step's experiment, brings its chart
+// forward and selects its focus strategy. "Run live" measures the step again through the
+// window's own Run (or Scaling) path; the answer then follows the live results.
+// The window creates one (objectName "lessons") and reaches its parts by objectName, like the
+// tests do.
+
+#include <QObject>
+#include <QString>
+
+#include "teaching/lesson_library.h"
+
+class QAction;
+class QDockWidget;
+class QMainWindow;
+class QMenu;
+
+namespace ckptlab::ui {
+
+class ChartsPanel;
+class CurveSweepPanel;
+class LessonPanel;
+class MainWindow;
+class ParameterPanel;
+class ResultsDocument;
+class StrategyList;
+class SweepController;
+
+class LessonMode : public QObject {
+    Q_OBJECT
+public:
+    // Adds the dock (hidden until a lesson opens), its toggle in `viewMenu` and the Lesson menu.
+    LessonMode(MainWindow* window, QMenu* viewMenu);
+
+    LessonLibrary& library() { return m_library; }
+    int currentLesson() const { return m_lesson; }
+    int currentStep() const { return m_step; }
+    LessonPanel* panel() const { return m_panel; }
+
+public Q_SLOTS:
+    // Opens the lesson at its first step and shows the dock. An unknown id shows a message
+    // listing the ids and returns false.
+    bool openLesson(const QString& id);
+    // False when the user keeps unsaved measured results, or a sweep is running.
+    bool goToStep(int lesson, int step);
+    bool nextStep();
+    bool previousStep();
+    // Measures the current step again (a sweep of its strategies, or its scaling sweep).
+    bool runLive();
+    void openLessonDialog();
+    void exportHandoutDialog();
+    // The current lesson as a PDF, in the UI language; false (after a message) on failure.
+    bool exportHandout(const QString& path);
+
+private:
+    void createActions(QMenu* viewMenu);
+    bool ensureLibrary();
+    void showDock();
+    bool mayReplaceResults();
+    void loadStepResults(const Lesson& lesson, const LessonStep& step);
+    void applyExperiment(const LessonStep& step);
+    void showChart(const LessonStep& step);
+    void refreshPage();
+    void refreshPicker();
+    void onSweepEnded(bool cancelled, bool failed);
+    void updateActions();
+
+    MainWindow* m_window;
+    ResultsDocument* m_document;
+    ChartsPanel* m_charts;
+    ParameterPanel* m_parameters;
+    StrategyList* m_strategies;
+    CurveSweepPanel* m_curves;
+    SweepController* m_sweep;
+    LessonLibrary m_library;
+    QString m_libraryError;
+    LessonPanel* m_panel = nullptr;
+    QDockWidget* m_dock = nullptr;
+    int m_lesson = -1;
+    int m_step = -1;
+    int m_liveLesson = -1;  // the step a live run measures, until it ends
+    int m_liveStep = -1;
+    QAction* m_openAction = nullptr;
+    QAction* m_previousAction = nullptr;
+    QAction* m_nextAction = nullptr;
+    QAction* m_runLiveAction = nullptr;
+    QAction* m_exportAction = nullptr;
+};
+
+// For `ckptlab --lesson ID`, before the window exists: empty when the id names a lesson,
+// else a message saying so and listing the ids (or why no lesson could be read).
+QString lessonIdProblem(const QString& id);
+// Opens the lesson in the window's lesson mode; false when the window has none or the id is
+// unknown (after a message).
+bool openLesson(QMainWindow& window, const QString& id);
+
+}  // namespace ckptlab::ui

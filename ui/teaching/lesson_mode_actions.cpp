@@ -1,0 +1,142 @@
+// LessonMode: the Lesson menu, the dock's toggle in View, the handout export and the command
+// line's --lesson.
+#include <QAction>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
+
+#include "controllers/sweep_controller.h"
+#include "document/settings.h"
+#include "teaching/handout.h"
+#include "teaching/lesson_mode.h"
+#include "teaching/lesson_panel.h"
+#include "teaching/lesson_strings.h"
+#include "window/language.h"
+#include "window/main_window.h"
+#include "window/messages.h"
+
+namespace ckptlab::ui {
+
+void LessonMode::createActions(QMenu* viewMenu) {
+    auto make = [this](const char* name, const QString& text, const QKeySequence& keys) {
+        auto* action = new QAction(text, this);
+        action->setObjectName(QLatin1String(name));
+        if (!keys.isEmpty()) action->setShortcut(keys);
+        return action;
+    };
+    m_openAction = make("openLessonAction", tr("&Open Lesson…"), QKeySequence(Qt::CTRL | Qt::Key_L));
+    connect(m_openAction, &QAction::triggered, this, &LessonMode::openLessonDialog);
+    m_previousAction =
+        make("previousStepAction", tr("&Previous Step"), QKeySequence(Qt::ALT | Qt::Key_Left));
+    connect(m_previousAction, &QAction::triggered, this, &LessonMode::previousStep);
+    m_nextAction = make("nextStepAction", tr("&Next Step"), QKeySequence(Qt::ALT | Qt::Key_Right));
+    connect(m_nextAction, &QAction::triggered, this, &LessonMode::nextStep);
+    m_runLiveAction = make("runLiveAction", tr("Run &Live"),
+                           QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    m_runLiveAction->setToolTip(tr("Measure the lesson's step again on this machine"));
+    connect(m_runLiveAction, &QAction::triggered, this, &LessonMode::runLive);
+    m_exportAction = make("exportHandoutAction", tr("Export &Handout (PDF)…"), {});
+    connect(m_exportAction, &QAction::triggered, this, &LessonMode::exportHandoutDialog);
+
+    auto* menu = new QMenu(tr("&Lesson"), m_window);
+    menu->setObjectName(QStringLiteral("lessonMenu"));
+    menu->addAction(m_openAction);
+    menu->addSeparator();
+    menu->addAction(m_previousAction);
+    menu->addAction(m_nextAction);
+    menu->addAction(m_runLiveAction);
+    menu->addSeparator();
+    menu->addAction(m_exportAction);
+    // Before Help, which stays last.
+    QMenuBar* bar = m_window->menuBar();
+    const QList<QAction*> menus = bar->actions();
+    bar->insertMenu(menus.isEmpty() ? nullptr : menus.last(), menu);
+
+    // The dock's toggle goes with the other docks' (before View's first separator).
+    QAction* before = nullptr;
+    for (QAction* action : viewMenu->actions())
+        if (action->isSeparator()) {
+            before = action;
+            break;
+        }
+    viewMenu->insertAction(before, m_dock->toggleViewAction());
+}
+
+void LessonMode::updateActions() {
+    const bool running = m_sweep->isRunning();
+    const bool open = m_lesson >= 0;
+    const int steps = open ? int(m_library.lesson(m_lesson).steps.size()) : 0;
+    m_openAction->setEnabled(!running);
+    m_previousAction->setEnabled(open && !running && m_step > 0);
+    m_nextAction->setEnabled(open && !running && m_step + 1 < steps);
+    m_runLiveAction->setEnabled(open && !running);
+    m_exportAction->setEnabled(open && !running);
+    m_panel->setBusy(running);
+}
+
+void LessonMode::openLessonDialog() {
+    if (!ensureLibrary()) return;
+    QStringList titles;
+    for (const Lesson& lesson : m_library.lessons())
+        titles << localized(lesson.title, currentLanguage());
+    bool ok = false;
+    const QString chosen =
+        QInputDialog::getItem(m_window, tr("Open lesson"), tr("Lesson:"), titles,
+                              qMax(0, m_lesson), false, &ok);
+    if (ok) goToStep(int(titles.indexOf(chosen)), 0);
+}
+
+void LessonMode::exportHandoutDialog() {
+    if (m_lesson < 0) return;
+    Settings settings;
+    const QString suggested = settings.lastFolder(FolderKind::Export) + QLatin1Char('/') +
+                              QString::fromStdString(m_library.lesson(m_lesson).id) +
+                              QStringLiteral(".pdf");
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Export handout"), suggested,
+                                                tr("PDF (*.pdf)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) path += QStringLiteral(".pdf");
+    if (exportHandout(path)) settings.setLastFolder(FolderKind::Export, path);
+}
+
+bool LessonMode::exportHandout(const QString& path) {
+    if (m_lesson < 0) return false;
+    const QString title = tr("Cannot export the handout");
+    if (!refuseUnwritableFile(m_window, path, title).isEmpty()) return false;
+    std::string error;
+    if (!writeLessonHandout(m_library.lesson(m_lesson), m_library.results(m_lesson),
+                            currentLanguage().toStdString(),
+                            QFile::encodeName(path).toStdString(), &error)) {
+        showMessage(m_window, MessageKind::Error, title, QString::fromStdString(error));
+        return false;
+    }
+    m_window->statusBar()->showMessage(
+        tr("Handout written to %1").arg(QDir::toNativeSeparators(path)), 8000);
+    return true;
+}
+
+QString lessonIdProblem(const QString& id) {
+    LessonLibrary library;
+    QString error;
+    if (!library.load(QString::fromStdString(lessonsDirectory(
+                          QCoreApplication::applicationFilePath().toStdString())),
+                      &error))
+        return LessonMode::tr("Cannot open lesson \"%1\": %2").arg(id, error);
+    if (library.indexOf(id) >= 0) return {};
+    return LessonMode::tr("There is no lesson \"%1\". The lessons are: %2")
+        .arg(id, library.ids().join(QStringLiteral(", ")));
+}
+
+bool openLesson(QMainWindow& window, const QString& id) {
+    auto* mode = window.findChild<LessonMode*>(QStringLiteral("lessons"));
+    return mode && mode->openLesson(id);
+}
+
+}  // namespace ckptlab::ui

@@ -1,0 +1,95 @@
+#include "window/language.h"
+
+#include <QCoreApplication>
+#include <QLibraryInfo>
+#include <QLocale>
+#include <QSettings>
+#include <QTranslator>
+#include <memory>
+
+namespace ckptlab::ui {
+
+namespace {
+
+const char* const kSettingsKey = "ui/language";
+
+struct Installed {
+    QString code = QStringLiteral("en");
+    std::unique_ptr<QTranslator> app;  // ckptlab_<code>.qm (English: plural forms only)
+    std::unique_ptr<QTranslator> qt;   // qtbase_<code>.qm from the system, when present
+};
+
+Installed& installed() {
+    static Installed state;
+    return state;
+}
+
+void remove(std::unique_ptr<QTranslator>& translator) {
+    if (!translator) return;
+    QCoreApplication::removeTranslator(translator.get());
+    translator.reset();
+}
+
+}  // namespace
+
+QStringList availableLanguages() { return {QStringLiteral("en"), QStringLiteral("zh_CN")}; }
+
+QString languageName(const QString& code) {
+    if (code == QLatin1String("zh_CN")) return QStringLiteral("简体中文");
+    if (code == QLatin1String("en")) return QStringLiteral("English");
+    return code;
+}
+
+QString currentLanguage() { return installed().code; }
+
+QString systemLanguage() {
+    const QLocale locale = QLocale::system();
+    if (locale.language() != QLocale::Chinese) return QStringLiteral("en");
+    const bool simplified = locale.script() == QLocale::SimplifiedHanScript ||
+                            locale.territory() == QLocale::China ||
+                            locale.territory() == QLocale::Singapore;
+    // zh_TW, zh_HK and zh_MO (Traditional) read English rather than the simplified script.
+    return simplified ? QStringLiteral("zh_CN") : QStringLiteral("en");
+}
+
+QString savedLanguage() {
+    const QString code = QSettings().value(QLatin1String(kSettingsKey)).toString();
+    return availableLanguages().contains(code) ? code : QString();
+}
+
+void saveLanguage(const QString& code) {
+    if (availableLanguages().contains(code))
+        QSettings().setValue(QLatin1String(kSettingsKey), code);
+}
+
+QString startupLanguage() {
+    const QString saved = savedLanguage();
+    return saved.isEmpty() ? systemLanguage() : saved;
+}
+
+bool installLanguage(const QString& code) {
+    if (!availableLanguages().contains(code)) return false;
+    auto app = std::make_unique<QTranslator>();
+    if (!app->load(QStringLiteral(":/i18n/ckptlab_%1.qm").arg(code))) {
+        if (code != QLatin1String("en")) return false;
+        app.reset();  // English reads its source strings; the .qm only adds plural forms
+    }
+    std::unique_ptr<QTranslator> qt;
+    if (code != QLatin1String("en")) {
+        qt = std::make_unique<QTranslator>();
+        if (!qt->load(QStringLiteral("qtbase_") + code,
+                      QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            qt.reset();
+    }
+    Installed& state = installed();
+    remove(state.app);
+    remove(state.qt);
+    state.code = code;
+    state.app = std::move(app);
+    state.qt = std::move(qt);
+    if (state.qt) QCoreApplication::installTranslator(state.qt.get());
+    if (state.app) QCoreApplication::installTranslator(state.app.get());
+    return true;
+}
+
+}  // namespace ckptlab::ui
