@@ -29,8 +29,7 @@ bool exportInto(const ResultSet& results, const std::string& dir, bool png, int 
 
 }  // namespace
 
-bool exportCharts(const ResultSet& results, const std::string& pngDir, const std::string& svgDir,
-                  int scale, std::string* error) {
+bool withHeadlessApp(const std::function<bool()>& work) {
     // Charts are widgets-based; without a display render offscreen.
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") &&
         !std::getenv("QT_QPA_PLATFORM"))
@@ -39,8 +38,15 @@ bool exportCharts(const ResultSet& results, const std::string& pngDir, const std
     char name[] = "ckptlab-cli";
     char* argv[] = {name, nullptr};
     QApplication app(argc, argv);
-    return exportInto(results, pngDir, true, scale, error) &&
-           exportInto(results, svgDir, false, scale, error);
+    return work();
+}
+
+bool exportCharts(const ResultSet& results, const std::string& pngDir, const std::string& svgDir,
+                  int scale, std::string* error) {
+    return withHeadlessApp([&] {
+        return exportInto(results, pngDir, true, scale, error) &&
+               exportInto(results, svgDir, false, scale, error);
+    });
 }
 
 }  // namespace ckptlab::cli

@@ -1,6 +1,7 @@
 #pragma once
 // The commands behind ckptlab-cli: run/sweep measure and write files, plot renders charts.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ int runLesson(const LessonOptions& options);
 
 // Headless chart export through the GUI's chart builders (cli_charts.cpp); returns false with
 // a message when it fails or when this build has no GUI.
+// Runs `work` inside a QApplication (offscreen without a display), for the GUI's renderers.
+bool withHeadlessApp(const std::function<bool()>& work);
+
 bool exportCharts(const ResultSet& results, const std::string& pngDir, const std::string& svgDir,
                   int scale, std::string* error);
 

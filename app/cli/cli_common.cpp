@@ -37,6 +37,17 @@ std::string completeConfig(ExperimentOptions& o) {
     o.config.dtype = *dtype;
     o.config.optimizer = *optimizer;
     o.config.seed = *seed;
+    if (o.repeats == "auto") {
+        o.config.repeats_auto = true;
+    } else {
+        const auto& r = limits::repeats;
+        const std::string range = std::to_string(r.min) + " to " + std::to_string(r.max);
+        if (o.repeats.empty() || o.repeats.size() > 9 ||
+            o.repeats.find_first_not_of("0123456789") != std::string::npos)
+            return "--repeats must be a whole number from " + range + " or auto (got \"" +
+                   o.repeats + "\")";
+        o.config.repeats = std::stoi(o.repeats);  // its range is checked with the config's
+    }
     try {
         if (!o.strategiesText.empty()) o.strategies = splitList(o.strategiesText, "--strategies");
     } catch (const std::exception& e) {
@@ -93,7 +104,18 @@ void printEnvironment(const Environment& env, const ExperimentConfig& c) {
         std::cout << " heads=" << c.heads << " dropout=" << c.dropout;
     std::cout << " " << env.dtype << " optimizer=" << toString(c.optimizer);
     if (c.keep_grads) std::cout << " keep-grads";
-    std::cout << " | warm-up " << c.warmup << ", median of " << c.repeats << "\n\n";
+    std::cout << " | warm-up " << c.warmup << ", median of ";
+    if (c.repeats_auto)
+        std::cout << "auto rounds (time limit " << c.time_limit_s << " s)";
+    else
+        std::cout << c.repeats << " interleaved rounds";
+    std::cout << "\n";
+    if (const auto& load = env.load)
+        std::printf("machine: load %.2f before, %.2f at most during; CPU steal %.1f%% before, "
+                    "%.1f%% during the rounds; %d CPUs\n",
+                    load->load_before, load->load_during_max, load->steal_pct_before,
+                    load->steal_pct_during, load->cpus);
+    std::cout << "\n" << std::flush;
 }
 
 RunnerHooks makeHooks(bool quiet) {

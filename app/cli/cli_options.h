@@ -18,6 +18,8 @@ struct ExperimentOptions {
     std::string optimizer = "none";
     // As typed: CLI11 would wrap "-1" and saturate 2^64 silently; parseSeed checks it.
     std::string seed = "0";
+    // As typed: a whole number or "auto" (ExperimentConfig::repeats_auto).
+    std::string repeats = std::to_string(ExperimentConfig{}.repeats);
     std::string strategy = "full";        // run
     std::vector<std::string> strategies;  // sweep, parsed from strategiesText
     std::string strategiesText;           // as typed: "none,full,every:2"

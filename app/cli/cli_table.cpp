@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "ckptlab/noise.h"
 #include "ckptlab/summary.h"
 
 namespace ckptlab::cli {
@@ -32,18 +33,54 @@ std::string gradDiff(double value) {
     return buffer;
 }
 
+// Columns count characters, not bytes: "≈" and "−" are one column each.
+std::size_t columnsOf(const std::string& text) {
+    std::size_t n = 0;
+    for (unsigned char c : text) n += (c & 0xC0) != 0x80;
+    return n;
+}
+
 std::string pad(const std::string& text, std::size_t width, bool left = false) {
-    if (text.size() >= width) return text;
-    const std::string fill(width - text.size(), ' ');
+    if (columnsOf(text) >= width) return text;
+    const std::string fill(width - columnsOf(text), ' ');
     return left ? text + fill : fill + text;
 }
 
+// A signed percentage with a real minus sign: "+6.3", "−4.1".
+std::string signedPct(double value) {
+    const std::string digits = fixed(std::abs(value), 1);
+    if (digits == "0.0") return digits;
+    return (value < 0 ? "\u2212" : "+") + digits;
+}
+
+// The median with its interval (step_stats.h): "312.4 [305.1, 330.9]", a '*' when it is the
+// min-max range of fewer than 6 samples rather than a 95% interval; the median alone when all
+// samples are equal (one sample).
+std::string stepCell(const SummaryRow& s) {
+    if (!s.step_ci_low_ms || !s.step_ci_high_ms || *s.step_ci_low_ms == *s.step_ci_high_ms)
+        return fixed(s.step_ms, 1);
+    return fixed(s.step_ms, 1) + " [" + fixed(*s.step_ci_low_ms, 1) + ", " +
+           fixed(*s.step_ci_high_ms, 1) + "]" + (s.step_ci_95 ? "" : "*");
+}
+
+// "≈0 [−4.1, +6.3]" within noise (the intervals overlap, summary.h), "+12.3 [+8.1, +15.0]"
+// outside it; the bare percentage when the runs have no intervals.
+std::string timeAddedCell(const SummaryRow& s) {
+    if (!s.time_added_pct) return "-";
+    if (!s.time_within_noise) return fixed(*s.time_added_pct, 1);
+    const std::string range =
+        " [" + signedPct(*s.time_added_low_pct) + ", " + signedPct(*s.time_added_high_pct) + "]";
+    return (*s.time_within_noise ? std::string("\u22480") : signedPct(*s.time_added_pct)) + range;
+}
+
 // "err %" is each prediction's error in % of the measurement (positive: predicted too high).
-constexpr int kColumns = 12;
-const char* kHeader[kColumns] = {"strategy",    "peak MiB",     "pred. MiB",   "err %",
-                                 "activ. MiB",  "step ms",      "pred. ms",    "err %",
-                                 "mem saved %", "time added %", "saved/added", "grad check"};
-const std::size_t kWidths[kColumns] = {16, 9, 9, 6, 10, 9, 9, 6, 11, 12, 11, 20};
+constexpr int kColumns = 14;
+const char* kHeader[kColumns] = {"strategy",    "peak MiB",   "pred. MiB",
+                                 "err %",       "activ. MiB", "step ms [95% CI]",
+                                 "CV %",        "pred. ms",   "err %",
+                                 "GFLOP/s",     "mem saved %", "time added % [range]",
+                                 "saved/added", "grad check"};
+const std::size_t kWidths[kColumns] = {16, 9, 9, 6, 10, 22, 5, 9, 6, 8, 11, 20, 11, 20};
 
 }  // namespace
 
@@ -57,7 +94,11 @@ std::string formatSummaryTable(const ResultSet& results) {
     std::string header[kColumns];
     for (int c = 0; c < kColumns; ++c) header[c] = kHeader[c];
     row(header);
-    for (const SummaryRow& s : summarize(results)) {
+    const std::vector<SummaryRow> rows = summarize(results);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const SummaryRow& s = rows[i];
+        // Matmul GFLOP over the median step (flops.h); "-" in files from before it.
+        const std::optional<double> rate = results.runs[i].metrics.gflop_per_s;
         if (s.error) {
             out << pad(s.strategy, kWidths[0], true) << " error: " << *s.error << "\n";
             continue;
@@ -69,11 +110,13 @@ std::string formatSummaryTable(const ResultSet& results) {
                                              optionalNumber(s.predicted_peak_mib, 2),
                                              optionalNumber(s.peak_error_pct),
                                              fixed(s.activations_mib, 2),
-                                             fixed(s.step_ms, 1),
+                                             stepCell(s),
+                                             optionalNumber(s.step_cv_pct),
                                              optionalNumber(s.predicted_step_ms),
                                              optionalNumber(s.step_error_pct),
+                                             optionalNumber(rate, rate && *rate < 100 ? 2 : 1),
                                              optionalNumber(s.memory_saved_pct),
-                                             optionalNumber(s.time_added_pct),
+                                             timeAddedCell(s),
                                              optionalNumber(s.saved_per_added, 2),
                                              check};
         row(cells);
@@ -91,6 +134,20 @@ std::string formatSummaryTable(const ResultSet& results) {
     }
     // What the sweep left out or did differently, and why.
     for (const auto& note : results.notes) out << "  note: " << note << "\n";
+    // How to read the marks, only when the table shows one.
+    bool minMax = false, noise = false;
+    for (const SummaryRow& s : rows) {
+        minMax = minMax || (s.step_ci_low_ms && !s.step_ci_95 &&
+                            *s.step_ci_low_ms != *s.step_ci_high_ms);
+        noise = noise || (s.time_within_noise.value_or(false) && s.time_added_low_pct);
+    }
+    if (minMax)
+        out << "  *: the min-max range of fewer than 6 samples, not a 95% interval of the median\n";
+    if (noise)
+        out << "  \u22480: the step-time interval overlaps none's, so the time added is within "
+               "noise and saved/added is not computed from it\n";
+    // A noisy machine said so (noise.h): the same check as the app's status bar.
+    for (const NoiseWarning& w : noiseWarnings(results)) out << "warning: " << w.message << "\n";
     return out.str();
 }
 

@@ -5,6 +5,7 @@
 
 #include "ckptlab/strategy.h"
 #include "cli_commands.h"
+#include "cli_compare.h"
 #include "cli_common.h"
 
 using namespace ckptlab;
@@ -51,8 +52,14 @@ void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
         ->capture_default_str();
     cmd->add_option("--warmup", c.warmup, "Untimed steps per strategy " + rangeText(limits::warmup))
         ->capture_default_str();
-    cmd->add_option("--repeats", c.repeats,
-                    "Timed steps per strategy, medians reported " + rangeText(limits::repeats))
+    cmd->add_option("--repeats", o.repeats,
+                    "Timed steps per strategy, taken in rounds interleaving the strategies, "
+                    "medians reported " + rangeText(limits::repeats) +
+                        ", or auto: rounds (at least 6) until every median's 95% interval is "
+                        "within +-5% or --time-limit passes")
+        ->capture_default_str();
+    cmd->add_option("--time-limit", c.time_limit_s,
+                    "Seconds of timed rounds --repeats auto may take [1, 86400]")
         ->capture_default_str();
     cmd->add_option("--memory-limit", c.memory_limit_mib,
                     "Capacity of the modelled device in MiB, 0 = none: a run whose step passes "
@@ -85,6 +92,7 @@ struct Request {
     std::string scalingAxis, scalingValues;
     PlotOptions plot;
     LessonOptions lesson;
+    CompareOptions compare;
     bool verbose = false;
 };
 
@@ -194,6 +202,7 @@ CLI::App* addLessonCommand(CLI::App& app, Request& r) {
 // The subcommands in the order --help lists them.
 struct Commands {
     CLI::App *run, *sweep, *pareto, *plan, *scaling, *plot, *lesson;
+    CLI::App* compare = nullptr;
 };
 
 Commands addCommands(CLI::App& app, Request& r) {
@@ -208,6 +217,7 @@ Commands addCommands(CLI::App& app, Request& r) {
     c.scaling = addScalingCommand(app, r);
     c.plot = addPlotCommand(app, r);
     c.lesson = addLessonCommand(app, r);
+    c.compare = addCompareCommand(app, r.compare);
     return c;
 }
 
@@ -222,6 +232,7 @@ int runCommand(const Commands& c, const Request& r) {
         if (*c.plan) return runPlan(r.plan, r.planBudgets, r.planPoints, r.planBruteForce);
         if (*c.scaling) return runScaling(r.scaling, r.scalingAxis, r.scalingValues);
         if (*c.lesson) return runLesson(r.lesson);
+        if (*c.compare) return runCompare(r.compare);
         return plotResults(r.plot);
     } catch (const std::exception& e) {
         return reportFailure(e, r.verbose);

@@ -34,6 +34,16 @@ flags=(-std="$STD" -O2 -fPIC -pthread -D_GLIBCXX_USE_CXX11_ABI="$ABI"
        -I"$src/core/include" -I"$src/core/src" -I"$src/app/cli"
        -isystem "$torch_dir/include" -isystem "$torch_dir/include/torch/csrc/api/include")
 [[ -n ${DEPS_DIR:-} ]] && flags+=(-isystem "$(cd "$DEPS_DIR" && pwd)/include")
+# A CUDA torch: the engine's CUDA parts (CUDA events, the caching allocator's statistics) as
+# core/CMakeLists.txt compiles them, with the CUDA runtime headers of the toolkit (CUDA_HOME,
+# else /usr/local/cuda) and of pip's nvidia-* packages.
+if [[ $has_cuda == 1 ]]; then
+    flags+=(-DCKPTLAB_WITH_CUDA=1)
+    for inc in "${CUDA_HOME:-/usr/local/cuda}/include" "$torch_dir"/../nvidia/*/include \
+               "$torch_dir"/../nvidia/*/*/include; do
+        [[ -f $inc/cuda_runtime_api.h ]] && flags+=(-isystem "$inc")
+    done
+fi
 
 sources=()
 # The lists of core/CMakeLists.txt and app/CMakeLists.txt (cli_charts.cpp needs the GUI).

@@ -37,6 +37,9 @@ expect 2 "use block transformer" -- run -s attn "${tiny[@]}"
 expect 2 "width must be between 8 and 16384 (got 0)" -- run --width 0 --depth 4
 expect 2 "depth must be between 1 and 512 (got 100000)" -- sweep --depth 100000
 expect 2 "--width" -- run --width abc
+expect 2 "--repeats must be a whole number from 1 to 1000 or auto (got \"often\")" -- run --repeats often
+expect 2 "repeats must be between 1 and 1000 (got 0)" -- run --repeats 0
+expect 2 "time-limit must be between 1 and 86400 seconds (got 0.5)" -- sweep --repeats auto --time-limit 0.5
 expect 2 "heads must divide width" -- run --block transformer --width 30 --heads 4
 expect 2 "dropout must be between 0 and 0.9" -- run --block transformer --dropout 1.5
 expect 2 "--block must be ffn or transformer (got \"cnn\")" -- run --block cnn

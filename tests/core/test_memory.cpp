@@ -106,3 +106,37 @@ TEST(Measurement, TimelineLifetimesAndBreakdownAreConsistent) {
     EXPECT_EQ(recomputeLifetimes, c.depth);
     EXPECT_EQ(segments.metrics.recomputed_blocks, c.depth);
 }
+
+// The peak of `full` is what the engine's ownership rules leave alive at the worst moment, and
+// nothing more: the moment is block 0's backward (the last, when 7 blocks' parameter gradients
+// exist), right after the ReLU's backward, in PyTorch's order of an addmm's gradients. Summed
+// here from the shapes; the same sum is PyTorch's non-reentrant torch.utils.checkpoint at that
+// moment (the recomputed block output is dropped before its backward; README, "Peak memory").
+TEST(Measurement, FullPeakIsTheAnalyticMinimumOfTheOwnershipRules) {
+    const ExperimentConfig c = memoryConfig();
+    ASSERT_EQ(c.block, BlockKind::Ffn);
+    ResultSet set = Runner().sweep(c, {"full"});
+    const auto& full = byName(set, "full");
+    ASSERT_FALSE(full.error) << *full.error;
+    const std::int64_t e = 4;  // float32
+    const std::int64_t n = std::int64_t(c.batch) * c.seq, d = c.width;
+    const std::int64_t out = n * d * e;             // a block's output (= the next one's input)
+    const std::int64_t hidden = n * 4 * d * e;      // the 4d-wide activations
+    const std::int64_t block = (2 * d + 8 * d * d + 5 * d) * e;  // one block's parameters
+    const std::int64_t rng = at::detail::getDefaultCPUGenerator().get_state().nbytes();
+    const std::int64_t expected =
+        (c.depth - 1) * block      // the gradients of blocks 1..L-1
+        + d * e + 4 * d * d * e    // block 0's `down` bias and weight gradients, just made
+        + out                      // the step's output, held until the step ends
+        + 2 * e                    // the loss and its gradient
+        + rng                      // block 0's checkpoint: the RNG state it restores
+        + out                      // the gradient of block 0's output, held by the checkpoint
+        + out + 2 * n * e          // recomputed LayerNorm output, its mean and rstd
+        + hidden                   // recomputed ReLU output (its input, `up`'s, is freed)
+        + hidden                   // gradient of the ReLU output
+        + hidden;                  // gradient of `up`'s output (the ReLU's backward)
+    EXPECT_EQ(full.metrics.peak_bytes, expected);
+    // The stored inputs: one block output per checkpoint (block 0's is the step's input).
+    EXPECT_EQ(full.metrics.activation_bytes, c.depth * (out + rng));
+    EXPECT_EQ(full.breakdown.gradients, (c.depth - 1) * block + d * e + 4 * d * d * e);
+}

@@ -22,8 +22,11 @@ double errorPct(double predicted, double measured) {
     return 100.0 * (predicted - measured) / measured;
 }
 
+// `peakSlack`: how many bytes a predicted peak may miss by (the loss and its gradient, 8 bytes,
+// are not in the cost model); < 0: only the 5 % bound.
 void expectPredictionsWithin5Percent(const ExperimentConfig& c,
-                                     const std::vector<std::string>& strategies) {
+                                     const std::vector<std::string>& strategies,
+                                     std::int64_t peakSlack = -1) {
     const CostModel model = measureCostModel(c);
     const ResultSet set = Runner().sweep(c, strategies);
     for (const auto& run : set.runs) {
@@ -39,6 +42,8 @@ void expectPredictionsWithin5Percent(const ExperimentConfig& c,
             peakError, (long long)run.metrics.activation_bytes, (long long)p.activation_bytes,
             activationError, run.metrics.step_ms, p.step_ms);
         EXPECT_LT(std::abs(peakError), 5.0) << run.strategy;
+        if (peakSlack >= 0)
+            EXPECT_LE(std::abs(p.peak_bytes - run.metrics.peak_bytes), peakSlack) << run.strategy;
         EXPECT_LT(std::abs(activationError), 5.0) << run.strategy;
     }
 }
@@ -48,7 +53,8 @@ void expectPredictionsWithin5Percent(const ExperimentConfig& c,
 TEST(Prediction, FfnBlockStrategiesWithin5Percent) {
     expectPredictionsWithin5Percent(
         predictionConfig(BlockKind::Ffn),
-        {"none", "full", "every:2", "every:4", "segments:2", "segments:4", "from:3", "sqrt"});
+        {"none", "full", "every:2", "every:4", "segments:2", "segments:4", "from:3", "sqrt"},
+        /*peakSlack=*/8);
 }
 
 TEST(Prediction, TransformerStrategiesWithin5Percent) {

@@ -795,6 +795,7 @@ TEST(SummaryCsv, HeaderRowsAndQuoting) {
     every.metrics.step_ms = 250;
     every.grad_check.max_abs_diff = 3.5e-3;
     every.prediction = PredictedMetrics{static_cast<std::int64_t>(42 * kMiB), 0, 200.0, 180.0};
+    every.metrics.gflop_per_s = 12.5;
     RunResult failed = none;
     failed.strategy = "from:10, odd";
     failed.config.block = BlockKind::Transformer;
@@ -808,12 +809,16 @@ TEST(SummaryCsv, HeaderRowsAndQuoting) {
         "strategy,peak_mib,activations_mib,step_ms,memory_saved_pct,time_added_pct,"
         "saved_per_added,predicted_peak_mib,peak_error_pct,predicted_step_ms,step_error_pct,"
         "optimal_step_ms,slower_than_optimal_pct,grad_check,max_abs_diff,error,block,depth,width,"
-        "seq,batch,dtype,device\n"
-        "none,100.000,80.000,200.000,0.00,0.00,,,,,,,,pass,0,,ffn,20,256,512,2,float32,cpu\n"
+        "seq,batch,dtype,device,gflop_per_s,step_ci_low_ms,step_ci_high_ms,step_ci_95,"
+        "step_cv_pct,step_fastest_ms,step_cpu_ms,time_added_low_pct,time_added_high_pct,"
+        "time_within_noise\n"
+        "none,100.000,80.000,200.000,0.00,0.00,,,,,,,,pass,0,,ffn,20,256,512,2,float32,cpu,"
+        ",,,,,200.000,,,,\n"
         "every:2,40.000,10.500,250.000,60.00,25.00,2.400,42.000,5.00,200.000,-20.00,180.000,"
-        "11.11,fail,0.0035,,ffn,20,256,512,2,float32,cpu\n"
+        "11.11,fail,0.0035,,ffn,20,256,512,2,float32,cpu,12.50,,,,,250.000,,,,\n"
         "\"from:10, odd\",100.000,80.000,200.000,,,,,,,,,,not checked,,"
-        "\"out of memory: \"\"big\"\"\nsecond line\",transformer,20,256,512,2,bfloat16,cpu\n";
+        "\"out of memory: \"\"big\"\"\nsecond line\",transformer,20,256,512,2,bfloat16,cpu,"
+        ",,,,,,,,,\n";
     EXPECT_EQ(csv, expected);
 
     TempDir dir;

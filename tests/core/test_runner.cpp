@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <thread>
 
 #include "ckptlab/runner.h"
@@ -118,7 +119,7 @@ TEST(Runner, CancelStopsWithinASecondAndKeepsFinishedRuns) {
     hooks.result = [&](const RunResult&) { ++finished; };
     std::chrono::steady_clock::time_point cancelledAt;
     hooks.progress = [&](double, const std::string& message) {
-        // Cancel once the second strategy is being timed.
+        // Cancel in the third round, at the second strategy's timed step.
         if (message.rfind("full: timed step 3/", 0) == 0 && !cancel) {
             cancelledAt = std::chrono::steady_clock::now();
             cancel = true;
@@ -130,9 +131,12 @@ TEST(Runner, CancelStopsWithinASecondAndKeepsFinishedRuns) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - cancelledAt).count();
     EXPECT_TRUE(set.cancelled);
     EXPECT_LT(seconds, 1.0);
-    ASSERT_EQ(set.runs.size(), 1u);
-    EXPECT_EQ(set.runs[0].strategy, "none");
-    EXPECT_EQ(finished, 1);
+    // The timed steps run in rounds across the strategies (timed_rounds.h): by full's third
+    // timed step every run has its traced step and two complete rounds, which it keeps.
+    ASSERT_EQ(set.runs.size(), 3u);
+    for (const RunResult& run : set.runs)
+        EXPECT_EQ(run.metrics.step_samples_ms.size(), 2u) << run.strategy;
+    EXPECT_EQ(finished, 3);
 }
 
 TEST(Runner, ChainsBeyondThePlannersReachRunWithANote) {
@@ -154,4 +158,31 @@ TEST(Runner, ChainsBeyondThePlannersReachRunWithANote) {
     EXPECT_NE(set.notes[0].find("\"vs optimal\" is not computed"), std::string::npos);
     // optimal: at a size the planner refuses is bad input, before anything runs.
     EXPECT_THROW(Runner::check(c, {"optimal:1"}), StrategyError);
+}
+
+TEST(Runner, TracedHookShowsEachRunBeforeItsTimes) {
+    // The app shows each run as soon as its traced step is done: memory, timeline and the
+    // gradient check known, its times not yet (NaN, no samples). `result` brings the same run
+    // complete after the interleaved rounds, in the same order.
+    ExperimentConfig config = tinyChain(BlockKind::Ffn);
+    config.repeats = 6;
+    std::vector<std::string> events;
+    RunnerHooks hooks;
+    hooks.traced = [&](const RunResult& run) {
+        EXPECT_TRUE(std::isnan(run.metrics.step_ms)) << run.strategy;
+        EXPECT_TRUE(run.metrics.step_samples_ms.empty()) << run.strategy;
+        EXPECT_GT(run.metrics.peak_bytes, 0) << run.strategy;
+        EXPECT_FALSE(run.timeline.empty()) << run.strategy;
+        EXPECT_TRUE(run.grad_check.checked) << run.strategy;
+        EXPECT_TRUE(run.prediction.has_value()) << run.strategy;
+        events.push_back("traced " + run.strategy);
+    };
+    hooks.result = [&](const RunResult& run) {
+        EXPECT_EQ(run.metrics.step_samples_ms.size(), 6u) << run.strategy;
+        EXPECT_TRUE(std::isfinite(run.metrics.step_ms)) << run.strategy;
+        events.push_back("result " + run.strategy);
+    };
+    Runner().sweep(config, {"none", "full"}, hooks);
+    EXPECT_EQ(events, (std::vector<std::string>{"traced none", "traced full", "result none",
+                                                "result full"}));
 }

@@ -27,7 +27,12 @@ struct ExperimentConfig {
     std::uint64_t seed = 0;
     int threads = 0;  // intra-op threads; 0 keeps LibTorch's default
     int warmup = 1;   // untimed steps before the timed ones
-    int repeats = 3;  // timed steps; medians are reported
+    int repeats = 6;  // timed steps; medians are reported (6 is the fewest with a 95% interval)
+    // --repeats auto: take rounds of timed steps (at least 6) until every median's 95%
+    // interval is within +-5% of it or `time_limit_s` of rounds have passed (step_stats.h);
+    // `repeats` is then not used.
+    bool repeats_auto = false;
+    double time_limit_s = 60;
     // Capacity of the device being modelled, in MiB; 0 = no limit. The traced step fails with
     // an out-of-memory error the moment its allocated bytes (baseline included) pass it.
     double memory_limit_mib = 0;
@@ -52,6 +57,8 @@ inline constexpr IntRange threads{0, 512};
 inline constexpr IntRange warmup{0, 100};
 inline constexpr IntRange repeats{1, 1000};
 inline constexpr double dropoutMax = 0.9;
+inline constexpr double timeLimitMinS = 1;      // --time-limit, seconds
+inline constexpr double timeLimitMaxS = 86400;  // a day
 inline constexpr double memoryLimitMaxMib = 16.0 * 1024 * 1024;  // 16 TiB
 inline constexpr int cudaDeviceMax = 63;
 }  // namespace limits

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ckptlab/config.h"
+#include "ckptlab/step_stats.h"
 
 namespace ckptlab {
 
@@ -66,6 +67,22 @@ struct Metrics {
     double optimizer_ms = 0;
     int recomputed_blocks = 0;            // block forwards run again during backward
     std::vector<double> step_samples_ms;  // every timed repeat, for spread
+    // The round each sample was taken in, beside it (same length): the timed steps of all
+    // strategies run interleaved, round r one step of each in turn. Empty in older files.
+    std::vector<int> step_sample_rounds;
+    // The median's interval and the samples' coefficient of variation (a fraction) as the
+    // runner recorded them (step_stats.h); empty in files from before (stepStats() then
+    // computes them from the samples).
+    std::optional<MedianInterval> step_ms_ci;
+    std::optional<double> step_ms_cv;
+    // Median CPU time of the calling thread per timed step (CLOCK_THREAD_CPUTIME_ID), CPU runs
+    // only. Below step_ms when the thread waited: for other work, or for the intra-op threads.
+    std::optional<double> step_cpu_ms;
+    // Matmul work of one step (forward, recompute, backward; flops.h says what is counted) in
+    // GFLOP, and that over the median step time: how hard the step drives the machine. Empty
+    // in files written before they existed.
+    std::optional<double> step_gflop;
+    std::optional<double> gflop_per_s;
 };
 
 // What the cost model predicted for this run before it ran (cost_model.h).
@@ -97,6 +114,17 @@ struct GradCheck {
     }
 };
 
+// The machine's load (/proc/loadavg) and the CPU time the hypervisor gave to others (steal,
+// /proc/stat), around a sweep: a noisy machine is recognised and said so (noise.h).
+struct MachineLoad {
+    int cpus = 0;                  // CPUs online: a load above it means work waited for a CPU
+    double load_before = 0;        // 1-minute load average when the sweep began
+    double load_during_max = 0;    // highest 1-minute load average sampled after each round
+    double steal_pct_before = 0;   // steal in % of all CPU time, sweep start to first round
+    double steal_pct_during = 0;   // steal in % of all CPU time over the timed rounds
+    int samples = 0;               // load samples taken during the rounds
+};
+
 struct Environment {
     std::string ckptlab_version;
     std::string libtorch_version;
@@ -107,6 +135,9 @@ struct Environment {
     std::string blas;  // the BLAS library LibTorch resolved
     bool cuda_compiled = false;
     std::string created_utc;
+    // How busy the machine was around the timed rounds (Linux /proc); empty when unreadable
+    // or in older files.
+    std::optional<MachineLoad> load;
 };
 
 // Where a run passed the modelled device's capacity (--memory-limit) or ran out for real.
@@ -126,6 +157,17 @@ std::string describe(const OutOfMemory& oom);
 // 16777216 bytes", CUDA's "Tried to allocate 146.00 MiB". 0 when there is none.
 std::int64_t requestedBytesIn(const std::string& allocatorMessage);
 
+// CUDA's caching allocator during the traced step, as it reports itself (only on CUDA, with a
+// core built against a CUDA LibTorch): bytes allocated to tensors, and reserved from the device
+// (cached blocks included; what runs out on a GPU), when the step began and at their peaks.
+// allocated_peak - allocated_start matches the exact tracker's peak_bytes.
+struct CudaAllocatorStats {
+    std::int64_t allocated_start = 0;
+    std::int64_t allocated_peak = 0;
+    std::int64_t reserved_start = 0;
+    std::int64_t reserved_peak = 0;
+};
+
 struct RunResult {
     ExperimentConfig config;
     std::string strategy;
@@ -142,6 +184,7 @@ struct RunResult {
     // Set with `error` when the traced step ran out of memory; the timeline, phases and peak
     // then show the step up to that moment.
     std::optional<OutOfMemory> out_of_memory;
+    std::optional<CudaAllocatorStats> cuda_allocator;  // empty on CPU and in older files
     bool ok() const { return !error && grad_check.passed(); }
 };
 
@@ -151,8 +194,19 @@ struct FrontierPoint {
     double step_ms = 0;
 };
 
+// How the timed steps were taken: interleaved rounds, and what stopped them.
+struct TimingRounds {
+    int rounds = 0;  // complete rounds (one timed step of every strategy still running)
+    bool auto_repeats = false;
+    double time_limit_s = 0;  // the adaptive repeats' limit; 0 with fixed repeats
+    RoundsStop stopped_by = RoundsStop::Repeats;
+    double seconds = 0;  // wall time of the rounds
+};
+
 struct ResultSet {
     Environment environment;
+    // Empty in older files and when no run reached the rounds.
+    std::optional<TimingRounds> timing;
     std::vector<RunResult> runs;
     std::vector<FrontierPoint> predicted_frontier;  // empty unless a Pareto sweep made it
     bool cancelled = false;

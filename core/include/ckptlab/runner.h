@@ -31,7 +31,11 @@ struct MemoryError : std::runtime_error {
 struct RunnerHooks {
     // fraction in [0, 1] of the whole sweep, and what is being done
     std::function<void(double fraction, const std::string& message)> progress;
-    // each run as soon as it is measured
+    // Each run right after its traced step: memory, timeline, lifetimes, breakdown, gradient
+    // check, prediction and schedule are known; its times are not yet (step_ms and the phase
+    // times NaN, step_samples_ms empty). `result` brings the same run again, complete.
+    std::function<void(const RunResult& run)> traced;
+    // Each run once its times are known: after the interleaved timed rounds (timed_rounds.h)
     std::function<void(const RunResult& run)> result;
     // set by another thread to stop; honoured within about a second
     const std::atomic<bool>* cancel = nullptr;

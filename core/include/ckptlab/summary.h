@@ -15,8 +15,23 @@ struct SummaryRow {
     double activations_mib = 0;
     double step_ms = 0;
     double step_fastest_ms = 0;              // the fastest timed repeat (fastestStepMs)
+    // The median's interval (step_stats.h): a 95% one when step_ci_95, else the min-max range
+    // of fewer than 6 samples. Empty without samples. step_cv_pct: coefficient of variation.
+    std::optional<double> step_ci_low_ms;
+    std::optional<double> step_ci_high_ms;
+    bool step_ci_95 = false;
+    std::optional<double> step_cv_pct;
     std::optional<double> memory_saved_pct;  // empty without a `none` run to compare with
     std::optional<double> time_added_pct;
+    // The time added as a range, in % of none's median: from this run's interval low less
+    // none's high to this run's high less none's low. It holds the true difference of the
+    // medians whenever both intervals hold theirs (at least ~90% for two 95% intervals).
+    std::optional<double> time_added_low_pct;
+    std::optional<double> time_added_high_pct;
+    // Set with the range: true when the two step-time intervals overlap (the range holds 0), so
+    // the sign of time_added_pct is not known; front ends show "≈ 0" with the range. When set
+    // and true, saved_per_added is not computed: a ratio over a noise-level time means nothing.
+    std::optional<bool> time_within_noise;
     std::optional<double> saved_per_added;  // the seed's "cost-effectiveness"
     // The cost model's forecast and how far the measurement landed from it, in % of the
     // measurement (positive: predicted too high). Empty when the run carries no prediction.

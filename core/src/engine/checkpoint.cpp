@@ -1,8 +1,11 @@
 #include "engine/checkpoint.h"
 
+#include <torch/csrc/autograd/engine.h>
+#include <torch/csrc/autograd/functions/basic_ops.h>
 #include <torch/csrc/autograd/graph_task.h>
 #include <torch/cuda.h>
 
+#include "engine/step_clock.h"
 #include "engine/step_context.h"
 
 namespace ckptlab::engine {
@@ -105,6 +108,8 @@ public:
                 ++step->recomputeDepth;
             }
             const auto start = std::chrono::steady_clock::now();
+            // Inside a step its clock times the recompute (CUDA events there need no sync).
+            const int startMark = step && step->clock ? step->clock->mark() : -1;
             try {
                 output = closure->recompute(x);
             } catch (...) {
@@ -114,9 +119,12 @@ public:
             if (step) {
                 if (step->syncCuda && output.is_cuda()) torch::cuda::synchronize();
                 --step->recomputeDepth;
-                step->recomputeMs += std::chrono::duration<double, std::milli>(
-                                         std::chrono::steady_clock::now() - start)
-                                         .count();
+                if (startMark >= 0)
+                    step->recomputeMarks.emplace_back(startMark, step->clock->mark());
+                else
+                    step->recomputeMs += std::chrono::duration<double, std::milli>(
+                                             std::chrono::steady_clock::now() - start)
+                                             .count();
                 step->label(before.phase, before.block);
             }
         }
@@ -130,12 +138,28 @@ public:
         }
         variable_list grads(saved.size() + 2);  // + the two non-tensor arguments
         if (!wrt.empty() && output.requires_grad()) {
+            // What torch::autograd::grad does, minus holding the recomputed output: its graph
+            // node is all the backward needs, and the tensor itself is not saved by anything
+            // (the block's last op is `x + f(x)`). PyTorch's non-reentrant checkpoint never
+            // even computes it; keeping it alive through the backward costs one output-sized
+            // tensor at the peak (measured: README, "Peak memory").
+            const torch::autograd::edge_list roots{torch::autograd::impl::gradient_edge(output)};
+            torch::autograd::edge_list targets;
+            targets.reserve(wrt.size());
+            for (const auto& t : wrt) {
+                auto fn = t.grad_fn();
+                if (!fn) fn = torch::autograd::impl::try_get_grad_accumulator(t);
+                if (fn)
+                    targets.emplace_back(std::move(fn), t.output_nr());
+                else  // a parameter the body never used: no accumulator, no gradient
+                    targets.emplace_back(std::make_shared<torch::autograd::Identity>(), 0);
+            }
+            output.reset();
             // The recomputed graph is this call's own; under create_graph the gradients'
             // graph goes through it, so it must stay.
-            auto computed = torch::autograd::grad({output}, wrt, {gradOutputs[0]},
-                                                  /*retain_graph=*/createGraph,
-                                                  /*create_graph=*/createGraph,
-                                                  /*allow_unused=*/true);
+            auto computed = torch::autograd::Engine::get_default_engine().execute(
+                roots, {gradOutputs[0]}, /*keep_graph=*/createGraph,
+                /*create_graph=*/createGraph, /*accumulate_grad=*/false, targets);
             for (std::size_t i = 0; i < computed.size(); ++i) grads[slot[i]] = computed[i];
         }
         return grads;

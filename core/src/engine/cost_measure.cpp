@@ -26,7 +26,55 @@ std::int64_t maxTotal(const engine::MemoryTracker& tracker, std::size_t from) {
     return best;
 }
 
-constexpr std::int64_t kEvictBytes = 64LL * 1024 * 1024;
+// Blocks of the chain on which a kept block's backward is timed.
+constexpr int kKeptChainBlocks = 4;
+
+// How much longer a block's backward takes when its activations were kept since a forward
+// through the whole chain than right after its own forward: the ratio of the medians of the
+// two, taken in the same rounds (so a slow period of the machine hits both). Gradients are set
+// to none before each forward as in the runner's steps, so the chain's backward allocates
+// fresh parameter gradients; measured (README, "The kept-block backward") this costs minor
+// page faults when glibc has trimmed the heap, and the kept activations are read back from
+// memory instead of the caches. CPU only; 1 where the chain has a single block.
+double measureKeptRatio(const ExperimentConfig& config, const torch::Device& device, int warmup,
+                        int repeats, const std::atomic<bool>* cancel) {
+    ExperimentConfig chainConfig = config;
+    chainConfig.depth = std::min(config.depth, kKeptChainBlocks);
+    if (chainConfig.depth < 2) return 1.0;
+    engine::Model chain = engine::buildModel(chainConfig, device);
+    const auto options =
+        torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
+    torch::Tensor input =
+        torch::randn({config.batch, config.seq, config.width}, options).requires_grad_();
+    torch::Tensor gradOut = torch::randn({config.batch, config.seq, config.width}, options);
+    auto clearGrads = [&] {
+        input.mutable_grad().reset();
+        for (auto& p : chain.parameters()) p.mutable_grad().reset();
+    };
+    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    std::vector<double> kept, alone;
+    for (int i = 0; i < warmup + repeats; ++i) {
+        if (cancel && cancel->load()) throw engine::Cancelled();
+        clearGrads();
+        torch::Tensor x = input;
+        for (int b = 0; b < chain.depth(); ++b) x = chain.block(b).forward(x);
+        const auto t0 = Clock::now();
+        x.backward(gradOut);
+        const auto t1 = Clock::now();
+        x.reset();
+        clearGrads();
+        torch::Tensor y = chain.block(0).forward(input);
+        const auto t2 = Clock::now();
+        y.backward(gradOut);
+        const auto t3 = Clock::now();
+        if (i < warmup) continue;
+        kept.push_back(ms(t0, t1) / chain.depth());
+        alone.push_back(ms(t2, t3));
+    }
+    clearGrads();
+    const double a = median(alone);
+    return a > 0 ? median(kept) / a : 1.0;
+}
 
 class UnitProbe {
 public:
@@ -93,17 +141,10 @@ public:
 
     // Times of one block, interleaved so that every kind sees the same machine: a forward
     // without grad, a forward with grad and its backward right after (a recomputed block's
-    // case), and on CPU a second forward whose backward runs after 64 MiB of other data was
-    // allocated and read (meant as a block kept from the first forward). Checked in place on
-    // the seed block (2-core VM): recomputed blocks' backward spans in `full` 12.1 ms, which
-    // the first time matches; kept blocks' in `none` 18.3 ms, which the second time misses
-    // (12-15 ms, varying between runs). Not the caches; open. bench/probes/ times candidate
-    // conditions; see the README's cost model section. No second time on GPUs.
+    // case: its activations are still in the caches, its memory reused), and an optimizer
+    // step. A kept block's backward is measured on a chain: measureKeptRatio above.
     void measureTimes(UnitCost& c, int warmup, int repeats, const std::atomic<bool>* cancel) {
-        std::vector<double> fwd, nograd, bwd, kept, opt;
-        // About a default chain's activations; larger than the last-level caches.
-        torch::Tensor evict;
-        if (!device_.is_cuda()) evict = torch::zeros({kEvictBytes / 4}, torch::kFloat32);
+        std::vector<double> fwd, nograd, bwd, opt;
         auto ms = [](auto a, auto b) {
             return std::chrono::duration<double, std::milli>(b - a).count();
         };
@@ -127,17 +168,6 @@ public:
             if (optimizer_) optimizer_->step();
             sync();
             auto t4 = Clock::now();
-            if (evict.defined()) {
-                clearGrads();
-                torch::Tensor again = block_.forwardPart(part_, input_);
-                // Read, not write: dirty lines would be written back during the backward and
-                // charge it for the flush itself.
-                volatile float sink = evict.sum().item<float>();
-                (void)sink;
-                auto t5 = Clock::now();
-                again.backward(gradOut_);
-                if (i >= warmup) kept.push_back(ms(t5, Clock::now()));
-            }
             if (i < warmup) continue;
             nograd.push_back(ms(t0, t1));
             fwd.push_back(ms(t1, t2));
@@ -147,7 +177,6 @@ public:
         c.nograd_ms = median(nograd);
         c.forward_ms = median(fwd);
         c.backward_ms = median(bwd);
-        c.backward_kept_ms = kept.empty() ? 0 : median(kept);
         c.optimizer_ms = optimizer_ ? median(opt) : 0;
         clearGrads();
     }
@@ -187,6 +216,12 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
         probe.measureTimes(c, std::max(1, config.warmup), std::max(kMinCostRepeats, config.repeats),
                            cancel);
         perPart.push_back(c);
+    }
+    if (!device.is_cuda()) {
+        const double ratio =
+            measureKeptRatio(config, device, std::max(1, config.warmup),
+                             std::max(kMinCostRepeats, config.repeats), cancel);
+        for (auto& c : perPart) c.backward_kept_ms = c.backward_ms * ratio;
     }
     for (int b = 0; b < config.depth; ++b)
         for (const auto& c : perPart) cost.units.push_back(c);

@@ -5,6 +5,11 @@
 
 #include <dlfcn.h>
 
+#ifdef CKPTLAB_WITH_CUDA
+#include <ATen/cuda/CUDAContext.h>  // at::cuda::getDeviceProperties
+#include <cstring>
+#endif
+
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -74,9 +79,14 @@ bool onCudaDevice(int index, Query query) {
     return ok;
 }
 
-// The GPU's marketing name. cudaDeviceProp starts with `char name[256]` in every CUDA version;
+// The GPU's marketing name. Built against a CUDA LibTorch, from LibTorch's own device
+// properties; otherwise cudaDeviceProp starts with `char name[256]` in every CUDA version, and
 // the buffer is larger than the struct has ever been.
 std::string cudaDeviceName(int index) {
+#ifdef CKPTLAB_WITH_CUDA
+    if (const cudaDeviceProp* props = at::cuda::getDeviceProperties(index); props && props->name[0])
+        return std::string(props->name, strnlen(props->name, sizeof props->name));
+#endif
     using GetProperties = int (*)(void*, int);
     auto getProperties = cudaFunction<GetProperties>("cudaGetDeviceProperties_v2");
     if (!getProperties) getProperties = cudaFunction<GetProperties>("cudaGetDeviceProperties");

@@ -1,5 +1,6 @@
 // One strategy measured on the workbench: the traced step (memory, gradients, lifetimes), then
-// the warm-up and timed steps; a step that runs out of memory is kept up to where it stopped.
+// the warm-up; a step that runs out of memory is kept up to where it stopped. The timed steps
+// come later, interleaved with the other strategies' (timed_rounds.cpp).
 #include "engine/measure_run.h"
 
 #include <torch/torch.h>
@@ -13,6 +14,7 @@
 #include "engine/grad_check.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
+#include "engine/timed_rounds.h"
 #include "engine/trace_analysis.h"
 
 namespace ckptlab::engine {
@@ -71,7 +73,7 @@ OutOfMemory whereItRanOut(const std::exception& error, const StepContext& contex
 }  // namespace
 
 int stepsPerRun(const ExperimentConfig& config) {
-    return 1 + config.warmup + config.repeats + (config.optimizer != Optimizer::None ? 1 : 0) +
+    return 1 + config.warmup + timedStepsPerRun(config) + (config.optimizer != Optimizer::None ? 1 : 0) +
            (config.keep_grads ? 1 : 0);
 }
 
@@ -118,10 +120,11 @@ RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan
         context.tracker->setLimit(baseline, limitBytes(bench.config));
     std::int64_t activationBytes = 0;
     std::optional<OutOfMemory> outOfMemory;
+    std::optional<CudaAllocatorStats> cudaAllocator;  // CUDA's own view of the traced step
     {
         TrackingScope scope(context.tracker);
         try {
-            runStep(bench, plan, context, &activationBytes);
+            cudaAllocator = runStep(bench, plan, context, &activationBytes).cudaAllocator;
         } catch (const std::exception& e) {
             if (!isOutOfMemory(e)) throw;
             // By now the unwinding has freed the step's tensors; the level it failed at is the
@@ -149,7 +152,8 @@ RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan
         run.phases = std::move(trace.phases);
         run.blocks = std::move(trace.blocks);
         endAt(run, outOfMemory->t_ms);
-        progress.advance(1 + bench.config.warmup + bench.config.repeats, name + ": out of memory");
+        progress.advance(1 + bench.config.warmup + timedStepsPerRun(bench.config),
+                         name + ": out of memory");
         return run;
     }
     auto gradients = bench.gradients();
@@ -182,31 +186,14 @@ RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan
     run.timeline = std::move(trace.timeline);
     run.phases = std::move(trace.phases);
     run.blocks = std::move(trace.blocks);
+    run.cuda_allocator = cudaAllocator;
 
-    // Timed steps, untraced so tracing costs nothing.
+    // Warm-up steps, untraced; the timed ones follow in rounds with the other strategies.
     for (int i = 0; i < bench.config.warmup; ++i) {
         runStep(bench, plan, context);
         progress.step(name + ": warm-up " + std::to_string(i + 1) + "/" +
                       std::to_string(bench.config.warmup));
     }
-    std::vector<double> step, forward, backward, recompute, optimizer;
-    for (int i = 0; i < bench.config.repeats; ++i) {
-        StepTimes t = runStep(bench, plan, context);
-        step.push_back(t.step_ms);
-        forward.push_back(t.forward_ms);
-        backward.push_back(t.backward_ms);
-        recompute.push_back(t.recompute_ms);
-        optimizer.push_back(t.optimizer_ms);
-        m.recomputed_blocks = t.recomputed_blocks;
-        progress.step(name + ": timed step " + std::to_string(i + 1) + "/" +
-                      std::to_string(bench.config.repeats));
-    }
-    m.step_samples_ms = step;
-    m.step_ms = median(step);
-    m.forward_ms = median(forward);
-    m.backward_ms = median(backward);
-    m.recompute_ms = median(recompute);
-    m.optimizer_ms = median(optimizer);
     bench.clearGradients();
     return run;
 }

@@ -25,11 +25,13 @@ struct ProgressCounter {
     }
 };
 
-// Steps one run takes: the traced step, warm-up, timed steps and the optimizer-state step.
+// Steps one run takes: the traced step, warm-up, timed steps (timedStepsPerRun) and the
+// optimizer-state step.
 int stepsPerRun(const ExperimentConfig& config);
 
-// Measures one strategy: traced step (memory, gradients), then warm-up and timed steps. A step
-// that runs out of memory returns the run up to where it stopped, with `out_of_memory` set.
+// Prepares one strategy: traced step (memory, gradients), then warm-up; its timed steps run in
+// rounds with the others' (timed_rounds.h). A step that runs out of memory returns the run up
+// to where it stopped, with `out_of_memory` set.
 RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan,
                      const std::vector<torch::Tensor>& reference, const RunnerHooks& hooks,
                      ProgressCounter& progress);

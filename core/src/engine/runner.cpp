@@ -2,17 +2,22 @@
 
 #include <torch/torch.h>
 
+#include <limits>
+
 #include "ckptlab/cost_model.h"
 #include "ckptlab/estimate.h"
+#include "ckptlab/flops.h"
 #include "ckptlab/pareto.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/saturating.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/sweep_policy.h"
 #include "engine/grad_check.h"
+#include "engine/machine_load.h"
 #include "engine/measure_run.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
+#include "engine/timed_rounds.h"
 
 namespace ckptlab {
 namespace {
@@ -104,6 +109,8 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
 
     ResultSet results;
     results.environment = describeEnvironment(config);
+    engine::LoadMonitor load;  // the machine's load and steal time around the rounds
+    load.begin();
     ProgressCounter progress{hooks, 1 + stepsPerRun(config) * static_cast<int>(strategies.size())};
     if (hooks.progress) hooks.progress(0.0, "building the model");
 
@@ -191,7 +198,21 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
                              strategy.name() + ": failed");
         }
         results.runs.push_back(run);
-        if (hooks.result) hooks.result(results.runs.back());
+        if (hooks.traced) {
+            // Shown at once; the times follow after the rounds (RunnerHooks::traced).
+            RunResult traced = run;
+            const double notYet = std::numeric_limits<double>::quiet_NaN();
+            Metrics& m = traced.metrics;
+            m.step_ms = m.forward_ms = m.backward_ms = m.recompute_ms = m.optimizer_ms = notYet;
+            hooks.traced(traced);
+        }
+    }
+    // The timed steps of every strategy, interleaved in rounds (timed_rounds.h); each run is
+    // handed on once its times are known.
+    engine::timeInRounds(*bench, results, plans, hooks, progress, load);
+    for (RunResult& run : results.runs) {
+        setFlopMetrics(run);  // needs the final median step time and the forward counts
+        if (hooks.result) hooks.result(run);
     }
     return results;
 }
@@ -264,6 +285,9 @@ ResultSet Runner::scaling(const ExperimentConfig& config, ScalingAxis axis,
         costs_.reset();  // each size has its own block costs
         ResultSet one = sweep(c, strategies, share);
         all.environment = one.environment;
+        if (one.timing) all.timing = one.timing;  // the last size's rounds
+        for (const auto& note : one.notes)
+            all.notes.push_back(toString(axis) + " " + std::to_string(values[i]) + ": " + note);
         for (auto& run : one.runs) all.runs.push_back(std::move(run));
         if (one.cancelled) {
             all.cancelled = true;

@@ -2,20 +2,11 @@
 
 #include <torch/cuda.h>
 
-#include <chrono>
-
+#include "engine/cuda_allocator_stats.h"
 #include "engine/executor.h"
+#include "engine/step_clock.h"
 
 namespace ckptlab::engine {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double msSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-}  // namespace
 
 Workbench::Workbench(const ExperimentConfig& cfg, const torch::Device& dev)
     : config(cfg), device(dev), model(buildModel(cfg, dev)), input(buildInput(cfg, dev)) {
@@ -62,48 +53,69 @@ std::vector<torch::Tensor> Workbench::gradients() const {
 StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
                   std::int64_t* activationBytes) {
     const bool cuda = bench.device.is_cuda();
-    auto sync = [&] {
-        if (cuda) torch::cuda::synchronize();
-    };
     // The tutorial's protocol adds this step's gradients into the previous step's.
     if (!context.keepGradients) bench.clearGradients();
     // The same dropout masks for every strategy, so their gradients can be compared.
     torch::manual_seed(bench.config.seed + 1);
-    context.syncCuda = cuda;
+    // On CPU the clock is the host's. On CUDA the host must wait for the device before it reads
+    // a host clock; with CUDA events (a core built with CKPTLAB_WITH_CUDA) only the traced
+    // step still waits, at every phase and recompute, so that its timeline's host times follow
+    // the device, and timed steps run without a sync until the clock's last event.
+    StepClock clock(bench.device);
+    const bool syncPhases = cuda && (context.tracker != nullptr || !clock.usesEvents());
+    auto sync = [&] {
+        if (syncPhases) torch::cuda::synchronize();
+    };
+    context.syncCuda = syncPhases;
     context.recomputeMs = 0;
     context.recomputedUnits = 0;
-    sync();
+    context.recomputeMarks.clear();
+    context.clock = &clock;
+    struct ClockScope {  // the clock dies with this call, also when the step throws
+        StepContext& context;
+        ~ClockScope() { context.clock = nullptr; }
+    } clockScope{context};
+    if (cuda) torch::cuda::synchronize();  // the previous step's work is done: start idle
+    const AllocatorStepStats allocator(bench.device);
 
     StepTimes times;
-    const auto start = Clock::now();
+    const int start = clock.mark();
     Executor executor(bench.model, plan, context);
     torch::Tensor output = executor.forward(bench.input);
     sync();
-    times.forward_ms = msSince(start);
+    const int forwardEnd = clock.mark();
     if (activationBytes && context.tracker) *activationBytes = context.tracker->total();
 
-    const auto backwardStart = Clock::now();
+    const int backwardStart = clock.mark();
     context.label(Phase::Loss);
     torch::Tensor loss = output.sum();
     loss.backward();
     sync();
-    times.backward_ms = msSince(backwardStart);
+    const int backwardEnd = clock.mark();
 
+    int optimizerStart = -1, optimizerEnd = -1;
     if (bench.optimizer) {
         context.throwIfCancelled();
-        const auto optimizerStart = Clock::now();
+        optimizerStart = clock.mark();
         context.label(Phase::Optimizer);
         bench.optimizer->step();
         sync();
-        times.optimizer_ms = msSince(optimizerStart);
+        optimizerEnd = clock.mark();
     }
     context.label(Phase::Idle);
     // Free the step's last tensors while still traced, so every activation's end is seen.
     loss.reset();
     output.reset();
-    times.step_ms = msSince(start);
-    times.recompute_ms = context.recomputeMs;
+    const int end = clock.mark();
+    clock.finish();
+    times.forward_ms = clock.ms(start, forwardEnd);
+    times.backward_ms = clock.ms(backwardStart, backwardEnd);
+    if (optimizerStart >= 0) times.optimizer_ms = clock.ms(optimizerStart, optimizerEnd);
+    times.step_ms = clock.ms(start, end);
+    times.recompute_ms = context.recomputeMs;  // recomputes that timed themselves (none here)
+    for (const auto& [from, to] : context.recomputeMarks) times.recompute_ms += clock.ms(from, to);
     times.recomputed_blocks = context.recomputedUnits / bench.model.partsPerBlock();
+    times.cudaAllocator = allocator.finish();
     return times;
 }
 

@@ -5,6 +5,7 @@
 #include <torch/torch.h>
 
 #include <memory>
+#include <optional>
 
 #include "ckptlab/config.h"
 #include "ckptlab/result.h"
@@ -40,6 +41,8 @@ struct Workbench {
 struct StepTimes {
     double step_ms = 0, forward_ms = 0, backward_ms = 0, recompute_ms = 0, optimizer_ms = 0;
     int recomputed_blocks = 0;
+    // CUDA's caching allocator during the step (cuda_allocator_stats.h); empty on CPU.
+    std::optional<CudaAllocatorStats> cudaAllocator;
 };
 
 // Runs one step. With `context.tracker` set, activation bytes (tracker total when forward

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <memory>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "ckptlab/result.h"
 #include "engine/memory_tracker.h"
@@ -21,6 +23,8 @@ struct Label {
     Phase phase = Phase::Idle;
     int block = -1;
 };
+
+class StepClock;
 
 class StepContext {
 public:
@@ -47,6 +51,11 @@ public:
     int recomputeDepth = 0;
     int recomputedUnits = 0;  // sub-blocks run again
     double recomputeMs = 0;
+    // The step's clock (step_clock.h), set by runStep: a recompute marks its start and end on
+    // it, and runStep adds them up once the clock has finished. Null outside runStep: the
+    // recompute then times itself on the host clock into recomputeMs.
+    StepClock* clock = nullptr;
+    std::vector<std::pair<int, int>> recomputeMarks;
     Phase forwardPhase() const { return recomputeDepth > 0 ? Phase::Recompute : Phase::Forward; }
 
 private:

@@ -60,7 +60,10 @@ std::string summaryCsv(const ResultSet& results) {
         "strategy,peak_mib,activations_mib,step_ms,memory_saved_pct,time_added_pct,"
         "saved_per_added,predicted_peak_mib,peak_error_pct,predicted_step_ms,step_error_pct,"
         "optimal_step_ms,slower_than_optimal_pct,grad_check,max_abs_diff,error,block,depth,width,"
-        "seq,batch,dtype,device\n";
+        "seq,batch,dtype,device,gflop_per_s,"
+        // The step time's spread (step_stats.h) and the time added as a range (summary.h).
+        "step_ci_low_ms,step_ci_high_ms,step_ci_95,step_cv_pct,step_fastest_ms,step_cpu_ms,"
+        "time_added_low_pct,time_added_high_pct,time_within_noise\n";
     const std::vector<SummaryRow> rows = summarize(results);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SummaryRow& row = rows[i];
@@ -91,6 +94,16 @@ std::string summaryCsv(const ResultSet& results) {
             std::to_string(c.batch),
             toString(c.dtype),
             c.device,
+            optionalCell(run.metrics.gflop_per_s, 2),
+            optionalCell(row.step_ci_low_ms, 3),
+            optionalCell(row.step_ci_high_ms, 3),
+            row.step_ci_low_ms ? (row.step_ci_95 ? "95%" : "min-max") : "",
+            optionalCell(row.step_cv_pct, 2),
+            row.error ? std::string() : fixed(row.step_fastest_ms, 3),
+            optionalCell(run.metrics.step_cpu_ms, 3),
+            optionalCell(row.time_added_low_pct, 2),
+            optionalCell(row.time_added_high_pct, 2),
+            row.time_within_noise ? (*row.time_within_noise ? "yes" : "no") : "",
         };
         bool first = true;
         for (const std::string& cell : cells) {

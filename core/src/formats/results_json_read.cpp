@@ -31,6 +31,7 @@
 #include "formats/json_parse.h"
 #include "formats/json_values.h"
 #include "formats/results_run_read.h"
+#include "formats/timing_json.h"
 
 namespace ckptlab {
 
@@ -59,6 +60,7 @@ Environment readEnvironment(const Json& j, const Path& at) {
     e.blas = f.text("blas");
     e.cuda_compiled = f.boolean("cuda_compiled");
     e.created_utc = f.text("created_utc");
+    detail::readMachineLoad(f, e);
     return e;
 }
 
@@ -121,6 +123,7 @@ ResultSet readResults(const Json& doc) {
             results.notes.push_back(readText(list[i], notesAt.item(i)));
         }
     }
+    detail::readTiming(top, results);
     return results;
 }
 

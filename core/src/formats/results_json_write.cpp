@@ -22,6 +22,7 @@
 
 #include "ckptlab/config.h"
 #include "formats/file_io.h"
+#include "formats/timing_json.h"
 
 namespace ckptlab {
 
@@ -39,15 +40,17 @@ OrderedJson number(double value) {
 }
 
 OrderedJson environmentJson(const Environment& e) {
-    return OrderedJson{{"ckptlab_version", e.ckptlab_version},
-                       {"libtorch_version", e.libtorch_version},
-                       {"device", e.device},
-                       {"device_name", e.device_name},
-                       {"dtype", e.dtype},
-                       {"threads", e.threads},
-                       {"blas", e.blas},
-                       {"cuda_compiled", e.cuda_compiled},
-                       {"created_utc", e.created_utc}};
+    OrderedJson environment{{"ckptlab_version", e.ckptlab_version},
+                            {"libtorch_version", e.libtorch_version},
+                            {"device", e.device},
+                            {"device_name", e.device_name},
+                            {"dtype", e.dtype},
+                            {"threads", e.threads},
+                            {"blas", e.blas},
+                            {"cuda_compiled", e.cuda_compiled},
+                            {"created_utc", e.created_utc}};
+    detail::writeMachineLoad(e, environment);  // timing_json.cpp, like the other issue-11 keys
+    return environment;
 }
 
 OrderedJson configJson(const ExperimentConfig& c) {
@@ -68,22 +71,28 @@ OrderedJson configJson(const ExperimentConfig& c) {
     // Only when set, so files of runs without a limit read as they always did.
     if (c.memory_limit_mib != 0) config["memory_limit_mib"] = number(c.memory_limit_mib);
     if (c.keep_grads) config["keep_grads"] = true;
+    detail::writeRepeatsAuto(c, config);
     return config;
 }
 
 OrderedJson metricsJson(const Metrics& m) {
     OrderedJson samples = OrderedJson::array();
     for (double sample : m.step_samples_ms) samples.push_back(number(sample));
-    return OrderedJson{{"peak_bytes", m.peak_bytes},
-                       {"activation_bytes", m.activation_bytes},
-                       {"baseline_bytes", m.baseline_bytes},
-                       {"step_ms", number(m.step_ms)},
-                       {"forward_ms", number(m.forward_ms)},
-                       {"backward_ms", number(m.backward_ms)},
-                       {"recompute_ms", number(m.recompute_ms)},
-                       {"optimizer_ms", number(m.optimizer_ms)},
-                       {"recomputed_blocks", m.recomputed_blocks},
-                       {"step_samples_ms", std::move(samples)}};
+    OrderedJson metrics{{"peak_bytes", m.peak_bytes},
+                        {"activation_bytes", m.activation_bytes},
+                        {"baseline_bytes", m.baseline_bytes},
+                        {"step_ms", number(m.step_ms)},
+                        {"forward_ms", number(m.forward_ms)},
+                        {"backward_ms", number(m.backward_ms)},
+                        {"recompute_ms", number(m.recompute_ms)},
+                        {"optimizer_ms", number(m.optimizer_ms)},
+                        {"recomputed_blocks", m.recomputed_blocks},
+                        {"step_samples_ms", std::move(samples)}};
+    // Only when set (flops.h), so files without them read as they always did.
+    if (m.step_gflop) metrics["step_gflop"] = number(*m.step_gflop);
+    if (m.gflop_per_s) metrics["gflop_per_s"] = number(*m.gflop_per_s);
+    detail::writeStepSpread(m, metrics);  // rounds, interval, CV, CPU time (timing_json.cpp)
+    return metrics;
 }
 
 OrderedJson breakdownJson(const Breakdown& b) {
@@ -162,6 +171,12 @@ OrderedJson runJson(const RunResult& run) {
                                             {"block", o->block},
                                             {"t_ms", number(o->t_ms)}};
     }
+    if (const auto& c = run.cuda_allocator) {  // CUDA runs only (result.h)
+        json["cuda_allocator"] = OrderedJson{{"allocated_start", c->allocated_start},
+                                             {"allocated_peak", c->allocated_peak},
+                                             {"reserved_start", c->reserved_start},
+                                             {"reserved_peak", c->reserved_peak}};
+    }
     return json;
 }
 
@@ -220,6 +235,7 @@ std::string resultsToJson(const ResultSet& results) {
                     {"runs", std::move(runs)},
                     {"predicted_frontier", std::move(frontier)}};
     if (!results.notes.empty()) doc["notes"] = results.notes;
+    detail::writeTiming(results, doc);
     std::string text;
     appendPretty(text, doc, 0);
     text += '\n';

@@ -2,6 +2,7 @@
 // refuses, for the values of a run.
 #include "formats/results_run_read.h"
 
+#include <cmath>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "ckptlab/config.h"
 #include "ckptlab/planner.h"
+#include "formats/timing_json.h"
 
 namespace ckptlab::detail {
 namespace {
@@ -38,6 +40,7 @@ ExperimentConfig readConfig(const Json& j, const Path& at) {
     c.repeats = f.integer("repeats", 0, kIntMax);
     if (f.find("memory_limit_mib")) c.memory_limit_mib = f.number("memory_limit_mib");
     if (f.find("keep_grads")) c.keep_grads = f.boolean("keep_grads");
+    readRepeatsAuto(f, c);
     // The same ranges the runner enforces: a config it would refuse cannot have been measured.
     const auto errors = validate(c);
     if (!errors.empty()) {
@@ -63,6 +66,16 @@ Metrics readMetrics(const Json& j, const Path& at) {
     for (std::size_t i = 0; i < samples.size(); ++i) {
         m.step_samples_ms.push_back(readDuration(samples[i], samplesAt.item(i)));
     }
+    // Added with flops.h: optional, finite and not negative.
+    for (auto [key, field] : {std::pair{"step_gflop", &m.step_gflop},
+                              std::pair{"gflop_per_s", &m.gflop_per_s}}) {
+        if (!f.find(key)) continue;
+        const double value = f.number(key);
+        if (!(value >= 0) || !std::isfinite(value))
+            fail(at.member(key), "expected a finite number of 0 or more, got " + numberText(value));
+        *field = value;
+    }
+    readStepSpread(f, m);  // issue 11's keys (timing_json.cpp)
     return m;
 }
 
@@ -295,6 +308,12 @@ RunResult readRun(const Json& j, const Path& at) {
     }
     if (const Json* oom = f.find("out_of_memory")) {
         run.out_of_memory = readOutOfMemory(*oom, at.member("out_of_memory"), depth);
+    }
+    if (const Json* cuda = f.find("cuda_allocator")) {  // CUDA runs only; optional
+        const Fields c(*cuda, at.member("cuda_allocator"));
+        run.cuda_allocator = CudaAllocatorStats{c.bytes("allocated_start"),
+                                                c.bytes("allocated_peak"),
+                                                c.bytes("reserved_start"), c.bytes("reserved_peak")};
     }
     return run;
 }

@@ -1,6 +1,7 @@
 #include "ckptlab/config.h"
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace ckptlab {
@@ -36,6 +37,15 @@ std::vector<FieldError> validate(const ExperimentConfig& c) {
     if (!(c.dropout >= 0.0 && c.dropout <= limits::dropoutMax)) {
         errors.push_back({"dropout", "dropout must be between 0 and 0.9 (got " +
                                          std::to_string(c.dropout) + ")"});
+    }
+    if (!(c.time_limit_s >= limits::timeLimitMinS && c.time_limit_s <= limits::timeLimitMaxS)) {
+        char got[64];
+        std::snprintf(got, sizeof got, "%g", c.time_limit_s);
+        errors.push_back({"time-limit", "time-limit must be between " +
+                                            std::to_string(static_cast<int>(limits::timeLimitMinS)) +
+                                            " and " +
+                                            std::to_string(static_cast<int>(limits::timeLimitMaxS)) +
+                                            " seconds (got " + got + ")"});
     }
     if (!parseDeviceIndex(c.device)) {
         errors.push_back({"device", "device must be cpu, cuda or cuda:N with N from 0 to " +

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ckptlab/step_stats.h"
+
 namespace ckptlab {
 
 namespace {
@@ -35,6 +37,13 @@ SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
     row.activations_mib = static_cast<double>(run.metrics.activation_bytes) / kMiB;
     row.step_ms = run.metrics.step_ms;
     row.step_fastest_ms = fastestStepMs(run);
+    const StepStats stats = stepStats(run.metrics);
+    if (stats.interval) {
+        row.step_ci_low_ms = stats.interval->low;
+        row.step_ci_high_ms = stats.interval->high;
+        row.step_ci_95 = stats.interval->is95;
+        row.step_cv_pct = stats.cv * 100.0;
+    }
     row.grad_ok = run.grad_check.passed();
     row.max_abs_diff = run.grad_check.max_abs_diff;
     row.grad_note = run.grad_check.note;
@@ -59,9 +68,18 @@ SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
     const double stepNone = baseline->metrics.step_ms;
     if (stepNone > 0 && std::isfinite(stepNone) && std::isfinite(run.metrics.step_ms)) {
         row.time_added_pct = (run.metrics.step_ms / stepNone - 1.0) * 100.0;
+        // Within noise: the intervals overlap, i.e. the range of differences holds 0.
+        const auto mine = stats.interval;
+        const auto theirs = stepStats(baseline->metrics).interval;
+        if (mine && theirs && &run != baseline) {
+            row.time_added_low_pct = (mine->low - theirs->high) / stepNone * 100.0;
+            row.time_added_high_pct = (mine->high - theirs->low) / stepNone * 100.0;
+            row.time_within_noise = mine->low <= theirs->high && theirs->low <= mine->high;
+        }
     }
-    // The ratio only means something when the strategy actually costs time.
-    if (row.memory_saved_pct && row.time_added_pct && *row.time_added_pct > 0) {
+    // The ratio only means something when the strategy measurably costs time.
+    if (row.memory_saved_pct && row.time_added_pct && *row.time_added_pct > 0 &&
+        !row.time_within_noise.value_or(false)) {
         row.saved_per_added = *row.memory_saved_pct / *row.time_added_pct;
     }
     return row;
@@ -79,6 +97,7 @@ ResultSet withFastestSteps(const ResultSet& results) {
     light.predicted_frontier = results.predicted_frontier;
     light.cancelled = results.cancelled;
     light.notes = results.notes;
+    light.timing = results.timing;
     light.runs.reserve(results.runs.size());
     for (const RunResult& run : results.runs) {
         RunResult copy;

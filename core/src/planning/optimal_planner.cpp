@@ -56,7 +56,7 @@ public:
                 i += 1;
             } else {
                 const int k = c.split;
-                Segment s{i, k, true, build(i, k, m - levelAfterRest(i, k, j), true)};
+                Segment s{i, k, true, build(i, k, m - levelAfterRest(i, k, j, body), true)};
                 if (s.inner.size() == 1 && !s.inner[0].checkpointed && s.inner[0].inner.empty())
                     s.inner.clear();  // a body of plain units needs no inner plan
                 items.push_back(s);
@@ -73,11 +73,15 @@ private:
     const UnitCost& unit(int u) const { return m_.units[u]; }
     std::int64_t grads(int a, int b) const { return gradPrefix_[b] - gradPrefix_[a]; }
 
+    // The output of [.., j) still held when its backward begins: the step holds the chain's;
+    // a checkpoint drops its recomputed body's output before the body's backward.
+    std::int64_t heldOutput(int j, bool body) const { return body ? 0 : unit(j - 1).output_bytes; }
+
     // Level (bytes above the suffix's start) when the checkpoint [i, k)'s backward begins.
-    std::int64_t levelAfterRest(int i, int k, int j) const {
+    std::int64_t levelAfterRest(int i, int k, int j, bool body) const {
         (void)i;
-        if (k == j) return up(unit(k - 1).output_bytes + m_.checkpoint_bytes);
-        return up(m_.checkpoint_bytes + unit(k - 1).output_bytes + unit(j - 1).output_bytes +
+        if (k == j) return up(heldOutput(k, body) + m_.checkpoint_bytes);
+        return up(m_.checkpoint_bytes + unit(k - 1).output_bytes + heldOutput(j, body) +
                   grads(k, j));
     }
 
@@ -87,10 +91,10 @@ private:
         // Unit i with grad, then the rest, then unit i's backward.
         if (up(forwardPeakOf(c)) <= m) {
             double rest = 0;
-            std::int64_t level = up(c.kept_bytes);
+            std::int64_t level = up(c.kept_bytes - c.output_bytes + heldOutput(j, body));
             if (i + 1 < j) {
                 rest = this->best(i + 1, j, m - up(c.kept_bytes), body).time;
-                level = up(c.kept_bytes + unit(j - 1).output_bytes + grads(i + 1, j));
+                level = up(c.kept_bytes + heldOutput(j, body) + grads(i + 1, j));
             }
             if (rest < kInfinite && level + up(backwardPeakOf(c)) <= m)
                 best = {c.forward_ms + rest + backwardMsOf(c, body), -1};
@@ -109,7 +113,8 @@ private:
                 rest = this->best(k, j, m - up(last.output_bytes + m_.checkpoint_bytes), body).time;
                 if (rest == kInfinite) continue;
             }
-            const double recompute = this->best(i, k, m - levelAfterRest(i, k, j), true).time;
+            const double recompute =
+                this->best(i, k, m - levelAfterRest(i, k, j, body), true).time;
             const double total = nogradMs + rest + recompute;
             if (total < best.time) best = {total, k};
         }

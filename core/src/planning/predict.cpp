@@ -1,8 +1,9 @@
 // The plan replay behind predict(). It follows the engine's ownership rules:
 // - a unit run with grad keeps `kept_bytes` (its saved tensors and its output);
 // - a checkpoint runs its body without grad, keeping only each unit's output until the next
-//   one replaces it, plus its RNG state; in backward it recomputes the body with grad, runs
-//   its backward, then drops the recomputed output and the incoming gradient;
+//   one replaces it, plus its RNG state; in backward it recomputes the body with grad, drops
+//   the recomputed output (nothing saves it), runs the body's backward, then drops the
+//   incoming gradient, which it holds until then;
 // - a checkpoint frees its RNG state at the end of its backward;
 // - the output of item k of a sequence is freed when item k+1's backward ends (the consumer
 //   releases its saved input); the last item's output lives until its context ends;
@@ -132,8 +133,10 @@ private:
         std::vector<Segment> body = s.inner;
         if (body.empty()) body.push_back({s.begin, s.end, false, {}});
         auto items = forwardSequence(body, true);
+        // The recomputed output is dropped before its backward starts: only its graph node
+        // is needed (the engine's checkpoint, like PyTorch's non-reentrant one).
+        release(outputOf(items.back()));
         backwardSequence(items, gradBytes, true);
-        release(outputOf(items.back()));  // the recomputed output
         release(m_.checkpoint_bytes);
         if (!held) release(gradBytes);
         // The forward's output of this checkpoint was released by its consumer already,

@@ -1,0 +1,31 @@
+#pragma once
+// Is the machine too noisy for its step times to be trusted? One check for the CLI's warning
+// lines and the app's status bar.
+
+#include <string>
+#include <vector>
+
+#include "ckptlab/result.h"
+
+namespace ckptlab {
+
+struct NoiseThresholds {
+    double cv_pct = 10;    // a run's coefficient of variation above this is noisy
+    double steal_pct = 3;  // CPU steal time above this means another guest took our CPUs
+};
+
+struct NoiseWarning {
+    enum class Kind { Cv, Steal, Load };
+    Kind kind = Kind::Cv;
+    std::string strategy;  // the run, for Kind::Cv
+    double value = 0;      // the CV in %, the steal in %, or the load average
+    double threshold = 0;  // the threshold passed (for Load: the number of CPUs)
+    std::string message;   // English, one line
+};
+
+// Runs whose step times spread more than `cv_pct`, steal time above `steal_pct` before or
+// during the rounds, and a load average already at the number of CPUs when the sweep began
+// (other work was competing for them). Empty for a quiet machine.
+std::vector<NoiseWarning> noiseWarnings(const ResultSet& results, const NoiseThresholds& = {});
+
+}  // namespace ckptlab

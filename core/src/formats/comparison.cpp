@@ -1,0 +1,481 @@
+// Several results files side by side: sources, config differences, rows matched by strategy
+// (and axis value for scaling sweeps), ratios to the reference file, and the notes on what is
+// not comparable (comparison.h).
+#include "ckptlab/comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <locale>
+#include <map>
+#include <set>
+#include <sstream>
+#include <system_error>
+
+#include "ckptlab/summary.h"
+
+namespace ckptlab {
+
+namespace {
+
+const ScalingAxis kAllAxes[] = {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width,
+                                ScalingAxis::Batch};
+
+// Shortest text of a number, always with a dot: 0.1, 2.65, 64.
+std::string number(double value) {
+    std::ostringstream out;
+    out.imbue(std::locale::classic());
+    out.precision(6);
+    out << value;
+    return out.str();
+}
+
+std::string letterOf(int index) { return std::string(1, static_cast<char>('A' + index)); }
+
+std::string machineOf(const Environment& env) {
+    if (env.device_name.empty() && env.device.empty()) return "unknown machine";
+    if (env.device_name.empty()) return env.device;
+    if (env.device.empty()) return env.device_name;
+    return env.device_name + " (" + env.device + ")";
+}
+
+// A config field as the comparison lists it.
+struct Field {
+    const char* name;
+    bool work;  // part of the work: runs that differ in it are not divided
+    std::function<std::string(const ExperimentConfig&)> value;
+};
+
+const std::vector<Field>& fields() {
+    static const std::vector<Field> all = {
+        {"block", true, [](const ExperimentConfig& c) { return toString(c.block); }},
+        {"depth", true, [](const ExperimentConfig& c) { return std::to_string(c.depth); }},
+        {"width", true, [](const ExperimentConfig& c) { return std::to_string(c.width); }},
+        {"seq", true, [](const ExperimentConfig& c) { return std::to_string(c.seq); }},
+        {"batch", true, [](const ExperimentConfig& c) { return std::to_string(c.batch); }},
+        // Heads and dropout exist only in transformer blocks.
+        {"heads", true,
+         [](const ExperimentConfig& c) {
+             return c.block == BlockKind::Transformer ? std::to_string(c.heads) : "-";
+         }},
+        {"dropout", true,
+         [](const ExperimentConfig& c) {
+             return c.block == BlockKind::Transformer ? number(c.dropout) : "-";
+         }},
+        {"dtype", true, [](const ExperimentConfig& c) { return toString(c.dtype); }},
+        {"optimizer", true, [](const ExperimentConfig& c) { return toString(c.optimizer); }},
+        {"keep-grads", true,
+         [](const ExperimentConfig& c) { return std::string(c.keep_grads ? "yes" : "no"); }},
+        {"device", false, [](const ExperimentConfig& c) { return c.device; }},
+        {"threads", false,
+         [](const ExperimentConfig& c) {
+             return c.threads == 0 ? std::string("default") : std::to_string(c.threads);
+         }},
+        {"warmup", false, [](const ExperimentConfig& c) { return std::to_string(c.warmup); }},
+        {"repeats", false, [](const ExperimentConfig& c) { return std::to_string(c.repeats); }},
+        {"memory-limit", false,
+         [](const ExperimentConfig& c) {
+             return c.memory_limit_mib > 0 ? number(c.memory_limit_mib) + " MiB"
+                                           : std::string("none");
+         }},
+        {"seed", false, [](const ExperimentConfig& c) { return std::to_string(c.seed); }},
+    };
+    return all;
+}
+
+// Numbers in numeric order, other text alphabetically.
+bool lessValue(const std::string& a, const std::string& b) {
+    char* endA = nullptr;
+    char* endB = nullptr;
+    const double x = std::strtod(a.c_str(), &endA);
+    const double y = std::strtod(b.c_str(), &endB);
+    const bool numA = endA != a.c_str(), numB = endB != b.c_str();
+    if (numA && numB && x != y) return x < y;
+    if (numA != numB) return numA;
+    return a < b;
+}
+
+std::string joinValues(std::vector<std::string> values) {
+    std::sort(values.begin(), values.end(), lessValue);
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    std::string out;
+    for (const auto& v : values) out += (out.empty() ? "" : ",") + v;
+    return out;
+}
+
+// The axes along which some strategy's runs in `results` take several values.
+std::vector<ScalingAxis> axesOf(const ResultSet& results) {
+    std::map<std::string, std::vector<const RunResult*>> byStrategy;
+    for (const auto& run : results.runs) byStrategy[run.strategy].push_back(&run);
+    std::vector<ScalingAxis> axes;
+    for (ScalingAxis axis : kAllAxes) {
+        for (const auto& [strategy, runs] : byStrategy) {
+            std::set<int> values;
+            for (const RunResult* run : runs) values.insert(axisValue(run->config, axis));
+            if (values.size() > 1) {
+                axes.push_back(axis);
+                break;
+            }
+        }
+    }
+    return axes;
+}
+
+// The file stem ("server" for runs/server.json); the path when it has none.
+std::string stemOf(const std::string& path) {
+    const std::string stem = std::filesystem::path(path).stem().string();
+    return stem.empty() ? path : stem;
+}
+
+std::vector<ComparisonSource> makeSources(const std::vector<ComparisonInput>& inputs) {
+    std::vector<ComparisonSource> sources;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        ComparisonSource s;
+        s.path = inputs[i].path;
+        s.letter = letterOf(static_cast<int>(i));
+        s.environment = inputs[i].results.environment;
+        s.machine = machineOf(s.environment);
+        s.runs = static_cast<int>(inputs[i].results.runs.size());
+        s.axes = axesOf(inputs[i].results);
+        sources.push_back(std::move(s));
+    }
+    for (auto& s : sources) {
+        s.label = s.machine;
+        bool shared = false, sameStem = false;
+        for (const auto& other : sources) {
+            if (&other == &s || other.machine != s.machine) continue;
+            shared = true;
+            sameStem = sameStem || stemOf(other.path) == stemOf(s.path);
+        }
+        if (shared) s.label += " · " + (sameStem ? s.path : stemOf(s.path));
+    }
+    return sources;
+}
+
+// Threads a file ran with: what LibTorch reported, else what was asked for.
+std::string threadsOf(const ComparisonInput& input) {
+    if (input.results.environment.threads > 0)
+        return std::to_string(input.results.environment.threads);
+    std::vector<std::string> values;
+    for (const auto& run : input.results.runs)
+        values.push_back(run.config.threads == 0 ? "default" : std::to_string(run.config.threads));
+    return joinValues(values);
+}
+
+std::vector<ConfigDifference> findDifferences(const std::vector<ComparisonInput>& inputs) {
+    std::vector<ConfigDifference> differences;
+    for (const Field& field : fields()) {
+        ConfigDifference d;
+        d.field = field.name;
+        d.changes_work = field.work;
+        for (const auto& input : inputs) {
+            if (input.results.runs.empty()) {
+                d.values.emplace_back();
+                continue;
+            }
+            if (d.field == "threads") {
+                d.values.push_back(threadsOf(input));
+                continue;
+            }
+            std::vector<std::string> values;
+            for (const auto& run : input.results.runs) values.push_back(field.value(run.config));
+            d.values.push_back(joinValues(values));
+        }
+        std::set<std::string> distinct;
+        for (const auto& v : d.values)
+            if (!v.empty()) distinct.insert(v);
+        if (distinct.size() > 1) differences.push_back(std::move(d));
+    }
+    return differences;
+}
+
+// The work fields in which two runs differ, as "seq (128 vs 64)".
+std::vector<std::string> workDifferences(const ExperimentConfig& run, const ExperimentConfig& ref) {
+    std::vector<std::string> out;
+    for (const Field& field : fields()) {
+        if (!field.work) continue;
+        const std::string a = field.value(run), b = field.value(ref);
+        if (a != b) out.push_back(std::string(field.name) + " (" + a + " vs " + b + ")");
+    }
+    return out;
+}
+
+ComparisonCell makeCell(const RunResult& run, int index) {
+    ComparisonCell cell;
+    cell.run = index;
+    if (run.error) {
+        cell.state = run.out_of_memory ? CellState::OutOfMemory : CellState::Failed;
+        cell.error = *run.error;
+        return cell;
+    }
+    cell.state = CellState::Measured;
+    cell.peak_mib = static_cast<double>(run.metrics.peak_bytes) / kMiB;
+    cell.step_ms = run.metrics.step_ms;
+    cell.grad_ok = run.grad_check.passed();
+    return cell;
+}
+
+std::optional<double> ratio(double value, double reference) {
+    if (!(reference > 0) || !std::isfinite(reference) || !std::isfinite(value) || value < 0)
+        return std::nullopt;
+    return value / reference;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+    return out;
+}
+
+void addNote(Comparison& c, NoteKind kind, std::vector<int> sources, std::string row,
+             std::string text) {
+    c.notes.push_back({kind, std::move(sources), std::move(row), std::move(text)});
+}
+
+std::string named(const ComparisonSource& s) { return s.letter + " (" + s.path + ")"; }
+
+// Rows: one per strategy and axis values, cells filled from every file.
+void buildRows(const std::vector<ComparisonInput>& inputs, Comparison& c) {
+    using Key = std::pair<std::string, std::vector<int>>;
+    std::map<Key, std::size_t> rowOf;
+    std::vector<std::string> strategyOrder;
+    for (std::size_t s = 0; s < inputs.size(); ++s) {
+        const auto& runs = inputs[s].results.runs;
+        std::set<std::string> duplicatesSaid;
+        for (std::size_t r = 0; r < runs.size(); ++r) {
+            const RunResult& run = runs[r];
+            Key key{run.strategy, {}};
+            ComparisonRow fresh;
+            fresh.strategy = run.strategy;
+            for (ScalingAxis axis : c.axes) {
+                key.second.push_back(axisValue(run.config, axis));
+                fresh.at.emplace_back(axis, axisValue(run.config, axis));
+            }
+            auto found = rowOf.find(key);
+            if (found == rowOf.end()) {
+                if (std::find(strategyOrder.begin(), strategyOrder.end(), run.strategy) ==
+                    strategyOrder.end())
+                    strategyOrder.push_back(run.strategy);
+                fresh.cells.resize(inputs.size());
+                found = rowOf.emplace(key, c.rows.size()).first;
+                c.rows.push_back(std::move(fresh));
+            }
+            ComparisonRow& row = c.rows[found->second];
+            if (row.cells[s].state != CellState::Missing) {
+                if (duplicatesSaid.insert(row.label()).second)
+                    addNote(c, NoteKind::DuplicateRun, {static_cast<int>(s)}, row.label(),
+                            row.label() + " appears more than once in " + named(c.sources[s]) +
+                                ": the first run is compared");
+                continue;
+            }
+            row.cells[s] = makeCell(run, static_cast<int>(r));
+        }
+    }
+    // Strategy in order of first appearance, then axis values ascending.
+    std::stable_sort(
+        c.rows.begin(), c.rows.end(), [&](const ComparisonRow& a, const ComparisonRow& b) {
+            const auto pa = std::find(strategyOrder.begin(), strategyOrder.end(), a.strategy);
+            const auto pb = std::find(strategyOrder.begin(), strategyOrder.end(), b.strategy);
+            if (pa != pb) return pa < pb;
+            for (std::size_t i = 0; i < a.at.size() && i < b.at.size(); ++i)
+                if (a.at[i].second != b.at[i].second) return a.at[i].second < b.at[i].second;
+            return false;
+        });
+}
+
+// Ratios against the reference cell, and which sources' work differs in which fields.
+void computeRatios(const std::vector<ComparisonInput>& inputs, Comparison& c) {
+    std::vector<std::set<std::string>> differs(inputs.size());
+    for (auto& row : c.rows) {
+        const ComparisonCell& ref = row.cells[c.reference];
+        for (std::size_t s = 0; s < row.cells.size(); ++s) {
+            ComparisonCell& cell = row.cells[s];
+            if (static_cast<int>(s) == c.reference || cell.state == CellState::Missing ||
+                ref.state == CellState::Missing)
+                continue;
+            const auto& run = inputs[s].results.runs[cell.run].config;
+            const auto& refRun = inputs[c.reference].results.runs[ref.run].config;
+            const auto fieldsDiffering = workDifferences(run, refRun);
+            cell.same_work = fieldsDiffering.empty();
+            for (const auto& f : fieldsDiffering) differs[s].insert(f);
+            if (!cell.same_work || cell.state != CellState::Measured ||
+                ref.state != CellState::Measured)
+                continue;
+            cell.peak_ratio = ratio(cell.peak_mib, ref.peak_mib);
+            cell.step_ratio = ratio(cell.step_ms, ref.step_ms);
+        }
+    }
+    const ComparisonSource& refSource = c.sources[c.reference];
+    for (std::size_t s = 0; s < differs.size(); ++s) {
+        if (differs[s].empty()) continue;
+        const std::vector<std::string> list(differs[s].begin(), differs[s].end());
+        addNote(c, NoteKind::WorkDiffers, {c.reference, static_cast<int>(s)}, "",
+                "memory and time not comparable between " + c.sources[s].letter + " and " +
+                    refSource.letter + ": their runs differ in " + join(list, ", ") +
+                    ", so each is shown and the ratios are n/c");
+    }
+}
+
+void noteMissing(const std::vector<ComparisonInput>& inputs, Comparison& c) {
+    for (std::size_t s = 0; s < inputs.size(); ++s) {
+        if (inputs[s].results.runs.empty()) continue;  // said once as NoRuns
+        // Per strategy: the rows it lacks here, and how many rows the strategy has.
+        std::vector<std::string> order;
+        std::map<std::string, std::pair<std::vector<std::string>, int>> lacking;
+        for (const auto& row : c.rows) {
+            auto& entry = lacking[row.strategy];
+            if (entry.second++ == 0) order.push_back(row.strategy);
+            if (row.cells[s].state == CellState::Missing) {
+                std::string at;
+                for (const auto& [axis, value] : row.at)
+                    at += (at.empty() ? "" : ", ") + toString(axis) + "=" + std::to_string(value);
+                entry.first.push_back(at);
+            }
+        }
+        for (const auto& strategy : order) {
+            const auto& [missing, total] = lacking[strategy];
+            if (missing.empty()) continue;
+            std::string text =
+                static_cast<int>(missing.size()) == total
+                    ? strategy + " is not in " + named(c.sources[s])
+                    : strategy + " at " + join(missing, "; ") + " is not in " + named(c.sources[s]);
+            text += static_cast<int>(s) == c.reference ? ": no ratios for it"
+                                                       : ": nothing to compare there";
+            addNote(c, NoteKind::MissingRun, {static_cast<int>(s)}, strategy, text);
+        }
+    }
+}
+
+void noteRuns(Comparison& c) {
+    for (const auto& row : c.rows) {
+        for (std::size_t s = 0; s < row.cells.size(); ++s) {
+            const ComparisonCell& cell = row.cells[s];
+            const std::string where = row.label() + " in " + c.sources[s].letter;
+            // Run errors start with the strategy ("none: out of memory at ..."), said already.
+            std::string error = cell.error;
+            if (error.rfind(row.strategy + ": ", 0) == 0) error.erase(0, row.strategy.size() + 2);
+            if (cell.state == CellState::OutOfMemory)
+                addNote(c, NoteKind::OutOfMemory, {static_cast<int>(s)}, row.label(),
+                        where + " ran out of memory, not compared: " + error);
+            else if (cell.state == CellState::Failed)
+                addNote(c, NoteKind::Failed, {static_cast<int>(s)}, row.label(),
+                        where + " failed, not compared: " + error);
+            else if (cell.state == CellState::Measured && !cell.grad_ok)
+                addNote(c, NoteKind::GradCheck, {static_cast<int>(s)}, row.label(),
+                        where +
+                            " did not pass its gradient check: its numbers are compared, "
+                            "but the run did not compute the right gradients");
+        }
+    }
+}
+
+void noteMachines(const std::vector<ComparisonInput>& inputs, Comparison& c) {
+    const ComparisonSource& ref = c.sources[c.reference];
+    for (std::size_t s = 0; s < c.sources.size(); ++s) {
+        const ComparisonSource& src = c.sources[s];
+        if (static_cast<int>(s) == c.reference) continue;
+        if (src.machine != ref.machine) {
+            addNote(c, NoteKind::OtherDevice, {c.reference, static_cast<int>(s)}, "",
+                    src.letter + " ran on " + src.machine + ", " + ref.letter + " on " +
+                        ref.machine +
+                        ": step times on different devices are comparable only as a ratio of "
+                        "the same work; " +
+                        src.letter + "/" + ref.letter + " step says how many times as long " +
+                        src.letter + "'s machine takes for it");
+        } else if (!inputs[s].results.runs.empty() && !inputs[c.reference].results.runs.empty() &&
+                   threadsOf(inputs[s]) != threadsOf(inputs[c.reference])) {
+            addNote(c, NoteKind::ThreadsDiffer, {c.reference, static_cast<int>(s)}, "",
+                    src.letter + " ran with " + threadsOf(inputs[s]) + " threads, " + ref.letter +
+                        " with " + threadsOf(inputs[c.reference]) +
+                        " on the same machine: the step-time ratios include the thread count");
+        }
+    }
+}
+
+}  // namespace
+
+std::string toString(CellState state) {
+    switch (state) {
+    case CellState::Measured: return "measured";
+    case CellState::Failed: return "failed";
+    case CellState::OutOfMemory: return "out of memory";
+    case CellState::Missing: return "missing";
+    }
+    return "missing";
+}
+
+std::string ComparisonRow::label() const {
+    std::string out = strategy;
+    for (std::size_t i = 0; i < at.size(); ++i)
+        out += (i == 0 ? " @ " : ", ") + toString(at[i].first) + "=" + std::to_string(at[i].second);
+    return out;
+}
+
+Comparison compareResults(const std::vector<ComparisonInput>& inputs, int reference) {
+    if (inputs.size() < 2)
+        throw ComparisonError("a comparison needs at least two results files (got " +
+                              std::to_string(inputs.size()) + ")");
+    if (inputs.size() > static_cast<std::size_t>(kMaxComparedFiles))
+        throw ComparisonError("a comparison takes at most " + std::to_string(kMaxComparedFiles) +
+                              " results files (got " + std::to_string(inputs.size()) + ")");
+    if (reference < 0 || reference >= static_cast<int>(inputs.size()))
+        throw ComparisonError("the reference file must be one of the " +
+                              std::to_string(inputs.size()) + " files (got index " +
+                              std::to_string(reference) + ")");
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+        for (std::size_t j = i + 1; j < inputs.size(); ++j)
+            if (inputs[i].path == inputs[j].path)
+                throw ComparisonError(inputs[i].path + " is given twice (files " +
+                                      std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+                                      ")");
+    Comparison c;
+    c.reference = reference;
+    c.sources = makeSources(inputs);
+    for (ScalingAxis axis : kAllAxes)
+        for (const auto& s : c.sources)
+            if (std::find(s.axes.begin(), s.axes.end(), axis) != s.axes.end()) {
+                c.axes.push_back(axis);
+                break;
+            }
+    c.differences = findDifferences(inputs);
+    for (std::size_t s = 0; s < inputs.size(); ++s) {
+        if (inputs[s].results.runs.empty())
+            addNote(c, NoteKind::NoRuns, {static_cast<int>(s)}, "",
+                    named(c.sources[s]) + " holds no runs");
+        else if (inputs[s].results.cancelled)
+            addNote(c, NoteKind::Cancelled, {static_cast<int>(s)}, "",
+                    named(c.sources[s]) + " is from a cancelled sweep: runs may be missing");
+    }
+    buildRows(inputs, c);
+    computeRatios(inputs, c);
+    noteMachines(inputs, c);
+    noteMissing(inputs, c);
+    noteRuns(c);
+    return c;
+}
+
+std::string checkComparisonFiles(const std::vector<std::string>& paths) {
+    if (paths.size() < 2)
+        return "compare needs at least two results files (got " + std::to_string(paths.size()) +
+               ")";
+    if (paths.size() > static_cast<std::size_t>(kMaxComparedFiles))
+        return "compare takes at most " + std::to_string(kMaxComparedFiles) +
+               " results files (got " + std::to_string(paths.size()) + ")";
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        for (std::size_t j = i + 1; j < paths.size(); ++j) {
+            std::error_code ec;
+            const bool same =
+                paths[i] == paths[j] || std::filesystem::equivalent(paths[i], paths[j], ec);
+            if (!same) continue;
+            if (paths[i] == paths[j])
+                return paths[i] + " is given twice (files " + std::to_string(i + 1) + " and " +
+                       std::to_string(j + 1) + "): compare each file once";
+            return paths[i] + " and " + paths[j] + " are the same file: compare each file once";
+        }
+    }
+    return {};
+}
+
+}  // namespace ckptlab
