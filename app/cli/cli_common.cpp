@@ -97,7 +97,9 @@ bool writeOutputs(const ResultSet& results, const ExperimentOptions& o) {
 void printEnvironment(const Environment& env, const ExperimentConfig& c) {
     std::cout << "Checkpoint Lab " << env.ckptlab_version << " | LibTorch " << env.libtorch_version
               << " | " << env.device << " (" << env.device_name << ") | " << env.blas << " | "
-              << env.threads << " threads\n"
+              << env.threads << " threads";
+    if (!env.malloc_tunables.empty()) std::cout << " | GLIBC_TUNABLES=" << env.malloc_tunables;
+    std::cout << "\n"
               << "model: " << toString(c.block) << " L=" << c.depth << " d=" << c.width
               << " S=" << c.seq << " B=" << c.batch;
     if (c.block == BlockKind::Transformer)

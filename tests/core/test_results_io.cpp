@@ -273,6 +273,16 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
     EXPECT_EQ(resultsToJson(loaded), text);
 }
 
+// The allocator's tunables change CPU step times, so a file says which ones its runs saw; files
+// from runs without them keep their old shape.
+TEST(ResultsJson, MallocTunablesAreKeptOnlyWhenSet) {
+    ResultSet set = sampleResults();
+    EXPECT_EQ(resultsToJson(set).find("malloc_tunables"), std::string::npos);
+    set.environment.malloc_tunables = "glibc.malloc.trim_threshold=1073741824";
+    const ResultSet back = resultsFromJson(resultsToJson(set));
+    EXPECT_EQ(back.environment.malloc_tunables, set.environment.malloc_tunables);
+}
+
 TEST(ResultsJson, DocumentHasTheDocumentedShape) {
     const Json doc = sampleDocument();
     EXPECT_EQ(doc["schema"], "ckptlab.results/1");

@@ -135,6 +135,9 @@ struct Environment {
     std::string blas;  // the BLAS library LibTorch resolved
     bool cuda_compiled = false;
     std::string created_utc;
+    // GLIBC_TUNABLES as the runs saw it (empty when unset): the allocator's trim and mmap
+    // thresholds change CPU step times (README, "The kept-block backward"), so a file says so.
+    std::string malloc_tunables;
     // How busy the machine was around the timed rounds (Linux /proc); empty when unreadable
     // or in older files.
     std::optional<MachineLoad> load;

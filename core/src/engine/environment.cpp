@@ -7,6 +7,7 @@
 
 #ifdef CKPTLAB_WITH_CUDA
 #include <ATen/cuda/CUDAContext.h>  // at::cuda::getDeviceProperties
+#include <cstdlib>
 #include <cstring>
 #endif
 
@@ -121,6 +122,7 @@ Environment describeEnvironment(const ExperimentConfig& config) {
     env.blas = loadedBlas();
     env.cuda_compiled = at::hasCUDA();
     env.created_utc = nowUtc();
+    if (const char* tunables = std::getenv("GLIBC_TUNABLES")) env.malloc_tunables = tunables;
     env.device_name = cpuModel();
     const int index = parseDeviceIndex(config.device).value_or(-1);
     if (index >= 0 && torch::cuda::is_available()) {

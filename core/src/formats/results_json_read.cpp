@@ -60,6 +60,7 @@ Environment readEnvironment(const Json& j, const Path& at) {
     e.blas = f.text("blas");
     e.cuda_compiled = f.boolean("cuda_compiled");
     e.created_utc = f.text("created_utc");
+    if (f.find("malloc_tunables")) e.malloc_tunables = f.text("malloc_tunables");
     detail::readMachineLoad(f, e);
     return e;
 }

@@ -49,6 +49,7 @@ OrderedJson environmentJson(const Environment& e) {
                             {"blas", e.blas},
                             {"cuda_compiled", e.cuda_compiled},
                             {"created_utc", e.created_utc}};
+    if (!e.malloc_tunables.empty()) environment["malloc_tunables"] = e.malloc_tunables;
     detail::writeMachineLoad(e, environment);  // timing_json.cpp, like the other issue-11 keys
     return environment;
 }
