@@ -24,6 +24,20 @@
             <numerusform>%n recomputed</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>95% interval of the median [%1, %2] ms from %n sample(s) in interleaved rounds</source>
+        <translation>
+            <numerusform>95% interval of the median [%1, %2] ms from %n sample in interleaved rounds</numerusform>
+            <numerusform>95% interval of the median [%1, %2] ms from %n samples in interleaved rounds</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>min–max range [%1, %2] ms of only %n sample(s): no 95% interval</source>
+        <translation>
+            <numerusform>min–max range [%1, %2] ms of only %n sample: no 95% interval</numerusform>
+            <numerusform>min–max range [%1, %2] ms of only %n samples: no 95% interval</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>LessonStrings</name>
@@ -70,6 +84,23 @@
         <translation>
             <numerusform>Sweep finished: %n run in %1</numerusform>
             <numerusform>Sweep finished: %n runs in %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>TimeText</name>
+    <message numerus="yes">
+        <source>load %1 on %n CPU(s)</source>
+        <translation>
+            <numerusform>load %1 on %n CPU</numerusform>
+            <numerusform>load %1 on %n CPUs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n interleaved round(s) in %1</source>
+        <translation>
+            <numerusform>%n interleaved round in %1</numerusform>
+            <numerusform>%n interleaved rounds in %1</numerusform>
         </translation>
     </message>
 </context>

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ChartText</name>
@@ -37,7 +38,7 @@
         <translation>%1：共 %2</translation>
     </message>
     <message>
-        <source>Memory at the step's peak (MiB); checkpointing shrinks only the activations</source>
+        <source>Memory at the step&apos;s peak (MiB); checkpointing shrinks only the activations</source>
         <translation>训练步峰值时的内存 (MiB)；梯度检查点只缩减激活值</translation>
     </message>
     <message>
@@ -85,7 +86,7 @@
         <translation>优化器 %1</translation>
     </message>
     <message>
-        <source>previous step's gradients kept</source>
+        <source>previous step&apos;s gradients kept</source>
         <translation>保留上一步的梯度</translation>
     </message>
     <message>
@@ -439,7 +440,7 @@ fit %1</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>Memory above the step's start (MiB)</source>
+        <source>Memory above the step&apos;s start (MiB)</source>
         <translation>高于训练步开始时的内存 (MiB)</translation>
     </message>
     <message>
@@ -467,6 +468,98 @@ fit %1</source>
     <message>
         <source>Step time (ms)</source>
         <translation>每步时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>Time (ms)</source>
+        <translation>时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Memory (MiB)</source>
+        <translation>内存 (MiB)</translation>
+    </message>
+    <message numerus="yes">
+        <source>95% interval of the median [%1, %2] ms from %n sample(s) in interleaved rounds</source>
+        <translation>
+            <numerusform>中位数的 95% 区间 [%1, %2] ms，来自交错轮次中的 %n 个样本</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>min–max range [%1, %2] ms of only %n sample(s): no 95% interval</source>
+        <translation>
+            <numerusform>仅 %n 个样本的最小–最大范围 [%1, %2] ms：没有 95% 区间</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>memory saved %1 · time added ≈ 0 [%2, %3] % (within noise)</source>
+        <translation>节省内存 %1 · 增加时间 ≈ 0 [%2, %3] %（在噪声范围内）</translation>
+    </message>
+    <message>
+        <source>fastest repeat: no error bar (the interval is the median&apos;s)</source>
+        <translation>最快的一次：没有误差棒（区间属于中位数）</translation>
+    </message>
+</context>
+<context>
+    <name>ComparisonText</name>
+    <message>
+        <source>%1 in %2</source>
+        <comment>a config value in one file</comment>
+        <translation>%2 为 %1</translation>
+    </message>
+    <message>
+        <source>no runs</source>
+        <translation>无运行</translation>
+    </message>
+    <message>
+        <source>%1 differs: %2. It changes the work itself, so these files&apos; memory and time do not compare run by run.</source>
+        <translation>%1 不同：%2。这改变了计算本身，因此这些文件的内存和时间不能逐个运行直接比较。</translation>
+    </message>
+    <message>
+        <source>%1 differs: %2.</source>
+        <translation>%1 不同：%2。</translation>
+    </message>
+    <message>
+        <source>%1 holds no runs.</source>
+        <translation>%1 中没有任何运行。</translation>
+    </message>
+    <message>
+        <source>The sweep of %1 was cancelled: some of its runs may be missing.</source>
+        <translation>%1 的扫描已被取消：其中部分运行可能缺失。</translation>
+    </message>
+    <message>
+        <source>%1 is not in %2: nothing to compare it with there.</source>
+        <translation>%2 中没有 %1：那里没有可与之比较的运行。</translation>
+    </message>
+    <message>
+        <source>Memory and time do not compare between %1 and %2: their runs differ in the work (model shape, dtype, optimizer or kept gradients).</source>
+        <translation>%1 与 %2 之间的内存和时间不可比较：它们的运行所做的计算不同（模型形状、数据类型、优化器或保留的梯度）。</translation>
+    </message>
+    <message>
+        <source>%1 and %2 are different machines: their step times compare only as a ratio of the same work, not as a property of a strategy.</source>
+        <translation>%1 与 %2 是不同的机器：它们的步时间只能作为同一计算的比值来比较，而不能看作某个策略本身的特性。</translation>
+    </message>
+    <message>
+        <source>%1 ran with another thread count than %2 on the same machine: the step times include it.</source>
+        <translation>%1 与 %2 在同一台机器上以不同的线程数运行：步时间中包含了线程数的影响。</translation>
+    </message>
+    <message>
+        <source>%1 failed in %2: not compared.</source>
+        <translation>%1 在 %2 中失败：不参与比较。</translation>
+    </message>
+    <message>
+        <source>%1 ran out of memory in %2: not compared.</source>
+        <translation>%1 在 %2 中内存不足：不参与比较。</translation>
+    </message>
+    <message>
+        <source>%1 in %2 did not pass its gradient check: its numbers are shown, but it did not compute the right gradients.</source>
+        <translation>%2 中的 %1 未通过梯度检查：仍显示其数值，但它算出的梯度不正确。</translation>
+    </message>
+    <message>
+        <source>%1 appears more than once in %2: the first run is compared.</source>
+        <translation>%1 在 %2 中出现了不止一次：只比较第一次运行。</translation>
     </message>
 </context>
 <context>
@@ -557,7 +650,7 @@ fit %1</source>
         <translation>transformer：只对 FFN 子块设检查点</translation>
     </message>
     <message>
-        <source>segments with the tutorial's closure bug (fails the gradient check)</source>
+        <source>segments with the tutorial&apos;s closure bug (fails the gradient check)</source>
         <translation>带有教程闭包错误的分段（梯度校验失败）</translation>
     </message>
     <message>
@@ -565,7 +658,7 @@ fit %1</source>
         <translation>预测峰值不超过 MiB 的最快调度（动态规划）</translation>
     </message>
     <message>
-        <source>Griewank's binomial schedule with S stored states</source>
+        <source>Griewank&apos;s binomial schedule with S stored states</source>
         <translation>Griewank 的二项式调度，存储 S 个状态</translation>
     </message>
     <message>
@@ -577,7 +670,7 @@ fit %1</source>
         <translation>dropout 必须在 0 到 %1 之间（当前为 %2）</translation>
     </message>
     <message>
-        <source>device must be cpu, cuda or cuda:N with N from 0 to %1 (got "%2")</source>
+        <source>device must be cpu, cuda or cuda:N with N from 0 to %1 (got &quot;%2&quot;)</source>
         <translation>设备必须是 cpu、cuda 或 cuda:N（N 为 0 到 %1）（当前为“%2”）</translation>
     </message>
     <message>
@@ -585,19 +678,19 @@ fit %1</source>
         <translation>内存上限必须在 0（不限）到 %1 MiB 之间（当前为 %2）</translation>
     </message>
     <message>
-        <source>unknown strategy "%1" (known: %2)</source>
+        <source>unknown strategy &quot;%1&quot; (known: %2)</source>
         <translation>未知策略“%1”（可用：%2）</translation>
     </message>
     <message>
-        <source>strategy "%1" takes no parameter (got "%2")</source>
+        <source>strategy &quot;%1&quot; takes no parameter (got &quot;%2&quot;)</source>
         <translation>策略“%1”不带参数（当前为“%2”）</translation>
     </message>
     <message>
-        <source>optimal:MiB needs a memory budget between %1 and %2 MiB above the step's start, e.g. %3 (got "%4")</source>
+        <source>optimal:MiB needs a memory budget between %1 and %2 MiB above the step&apos;s start, e.g. %3 (got &quot;%4&quot;)</source>
         <translation>optimal:MiB 需要一个高于训练步开始时 %1 到 %2 MiB 之间的内存预算，例如 %3（当前为“%4”）</translation>
     </message>
     <message>
-        <source>strategy "%1" needs an integer parameter, e.g. %2 (got "%3")</source>
+        <source>strategy &quot;%1&quot; needs an integer parameter, e.g. %2 (got &quot;%3&quot;)</source>
         <translation>策略“%1”需要一个整数参数，例如 %2（当前为“%3”）</translation>
     </message>
     <message>
@@ -605,7 +698,7 @@ fit %1</source>
         <translation>深度为 %4 时，%1:N 的 N 必须在 %2 到 %3 之间（当前为 %5）</translation>
     </message>
     <message>
-        <source>strategy "%1" checkpoints a sub-block of the transformer block; use block transformer</source>
+        <source>strategy &quot;%1&quot; checkpoints a sub-block of the transformer block; use block transformer</source>
         <translation>策略“%1”对 transformer 块的子块设检查点；请使用 transformer 块</translation>
     </message>
     <message>
@@ -644,6 +737,18 @@ fit %1</source>
         <source>%1 %2: %3</source>
         <translation>%1 %2：%3</translation>
     </message>
+    <message>
+        <source>time limit must be between %1 and %2 seconds (got %3)</source>
+        <translation>时间上限必须在 %1 到 %2 秒之间（当前为 %3）</translation>
+    </message>
+    <message>
+        <source>timed round %1 (adaptive repeats)</source>
+        <translation>第 %1 轮计时（自适应重复）</translation>
+    </message>
+    <message>
+        <source>timed rounds done</source>
+        <translation>计时轮次完成</translation>
+    </message>
 </context>
 <context>
     <name>LessonStrings</name>
@@ -680,7 +785,7 @@ fit %1</source>
         <translation>%1 模型，%2 个块，宽度 %3，序列长度 %4，批大小 %5</translation>
     </message>
     <message>
-        <source>%1, previous step's gradients kept</source>
+        <source>%1, previous step&apos;s gradients kept</source>
         <translation>%1，保留上一步的梯度</translation>
     </message>
     <message>
@@ -900,6 +1005,19 @@ Nothing was written.</source>
     </message>
 </context>
 <context>
+    <name>SourceText</name>
+    <message>
+        <source>%1 · %2</source>
+        <comment>a run&apos;s strategy and the machine of its file</comment>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a file&apos;s machine and one of its notes</comment>
+        <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>StepPlayback</name>
     <message>
         <source>forward of block %1: its activations are kept for the backward pass</source>
@@ -963,6 +1081,124 @@ Nothing was written.</source>
     </message>
 </context>
 <context>
+    <name>TimeText</name>
+    <message>
+        <source>%1 [%2, %3]%4</source>
+        <comment>a median step time and its interval</comment>
+        <translation>%1 [%2, %3]%4</translation>
+    </message>
+    <message>
+        <source>Not timed</source>
+        <translation>未计时</translation>
+    </message>
+    <message>
+        <source>Median of the timed repeats (no samples kept in this file)</source>
+        <translation>计时重复的中位数（此文件未保存样本）</translation>
+    </message>
+    <message>
+        <source>Median %1 ms; [%2, %3] is the 95% distribution-free interval of the median (order statistics) from %4 samples taken in interleaved rounds, one step of every strategy per round</source>
+        <translation>中位数 %1 ms；[%2, %3] 是中位数的 95% 无分布假设区间（顺序统计量），来自交错轮次中取得的 %4 个样本，每轮每个策略各跑一步</translation>
+    </message>
+    <message>
+        <source>Median %1 ms; * [%2, %3] is only the min–max range of %4 samples: fewer than %5 give no 95% interval of the median. Set more repeats or Repeats: auto</source>
+        <translation>中位数 %1 ms；* [%2, %3] 只是 %4 个样本的最小–最大范围：少于 %5 个样本无法给出中位数的 95% 区间。请增加重复次数，或把重复次数设为自动</translation>
+    </message>
+    <message>
+        <source>Coefficient of variation %1 %, fastest repeat %2 ms</source>
+        <translation>变异系数 %1 %，最快的一次 %2 ms</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>≈ 0 [%1, %2] %</source>
+        <comment>time added within noise, with its range</comment>
+        <translation>≈ 0 [%1, %2] %</translation>
+    </message>
+    <message>
+        <source>%1 [%2, %3] %</source>
+        <comment>time added with its range</comment>
+        <translation>%1 [%2, %3] %</translation>
+    </message>
+    <message>
+        <source>Median step time against none&apos;s, in % of none&apos;s median</source>
+        <translation>每步时间中位数相对 none 的变化，以 none 中位数的 % 表示</translation>
+    </message>
+    <message>
+        <source>[%1, %2] % runs from this run&apos;s interval low less none&apos;s high to its high less none&apos;s low (in % of none&apos;s median)</source>
+        <translation>[%1, %2] % 的下端是此运行区间下端减去 none 区间上端，上端是此运行区间上端减去 none 区间下端（以 none 中位数的 % 表示）</translation>
+    </message>
+    <message>
+        <source>Within noise: the step-time intervals of this run and none overlap, so whether it is slower or faster is not known (the medians differ by %1 %).
+%2</source>
+        <translation>在噪声范围内：此运行与 none 的每步时间区间重叠，因此无法判断它更慢还是更快（中位数相差 %1 %）。
+%2</translation>
+    </message>
+    <message>
+        <source>Outside noise: the step-time intervals of this run and none do not overlap.
+%1</source>
+        <translation>超出噪声范围：此运行与 none 的每步时间区间不重叠。
+%1</translation>
+    </message>
+    <message>
+        <source>Memory saved % per time added % (higher is better)</source>
+        <translation>每增加 1% 时间节省的内存 %（越高越好）</translation>
+    </message>
+    <message>
+        <source>No ratio: the time added is within noise (the step-time intervals overlap none&apos;s), and a ratio over a time that may be 0 means nothing</source>
+        <translation>不计算比值：增加的时间在噪声范围内（每步时间区间与 none 的重叠），除以一个可能为 0 的时间没有意义</translation>
+    </message>
+    <message>
+        <source>No ratio: this run adds no time against none</source>
+        <translation>不计算比值：此运行相对 none 没有增加时间</translation>
+    </message>
+    <message>
+        <source>CV of %1 %2 %</source>
+        <translation>%1 的变异系数 %2 %</translation>
+    </message>
+    <message>
+        <source>CPU steal %1 %</source>
+        <translation>CPU 被占用（steal）%1 %</translation>
+    </message>
+    <message numerus="yes">
+        <source>load %1 on %n CPU(s)</source>
+        <translation>
+            <numerusform>%n 个 CPU 上负载 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Noisy machine: %1</source>
+        <translation>机器噪声大：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n interleaved round(s) in %1</source>
+        <translation>
+            <numerusform>%1 内完成 %n 个交错轮次</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1; adaptive repeats stopped by precision: every median&apos;s interval within ±%2 %</source>
+        <translation>%1；自适应重复因精度达标而停止：每个中位数的区间都在 ±%2 % 以内</translation>
+    </message>
+    <message>
+        <source>%1; adaptive repeats stopped by the %2 time limit before every median&apos;s interval was within ±%3 %</source>
+        <translation>%1；自适应重复因 %2 的时间上限而停止，此时并非每个中位数的区间都在 ±%3 % 以内</translation>
+    </message>
+    <message>
+        <source>%1; adaptive repeats stopped by the limit of %2 rounds</source>
+        <translation>%1；自适应重复因 %2 轮的上限而停止</translation>
+    </message>
+    <message>
+        <source>Cancelled before a timed round ended: memory measured, times not</source>
+        <translation>在一轮计时结束前已取消：内存已测量，时间未测量</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1: times are over those rounds</source>
+        <translation>在%1后取消：时间基于这些轮次</translation>
+    </message>
+</context>
+<context>
     <name>ckptlab</name>
     <message>
         <source>memory limit %1</source>
@@ -1014,7 +1250,7 @@ Nothing was written.</source>
         <translation>已分配 %2 时尝试再分配 %1，分配器失败。</translation>
     </message>
     <message>
-        <source>Peak %1 above the step's start: the highest it reached before it stopped.</source>
+        <source>Peak %1 above the step&apos;s start: the highest it reached before it stopped.</source>
         <translation>峰值比训练步开始时高 %1：这是停止前达到的最高值。</translation>
     </message>
     <message>
@@ -1031,7 +1267,7 @@ Nothing was written.</source>
     </message>
     <message>
         <source>%1: %2</source>
-        <extracomment>a run's name, then where it ran out of memory</extracomment>
+        <extracomment>a run&apos;s name, then where it ran out of memory</extracomment>
         <translation>%1：%2</translation>
     </message>
     <message>
@@ -1188,12 +1424,20 @@ Nothing was written.</source>
         <translation>绘制：</translation>
     </message>
     <message>
-        <source>Step time, fastest repeat (ms)</source>
-        <translation>每步时间，最快的一次 (ms)</translation>
-    </message>
-    <message>
         <source>Not a scaling sweep</source>
         <translation>不是规模扩展扫描</translation>
+    </message>
+    <message>
+        <source>Error bars: the 95% interval of each median</source>
+        <translation>误差棒：每个中位数的 95% 区间</translation>
+    </message>
+    <message>
+        <source>No error bars: the interval belongs to the median, not to the fastest repeat</source>
+        <translation>没有误差棒：区间属于中位数，而不是最快的一次</translation>
+    </message>
+    <message>
+        <source>Step time, fastest repeat (ms; no error bars)</source>
+        <translation>每步时间，最快的一次（ms；无误差棒）</translation>
     </message>
 </context>
 <context>
@@ -1238,7 +1482,7 @@ Nothing was written.</source>
         <translation>在每个取值下运行勾选的策略，并拟合激活值内存、峰值和每步时间的增长（双对数指数）</translation>
     </message>
     <message>
-        <source>Scaling values: "%1" is not a whole number. Give at least two values of %2, e.g. 4,8,16,32.</source>
+        <source>Scaling values: &quot;%1&quot; is not a whole number. Give at least two values of %2, e.g. 4,8,16,32.</source>
         <translation>扩展取值：“%1”不是整数。请给出 %2 的至少两个取值，例如 4,8,16,32。</translation>
     </message>
     <message>
@@ -1248,10 +1492,6 @@ Nothing was written.</source>
 </context>
 <context>
     <name>ckptlab::ui::FileController</name>
-    <message>
-        <source>Open results</source>
-        <translation>打开结果</translation>
-    </message>
     <message>
         <source>Checkpoint Lab results (*.json);;All files (*)</source>
         <translation>Checkpoint Lab 结果 (*.json);;所有文件 (*)</translation>
@@ -1312,6 +1552,50 @@ Nothing was written.</source>
         <source>Cannot export trace</source>
         <translation>无法导出跟踪</translation>
     </message>
+    <message>
+        <source>Open results (several to compare them)</source>
+        <translation>打开结果（可选多个以进行比较）</translation>
+    </message>
+    <message>
+        <source>Cannot open these files together</source>
+        <translation>无法同时打开这些文件</translation>
+    </message>
+    <message>
+        <source>Add results to compare</source>
+        <translation>添加要比较的结果</translation>
+    </message>
+    <message>
+        <source>Save the results first</source>
+        <translation>请先保存结果</translation>
+    </message>
+    <message>
+        <source>Adding a results file compares files side by side, and the results on screen are not saved in one. Save them first, then add the files to compare them with.</source>
+        <translation>添加结果文件是将多个文件并排比较，而屏幕上的结果尚未保存为文件。请先保存它们，再添加要与之比较的文件。</translation>
+    </message>
+    <message>
+        <source>Cannot add these files</source>
+        <translation>无法添加这些文件</translation>
+    </message>
+    <message>
+        <source>Replace the results?</source>
+        <translation>替换结果？</translation>
+    </message>
+    <message>
+        <source>The results on screen were measured here and are not saved. Opening replaces them.
+
+Replace them anyway?</source>
+        <translation>屏幕上的结果是在本机测得的，尚未保存。打开文件会替换它们。
+
+仍要替换吗？</translation>
+    </message>
+    <message>
+        <source>Several files are open</source>
+        <translation>已打开多个文件</translation>
+    </message>
+    <message>
+        <source>The results on screen come from several files, each of them saved already. To save one under another name, open it alone; to keep the comparison, use Export Summary as CSV.</source>
+        <translation>屏幕上的结果来自多个文件，每个文件都已保存。若要以其他名称保存其中一个，请单独打开它；若要保留这份比较，请使用“将摘要导出为 CSV”。</translation>
+    </message>
 </context>
 <context>
     <name>ckptlab::ui::LessonMode</name>
@@ -1334,7 +1618,7 @@ Nothing was written.</source>
         <translation>未知课程</translation>
     </message>
     <message>
-        <source>There is no lesson "%1". The lessons are:
+        <source>There is no lesson &quot;%1&quot;. The lessons are:
 %2</source>
         <translation>没有课程“%1”。现有课程：
 %2</translation>
@@ -1380,7 +1664,7 @@ Replace them anyway?</source>
         <translation>现场运行(&amp;L)</translation>
     </message>
     <message>
-        <source>Measure the lesson's step again on this machine</source>
+        <source>Measure the lesson&apos;s step again on this machine</source>
         <translation>在本机重新测量课程的这一步</translation>
     </message>
     <message>
@@ -1416,11 +1700,11 @@ Replace them anyway?</source>
         <translation>讲义已写入 %1</translation>
     </message>
     <message>
-        <source>Cannot open lesson "%1": %2</source>
+        <source>Cannot open lesson &quot;%1&quot;: %2</source>
         <translation>无法打开课程“%1”：%2</translation>
     </message>
     <message>
-        <source>There is no lesson "%1". The lessons are: %2</source>
+        <source>There is no lesson &quot;%1&quot;. The lessons are: %2</source>
         <translation>没有课程“%1”。现有课程：%2</translation>
     </message>
 </context>
@@ -1654,7 +1938,7 @@ Replace them anyway?</source>
         <translation>没有策略</translation>
     </message>
     <message>
-        <source>Check at least one strategy to run (include "none" as the baseline).</source>
+        <source>Check at least one strategy to run (include &quot;none&quot; as the baseline).</source>
         <translation>请至少勾选一个要运行的策略（包括作为基线的“none”）。</translation>
     </message>
     <message>
@@ -1733,6 +2017,18 @@ The %n run(s) finished before this are kept.</source>
         <source>The language can change once the sweep or the file being opened is done. Wait for it (or cancel the sweep), then choose the language again.</source>
         <translation>需等扫描或正在打开的文件完成后才能切换语言。请等待其完成（或取消扫描），然后重新选择语言。</translation>
     </message>
+    <message>
+        <source>Open one results file, or several (this machine&apos;s and a server&apos;s, say) to compare them side by side</source>
+        <translation>打开一个结果文件，或打开多个（例如本机的和服务器的）并排比较</translation>
+    </message>
+    <message>
+        <source>A&amp;dd Results File…</source>
+        <translation>添加结果文件(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Open another results file beside those on screen, to compare them</source>
+        <translation>在屏幕上已有结果旁再打开一个结果文件，以进行比较</translation>
+    </message>
 </context>
 <context>
     <name>ckptlab::ui::MemoryEstimateLabel</name>
@@ -1781,7 +2077,7 @@ The %n run(s) finished before this are kept.</source>
         <translation> &lt;i&gt;（更新中…）&lt;/i&gt;</translation>
     </message>
     <message>
-        <source>Replayed from the measured costs of one block (%1 this model's shape), the same cost model the runner reports beside each measurement:
+        <source>Replayed from the measured costs of one block (%1 this model&apos;s shape), the same cost model the runner reports beside each measurement:
 %2</source>
         <translation>根据一个块的实测代价回放得出（%1此模型的形状），与运行器在每次测量旁报告的代价模型相同：
 %2</translation>
@@ -1819,7 +2115,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>&lt;br&gt;测量一个块失败：%1</translation>
     </message>
     <message>
-        <source>From the model's shape alone (conservative), until one block of it has been measured</source>
+        <source>From the model&apos;s shape alone (conservative), until one block of it has been measured</source>
         <translation>仅根据模型形状估计（保守），直到测量了其中一个块</translation>
     </message>
     <message>
@@ -1834,7 +2130,7 @@ The %n run(s) finished before this are kept.</source>
 <context>
     <name>ckptlab::ui::ParameterPanel</name>
     <message>
-        <source>ffn: LayerNorm + MLP blocks (the seed's model); transformer: attention + MLP blocks</source>
+        <source>ffn: LayerNorm + MLP blocks (the seed&apos;s model); transformer: attention + MLP blocks</source>
         <translation>ffn：LayerNorm + MLP 块（教程的模型）；transformer：注意力 + MLP 块</translation>
     </message>
     <message>
@@ -1906,7 +2202,7 @@ The %n run(s) finished before this are kept.</source>
         <translation> MiB</translation>
     </message>
     <message>
-        <source>The capacity of the device being modelled, in MiB (0 = no limit, up to %1 MiB): parameters, input and optimizer state count against it. A run whose step passes it fails with "out of memory" where it happened, in the table and on the charts, and the other runs go on. Set it between the totals of full and none to see none fail and full fit.</source>
+        <source>The capacity of the device being modelled, in MiB (0 = no limit, up to %1 MiB): parameters, input and optimizer state count against it. A run whose step passes it fails with &quot;out of memory&quot; where it happened, in the table and on the charts, and the other runs go on. Set it between the totals of full and none to see none fail and full fit.</source>
         <translation>所模拟设备的容量，单位 MiB（0 = 不限，最多 %1 MiB）：参数、输入和优化器状态都计入其中。训练步超过它的运行会在发生处以“显存不足”失败（表格和图表中都会显示），其他运行继续。把它设在 full 与 none 的总量之间，就能看到 none 失败而 full 放得下。</translation>
     </message>
     <message>
@@ -1934,7 +2230,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>线程数(&amp;T)</translation>
     </message>
     <message>
-        <source>Intra-op threads; auto keeps LibTorch's default</source>
+        <source>Intra-op threads; auto keeps LibTorch&apos;s default</source>
         <translation>算子内线程数；自动表示沿用 LibTorch 的默认值</translation>
     </message>
     <message>
@@ -1954,11 +2250,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <source>Timed steps; medians are reported</source>
-        <translation>计时步数；报告中位数</translation>
-    </message>
-    <message>
-        <source>&amp;Keep the previous step's gradients</source>
+        <source>&amp;Keep the previous step&apos;s gradients</source>
         <translation>保留上一步的梯度(&amp;K)</translation>
     </message>
     <message>
@@ -1966,8 +2258,12 @@ The %n run(s) finished before this are kept.</source>
         <translation>%1；该字段保持为 %2。请设置范围内的上限（0 = 不限）后再运行。</translation>
     </message>
     <message>
-        <source>The tutorial's protocol: none runs first from a clean start; every other strategy's measured step starts with the previous step's gradients still allocated and adds its own into them, as the tutorial's test does when it never clears them between its two runs. Savings then compare whole peaks.</source>
+        <source>The tutorial&apos;s protocol: none runs first from a clean start; every other strategy&apos;s measured step starts with the previous step&apos;s gradients still allocated and adds its own into them, as the tutorial&apos;s test does when it never clears them between its two runs. Savings then compare whole peaks.</source>
         <translation>教程的测量方式：none 先从干净的状态运行；其他每个策略被测的训练步开始时，上一步的梯度仍然占用内存，并把自己的梯度累加进去；教程的测试在两次运行之间从不清空梯度，就是这种情况。节省量于是比较的是整个峰值。</translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation>时间上限</translation>
     </message>
 </context>
 <context>
@@ -2033,6 +2329,30 @@ The %n run(s) finished before this are kept.</source>
     </message>
 </context>
 <context>
+    <name>ckptlab::ui::RepeatsField</name>
+    <message>
+        <source>Timed steps per strategy, taken in interleaved rounds (one step of every strategy per round); medians are reported with their 95% interval, which needs at least %1</source>
+        <translation>每个策略的计时步数，按交错轮次进行（每轮每个策略各跑一步）；报告中位数及其 95% 区间，区间至少需要 %1 个样本</translation>
+    </message>
+    <message>
+        <source>auto</source>
+        <comment>adaptive repeats</comment>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <source>Adaptive repeats: keep taking rounds (at least %1) until every median&apos;s 95% interval is within ±%2 % of it, or the time limit passes; the status bar says which stopped it</source>
+        <translation>自适应重复：持续进行计时轮次（至少 %1 轮），直到每个中位数的 95% 区间都在其 ±%2 % 以内，或达到时间上限；状态栏会说明是哪一个使其停止</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>Adaptive repeats stop after this many seconds of timed rounds, even when some interval is still wider than ±%1 % (from %2 to %3 s)</source>
+        <translation>计时轮次进行这么多秒后，自适应重复即停止，即使某些区间仍宽于 ±%1 %（%2 到 %3 秒）</translation>
+    </message>
+</context>
+<context>
     <name>ckptlab::ui::ResultsTableModel</name>
     <message>
         <source>optimal</source>
@@ -2057,10 +2377,6 @@ The %n run(s) finished before this are kept.</source>
     <message>
         <source>Activations (MiB)</source>
         <translation>激活值 (MiB)</translation>
-    </message>
-    <message>
-        <source>Step (ms)</source>
-        <translation>每步 (ms)</translation>
     </message>
     <message>
         <source>Fastest (ms)</source>
@@ -2095,12 +2411,8 @@ The %n run(s) finished before this are kept.</source>
         <translation>梯度校验</translation>
     </message>
     <message>
-        <source>Highest allocation above the step's start</source>
+        <source>Highest allocation above the step&apos;s start</source>
         <translation>高于训练步开始时的最高分配</translation>
-    </message>
-    <message>
-        <source>Median of the timed repeats</source>
-        <translation>计时重复的中位数</translation>
     </message>
     <message>
         <source>The fastest timed repeat: on a shared machine the one least disturbed by other work</source>
@@ -2135,12 +2447,52 @@ The %n run(s) finished before this are kept.</source>
         <translation>与 `none` 梯度的最大差值：%1</translation>
     </message>
     <message>
-        <source>Memory saved % per time added % (higher is better)</source>
-        <translation>每增加 1% 时间所节省的内存百分比（越高越好）</translation>
-    </message>
-    <message>
         <source>The optimal schedule within this peak is predicted to take %1 ms</source>
         <translation>在此峰值内的最优调度预计耗时 %1 ms</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>The machine of the results file the run comes from (its file&apos;s name too when two files were made on the same machine)</source>
+        <translation>该运行所属结果文件的机器（若两个文件来自同一台机器，还会附上文件名）</translation>
+    </message>
+    <message>
+        <source>Timing: the timed steps of every strategy run after all traced steps, interleaved in rounds; this row&apos;s times arrive then</source>
+        <translation>计时中：所有策略的计时步在全部记录步之后按交错轮次运行；此行的时间届时到达</translation>
+    </message>
+    <message>
+        <source>Step (ms) [95% CI]</source>
+        <translation>每步 (ms) [95% 区间]</translation>
+    </message>
+    <message>
+        <source>CV</source>
+        <translation>变异系数</translation>
+    </message>
+    <message>
+        <source>GFLOP/s</source>
+        <translation>GFLOP/s</translation>
+    </message>
+    <message>
+        <source>Median of the timed repeats and, in brackets, its 95% distribution-free interval (order statistics of the samples, taken in interleaved rounds); * marks a min–max range of fewer than 6 samples</source>
+        <translation>计时重复的中位数，方括号内是其 95% 无分布假设区间（样本的顺序统计量，样本取自交错轮次）；* 表示少于 6 个样本的最小–最大范围</translation>
+    </message>
+    <message>
+        <source>Coefficient of variation of the timed repeats: their spread in % of the mean</source>
+        <translation>计时重复的变异系数：离散程度占均值的 %</translation>
+    </message>
+    <message>
+        <source>Matmul work of one step (forward, recompute, backward) over the median step time</source>
+        <translation>一步的矩阵乘法计算量（前向、重计算、反向）除以每步时间中位数</translation>
+    </message>
+    <message>
+        <source>Median step time against none&apos;s, with the range of the difference; ≈ 0 when the two intervals overlap (within noise)</source>
+        <translation>每步时间中位数相对 none 的变化及差值范围；两个区间重叠时显示 ≈ 0（在噪声范围内）</translation>
+    </message>
+    <message>
+        <source>Memory saved % per time added %; blank when the time added is within noise or not positive</source>
+        <translation>每增加 1% 时间节省的内存 %；增加的时间在噪声范围内或不为正时留空</translation>
     </message>
 </context>
 <context>
@@ -2164,7 +2516,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>预设…</translation>
     </message>
     <message>
-        <source>Check a named set of strategies, e.g. the seed's experiments</source>
+        <source>Check a named set of strategies, e.g. the seed&apos;s experiments</source>
         <translation>勾选一组命名的策略，例如教程的实验</translation>
     </message>
     <message>
@@ -2191,7 +2543,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>预测</translation>
     </message>
     <message>
-        <source>Peak above the step's start and step time, predicted from the measured costs of one block before anything runs</source>
+        <source>Peak above the step&apos;s start and step time, predicted from the measured costs of one block before anything runs</source>
         <translation>高于训练步开始时的峰值和每步时间，在任何运行之前根据一个块的实测代价预测</translation>
     </message>
     <message>
@@ -2207,7 +2559,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>%1 · %2 ms</translation>
     </message>
     <message>
-        <source>Predicted peak %1 above the step's start (activations %2), step %3 ms</source>
+        <source>Predicted peak %1 above the step&apos;s start (activations %2), step %3 ms</source>
         <translation>预测峰值比训练步开始时高 %1（激活值 %2），每步 %3 ms</translation>
     </message>
     <message>

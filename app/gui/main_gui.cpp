@@ -1,6 +1,6 @@
 // ckptlab: the Checkpoint Lab desktop app. Entry point only; the window lives in ui/window.
 //
-//   ckptlab [--lang en|zh_CN] [RESULTS.json]
+//   ckptlab [--lang en|zh_CN] [RESULTS.json ...]   (several files open side by side)
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -32,8 +32,9 @@ int main(int argc, char* argv[]) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("results"),
-                                 QStringLiteral("A results JSON file to open (optional)."),
-                                 QStringLiteral("[RESULTS.json]"));
+                                 QStringLiteral("Results JSON files to open (optional); several "
+                                                "open side by side to compare them."),
+                                 QStringLiteral("[RESULTS.json ...]"));
     const QCommandLineOption langOption(
         QStringLiteral("lang"),
         QStringLiteral("The language: en or zh_CN (default: the one chosen in View > Language, "
@@ -76,6 +77,6 @@ int main(int argc, char* argv[]) {
     window.show();
     if (parser.isSet(lessonOption)) ckptlab::ui::openLesson(window, lesson);
     const QStringList files = parser.positionalArguments();
-    if (!files.isEmpty()) window.openResultsFile(files.first());
+    if (!files.isEmpty()) window.openResultsFiles(files);
     return app.exec();
 }

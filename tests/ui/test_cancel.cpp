@@ -69,6 +69,17 @@ void TestCancel::cancelKeepsFinishedResults() {
     QVERIFY(runs >= 1);
     QVERIFY(runs < kSlowStrategies.size());
     QCOMPARE(part<ResultsTableModel>(window, "resultsModel")->rowCount(), runs);
+    // Runs show after their traced step; the timed rounds come after all of them, so a cancel
+    // keeps complete rounds only: no row still waits for its times ("…"), and runs without a
+    // round show their memory with "—" for the time.
+    for (int row = 0; row < runs; ++row) {
+        QVERIFY(!part<ResultsDocument>(window, "document")->isTimesPending(row));
+        const QString step = part<ResultsTableModel>(window, "resultsModel")
+                                 ->index(row, ResultsTableModel::StepMsColumn)
+                                 .data()
+                                 .toString();
+        QVERIFY2(step != QStringLiteral("…"), qPrintable(step));
+    }
     QVERIFY(part<ResultsDocument>(window, "document")->results().cancelled);
     QVERIFY(part<QAction>(window, "runAction")->isEnabled());
     QVERIFY(m_recorder.messages.isEmpty());

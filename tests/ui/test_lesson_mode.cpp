@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -19,6 +21,7 @@
 #include "teaching/lesson_mode.h"
 #include "teaching/lesson_panel.h"
 #include "window/language.h"
+#include "window/projector_mode.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -49,6 +52,8 @@ private Q_SLOTS:
     void steppingChangesChartAndResults();
     void answersResolveFromTheRecording();
     void textFollowsTheLanguage();
+    void languageSwitchKeepsTheStepAndAnswer();
+    void projectorLayoutFitsUnscrolled();
     void unknownLessonListsTheIds();
     void unsavedResultsAreNotLostSilently();
     void lessonWithoutRecording();
@@ -75,6 +80,7 @@ void TestLessonMode::init() {
 }
 
 void TestLessonMode::cleanup() {
+    setProjectorMode(false);
     installLanguage(QStringLiteral("en"));
     m_window.reset();
 }
@@ -151,6 +157,60 @@ void TestLessonMode::textFollowsTheLanguage() {
     QVERIFY(installLanguage(QStringLiteral("en")));
     QCoreApplication::processEvents();
     QCOMPARE(m_lessons->panel()->answerText(), english);
+}
+
+// View → Language rebuilds the window's widgets; the lesson, its step and the shown answer
+// come back in the new language.
+void TestLessonMode::languageSwitchKeepsTheStepAndAnswer() {
+    QVERIFY(m_lessons->openLesson(QStringLiteral("ui-demo")));
+    QVERIFY(m_lessons->goToStep(0, 1));
+    part<QPushButton>(*m_window, "showAnswerButton")->click();
+    QVERIFY(m_window->setLanguage(QStringLiteral("zh_CN")));
+    QCoreApplication::processEvents();
+    m_lessons = part<LessonMode>(*m_window, "lessons");  // a new one
+    QCOMPARE(m_lessons->currentLesson(), 0);
+    QCOMPARE(m_lessons->currentStep(), 1);
+    QVERIFY(m_lessons->panel()->isAnswerShown());
+    QVERIFY(!part<QLabel>(*m_window, "answerText")->isHidden());
+    QVERIFY(!part<QDockWidget>(*m_window, "lessonDock")->isHidden());
+    QVERIFY(labelText(*m_window, "lessonTitle").contains(QStringLiteral("界面测试的示例课程")));
+    QVERIFY(part<ChartsPanel>(*m_window, "charts")->isScheduleCurrent());
+    QVERIFY(part<QAction>(*m_window, "previousStepAction")->isEnabled());
+    // And on from there.
+    QVERIFY(m_lessons->nextStep());
+    QCOMPARE(m_lessons->currentStep(), 2);
+    QVERIFY(m_window->setLanguage(QStringLiteral("en")));
+    QCoreApplication::processEvents();
+    m_lessons = part<LessonMode>(*m_window, "lessons");
+    QCOMPARE(m_lessons->currentStep(), 2);
+    QVERIFY(!m_lessons->panel()->isAnswerShown());  // the new step hid it
+    QVERIFY(labelText(*m_window, "lessonTitle").contains(QStringLiteral("Demo lesson")));
+}
+
+// Projector mode at 1280×720: the lesson takes about two fifths of the width (the Experiment
+// dock behind it no longer holds it at its fields' width) and its text, answer shown, does not
+// scroll.
+void TestLessonMode::projectorLayoutFitsUnscrolled() {
+    m_window.reset();
+    setProjectorMode(true);
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1280, 720);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_lessons = part<LessonMode>(*m_window, "lessons");
+    QVERIFY(m_lessons->openLesson(QStringLiteral("ui-demo")));
+    part<QPushButton>(*m_window, "showAnswerButton")->click();
+    auto* dock = part<QDockWidget>(*m_window, "lessonDock");
+    auto* scroll = part<QScrollArea>(*m_window, "lessonScroll");
+    for (int step = 0; step < 3; ++step) {
+        QVERIFY(m_lessons->goToStep(0, step));
+        part<QPushButton>(*m_window, "showAnswerButton")->setChecked(true);
+        QTRY_VERIFY(qAbs(dock->width() - 1280 * kProjectorDockShare) < 40);
+        QTest::qWait(50);
+        QVERIFY2(!scroll->verticalScrollBar()->isVisible(), qPrintable(QString::number(step)));
+        QVERIFY(scroll->widget()->width() <= scroll->viewport()->width());  // nothing cut
+    }
+    setProjectorMode(false);
 }
 
 void TestLessonMode::unknownLessonListsTheIds() {

@@ -5,12 +5,15 @@
 #include <QChart>
 #include <QLabel>
 #include <QLineSeries>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "ui_test_support.h"
 
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
+#include "controllers/chart_exporter.h"
+#include "document/results_document.h"
 #include "document/settings.h"
 #include "panels/charts_panel.h"
 #include "playback/charts_playback.h"
@@ -68,6 +71,7 @@ private Q_SLOTS:
     void fontsGrowAtLeastOnePointSix();
     void chartsUseTheHighContrastThemeAndThickerLines();
     void menuTogglesPersistsAndRestyles();
+    void exportsKeepTheNormalLook();
     void playbackFitsTheScreenInProjectorMode_data();
     void playbackFitsTheScreenInProjectorMode();
 };
@@ -153,6 +157,44 @@ void TestProjector::menuTogglesPersistsAndRestyles() {
         part<QAction>(restarted, "projectorAction")->trigger();
         QVERIFY(!isProjectorMode());
         QVERIFY(!Settings().projectorMode());
+    }
+}
+
+// Files never have the projector look: exported in projector mode, a chart and the schedules
+// are the files exported without it; the screen keeps its look.
+void TestProjector::exportsKeepTheNormalLook() {
+    MessageRecorder recorder;
+    MainWindow window;
+    window.show();
+    const ResultSet results = smallResults();
+    std::vector<std::vector<TimelineEvent>> thinned;
+    for (const RunResult& run : results.runs) thinned.push_back(run.timeline);
+    part<ResultsDocument>(window, "document")->reset(results, std::move(thinned));
+    auto* exporter = part<ChartExporter>(window, "chartExporter");
+    QTemporaryDir dir;
+    const auto readAll = [](const QString& path) {
+        QFile file(path);
+        return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+    };
+    const auto exportAll = [&](const QString& tag) {
+        QVERIFY(exporter->exportChart(ChartKind::Timeline, ChartFormat::Png1x,
+                                      dir.filePath(tag + QStringLiteral("-timeline.png"))));
+        QVERIFY(exporter->exportChart(ChartKind::Tradeoff, ChartFormat::Png1x,
+                                      dir.filePath(tag + QStringLiteral("-tradeoff.png"))));
+        QVERIFY(exporter->exportSchedule(ChartFormat::Png1x,
+                                         dir.filePath(tag + QStringLiteral("-schedules.png"))));
+    };
+    exportAll(QStringLiteral("normal"));
+    setProjectorMode(true);
+    QCoreApplication::processEvents();
+    exportAll(QStringLiteral("projector"));
+    QVERIFY(isProjectorLook());  // the screen's look is back after each export
+    // Pixels, not SVG text: an SVG also records the painter's unused default font, the
+    // application's, which projector mode enlarges.
+    for (const char* file : {"-timeline.png", "-tradeoff.png", "-schedules.png"}) {
+        const QByteArray normal = readAll(dir.filePath(QStringLiteral("normal") + file));
+        QVERIFY(!normal.isEmpty());
+        QVERIFY2(normal == readAll(dir.filePath(QStringLiteral("projector") + file)), file);
     }
 }
 

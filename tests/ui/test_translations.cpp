@@ -3,8 +3,10 @@
 // a restart and without losing the results. The completeness of translations/*.ts (nothing
 // unfinished, missing or obsolete; the same %1 arguments) is tests/ui/check_translations.py.
 
+#include <QApplication>
 #include <QChart>
 #include <QDockWidget>
+#include <QFontDatabase>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QtTest>
@@ -54,8 +56,15 @@ void TestTranslations::installsAndRemoves() {
     QVERIFY(installLanguage(QStringLiteral("zh_CN")));
     QCOMPARE(currentLanguage(), QStringLiteral("zh_CN"));
     QCOMPARE(chartTitle(ChartKind::Tradeoff), QStringLiteral("各策略的内存与时间"));
+    // Chinese in the Simplified Chinese face (not fontconfig's Japanese fallback), charts too.
+    const bool sc = QFontDatabase::families().contains(QStringLiteral("Noto Sans CJK SC"));
+    if (sc) {
+        QVERIFY(QApplication::font().families().contains(QStringLiteral("Noto Sans CJK SC")));
+        QVERIFY(legendFont().families().contains(QStringLiteral("Noto Sans CJK SC")));
+    }
     QVERIFY(installLanguage(QStringLiteral("en")));
     QCOMPARE(chartTitle(ChartKind::Tradeoff), QStringLiteral("Memory against time per strategy"));
+    QVERIFY(!QApplication::font().families().contains(QStringLiteral("Noto Sans CJK SC")));
     // English plural forms come from ckptlab_en.qm.
     QCOMPARE(ChartText::tr("%n checkpoint(s)", nullptr, 1), QStringLiteral("1 checkpoint"));
     QCOMPARE(ChartText::tr("%n checkpoint(s)", nullptr, 3), QStringLiteral("3 checkpoints"));

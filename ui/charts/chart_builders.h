@@ -46,7 +46,10 @@ struct TimelineData {
 // breakdown skips them. When the runs share a memory limit, the timeline draws it as a
 // horizontal line and the tradeoff chart as a vertical capacity line, both above the step's
 // start (the limit less parameters, input and optimizer state).
-QChart* buildTradeoffChart(const ResultSet& results);
+// The tradeoff chart draws each measured point's step-time interval as an error bar
+// (error_bars.h); `fastest` says the set's step_ms are fastest repeats (withFastestSteps), which
+// have no interval: no bars then, and the tooltips say so.
+QChart* buildTradeoffChart(const ResultSet& results, bool fastest = false);
 QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineData>& runs);
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run);
 QChart* buildBreakdownChart(const ResultSet& results);

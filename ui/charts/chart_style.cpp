@@ -3,6 +3,8 @@
 #include <QAbstractSeries>
 #include <QAreaSeries>
 #include <QChart>
+#include <QFontMetricsF>
+#include <QGraphicsLayout>
 #include <QImage>
 #include <QLegend>
 #include <QLegendMarker>
@@ -97,6 +99,12 @@ void styleChart(QChart* chart, const QString& title) {
     chart->legend()->setFont(legendFont());
     chart->legend()->setVisible(true);
     chart->setBackgroundRoundness(0);
+    // Projector fonts leave a 1280×720 chart short of height (Chinese lines are taller still):
+    // the plot gets the margins' room.
+    if (projectorLook) {
+        chart->setMargins(QMargins(6, 2, 6, 2));
+        chart->layout()->setContentsMargins(2, 2, 2, 2);
+    }
 }
 
 QValueAxis* makeValueAxis(const QString& title) {
@@ -162,10 +170,19 @@ void hideFromLegend(QChart* chart, QAbstractSeries* series) {
 
 void placeLegend(QChart* chart) {
     // Counted by our own mark: a marker's isVisible() is false until the chart is shown.
+    // A bottom row wider than the chart usually is cuts every name short ("recom…"); projector
+    // fonts get there with fewer entries, so the row is measured in the legend's font.
+    const QFontMetricsF metrics(chart->legend()->font());
     int entries = 0;
+    qreal row = 0;
     for (QLegendMarker* marker : chart->legend()->markers())
-        if (!marker->series()->property(kNoLegendProperty).toBool()) ++entries;
-    chart->legend()->setAlignment(entries > 8 ? Qt::AlignRight : Qt::AlignBottom);
+        if (!marker->series()->property(kNoLegendProperty).toBool()) {
+            ++entries;
+            row += metrics.horizontalAdvance(marker->label()) + 2.5 * metrics.height();
+        }
+    const qreal usualWidth = projectorLook ? 650 : 1000;  // the plot's share of a chart
+    chart->legend()->setAlignment(entries > 8 || row > usualWidth ? Qt::AlignRight
+                                                                  : Qt::AlignBottom);
 }
 
 QColor phaseColor(Phase phase) {

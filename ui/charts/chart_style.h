@@ -31,8 +31,8 @@ class ChartText {
 // setSelectedStrategy for highlighting.
 inline constexpr const char* kStrategyProperty = "ckptlabStrategy";
 
-// Projector mode's look (set by the window's View menu or --projector; headless export keeps
-// the normal look unless its caller turns it on): every chart font kProjectorFontScale times
+// Projector mode's look (set by the window's View menu or --projector; exports turn it off,
+// see NormalLookScope): every chart font kProjectorFontScale times
 // larger and Qt Charts' high-contrast theme (both in styleChart and the font functions), and
 // thicker lines and larger markers (applyProjectorLook, on a built chart).
 inline constexpr qreal kProjectorFontScale = 1.6;
@@ -41,6 +41,22 @@ bool isProjectorLook();
 // Thicker lines (series and axes) and larger markers; the emphasis setSelectedStrategy gives
 // scales with them. Does nothing unless isProjectorLook().
 void applyProjectorLook(QChart* chart);
+
+// The one rule for files: every export (PNG, SVG, the schedules, PDF handouts) has the normal
+// look, in projector mode too; the projector look is for the room's screen only, and files go
+// into papers and slides. Hold one while a file's charts are built and painted.
+class NormalLookScope {
+public:
+    NormalLookScope() : m_was(isProjectorLook()) { setProjectorLook(false); }
+    ~NormalLookScope() { setProjectorLook(m_was); }
+    NormalLookScope(const NormalLookScope&) = delete;
+    NormalLookScope& operator=(const NormalLookScope&) = delete;
+    // Whether the projector look was on (the shown charts then differ from the file's).
+    bool wasProjector() const { return m_was; }
+
+private:
+    bool m_was;
+};
 
 QFont chartTitleFont();
 QFont axisTitleFont();

@@ -87,7 +87,9 @@ QString barText(const QString& strategy, const Bar& bar) {
 // Blocks down the side, block 0 on top as in a Gantt chart; ticks thinned so labels never
 // collide.
 QValueAxis* makeBlockAxis(int depth) {
-    auto* y = makeValueAxis(ChartText::tr("Block (bar thickness = bytes kept)"));
+    // Projector fonts leave the plot too short for the long title.
+    auto* y = makeValueAxis(isProjectorLook() ? ChartText::tr("Block")
+                                              : ChartText::tr("Block (bar thickness = bytes kept)"));
     y->setReverse(true);
     y->setRange(-0.6, depth - 0.4);
     y->setTickType(QValueAxis::TicksDynamic);
@@ -95,7 +97,7 @@ QValueAxis* makeBlockAxis(int depth) {
     const int steps[] = {1, 2, 5, 10, 20, 25, 50, 100};
     int interval = 100;
     for (int step : steps)
-        if (depth / step <= 20) {
+        if (depth / step <= (isProjectorLook() ? 6 : 20)) {  // projector labels are taller
             interval = step;
             break;
         }
@@ -168,12 +170,17 @@ QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
         }
 
     auto* chart = new QChart;
-    styleChart(chart, ChartText::tr("%1: %2 (%n recomputed bar(s))", nullptr,
-                                    int(recompute.size()))
-                          .arg(chartTitle(ChartKind::Lifetimes), name));
-    auto* x = makeValueAxis(ChartText::tr("Time since the step began (ms)"));
+    // Projector fonts leave no width for the count: the legend shows the recomputed bars.
+    styleChart(chart, isProjectorLook()
+                          ? ChartText::tr("%1: %2").arg(chartTitle(ChartKind::Lifetimes), name)
+                          : ChartText::tr("%1: %2 (%n recomputed bar(s))", nullptr,
+                                          int(recompute.size()))
+                                .arg(chartTitle(ChartKind::Lifetimes), name));
+    const bool big = isProjectorLook();
+    auto* x = makeValueAxis(big ? ChartText::tr("Time (ms)")
+                                : ChartText::tr("Time since the step began (ms)"));
     auto* y = makeBlockAxis(depth);
-    setNiceRange(x, 0, maxT, 0.01, true, 12, false);
+    setNiceRange(x, 0, maxT, 0.01, true, big ? 7 : 12, false);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 

@@ -47,6 +47,10 @@ void PointLabels::add(QXYSeries* series, int index, const QString& text, const Q
 
 QString PointLabels::text(int i) const { return m_labels.at(size_t(i)).item->text(); }
 
+void PointLabels::setText(int i, const QString& text) {
+    m_labels.at(size_t(i)).item->setText(text);
+}
+
 void PointLabels::relayout() {
     const QRectF plot = m_chart->plotArea();
     // Markers are obstacles too, so a label never covers another run's point.

@@ -32,6 +32,8 @@ public:
 
     int count() const { return int(m_labels.size()); }
     QString text(int i) const;
+    // Changes label `i`'s text; placed again on the next relayout.
+    void setText(int i, const QString& text);
 
 private:
     struct Label {

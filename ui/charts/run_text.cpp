@@ -94,8 +94,15 @@ QString runTooltip(const RunResult& run, const RunResult* baseline) {
     lines << ChartText::tr("peak %1 · step %2")
                  .arg(formatMiB(double(run.metrics.peak_bytes) / kMiB),
                       formatMs(run.metrics.step_ms));
-    lines << ChartText::tr("memory saved %1 · time added %2")
-                 .arg(percent(row.memory_saved_pct), percent(row.time_added_pct));
+    if (row.time_within_noise.value_or(false) && row.time_added_low_pct && row.time_added_high_pct)
+        // The intervals overlap none's: no sign to claim (summary.h).
+        lines << ChartText::tr("memory saved %1 · time added ≈ 0 [%2, %3] % (within noise)")
+                     .arg(percent(row.memory_saved_pct))
+                     .arg(*row.time_added_low_pct, 0, 'f', 1)
+                     .arg(*row.time_added_high_pct, 0, 'f', 1);
+    else
+        lines << ChartText::tr("memory saved %1 · time added %2")
+                     .arg(percent(row.memory_saved_pct), percent(row.time_added_pct));
     if (row.saved_per_added)
         lines << ChartText::tr("saved/added ratio %1").arg(*row.saved_per_added, 0, 'f', 2);
     lines << gradCheckText(run.grad_check);

@@ -4,6 +4,7 @@
 // where a checkpoint stores its input, and brackets under the cells for each recomputed
 // segment, nested ones lower. Painted with QPainter so the window, PNG and SVG share it.
 
+#include <QFont>
 #include <QPainter>
 #include <QRectF>
 #include <QString>
@@ -55,10 +56,32 @@ public:
     const std::vector<ScheduleRow>& rows() const { return m_rows; }
 
 private:
-    qreal rowHeight(const ScheduleRow& row) const;
+    // Sizes in the diagram's font (chart_style's legendFont when built: projector mode's is
+    // larger), so labels, notes and the legend fit whatever the font.
+    struct Geometry {
+        qreal scale = 1;  // of the fixed sizes (markers, brackets, gaps), from the text height
+        qreal labelWidth = 0;
+        qreal noteWidth = 0;
+        qreal cellHeight = 0;
+        qreal markerHeight = 0;
+        qreal bracketStep = 0;
+        qreal rowGap = 0;
+        qreal headerHeight = 0;
+        qreal legendLine = 0;  // height of one legend line; the legend wraps
+        bool twoLineNotes = false;  // "5 checkpoints" over "20 recomputed" where one line is too long
+        qreal lineHeight = 0;
+    };
+    Geometry geometry(qreal width) const;
+    qreal rowHeight(const ScheduleRow& row, const Geometry& g) const;
+    QString summary(const ScheduleRow& row) const;
+    // The summary's two halves (checkpoints, recomputed), or the note alone.
+    QStringList summaryLines(const ScheduleRow& row) const;
+    // The legend's entries and how many lines they take at `width`.
+    int legendLines(qreal width, const Geometry& g) const;
 
     std::vector<ScheduleRow> m_rows;
     QStringList m_colourOrder;
+    QFont m_font;
 };
 
 // Colour of a unit that runs `forwards` times (1 = stored, never recomputed).

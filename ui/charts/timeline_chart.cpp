@@ -270,10 +270,15 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
                                              .arg(chartTitle(ChartKind::Timeline), firstName)
                                        : ChartText::tr("%1: %2").arg(
                                              chartTitle(ChartKind::Timeline), firstName));
-    auto* x = makeValueAxis(ChartText::tr("Time since the step began (ms)"));
-    auto* y = makeValueAxis(ChartText::tr("Memory above the step's start (MiB)"));
-    setNiceRange(x, 0, maxT, 0.0, true, 12, false);
-    setNiceRange(y, 0, maxMiB, 0.06, true);
+    // Projector fonts leave the plot too short for the long title, and too narrow for a tick
+    // every twelfth of the step: short titles and fewer ticks there.
+    const bool big = isProjectorLook();
+    auto* x = makeValueAxis(big ? ChartText::tr("Time (ms)")
+                                : ChartText::tr("Time since the step began (ms)"));
+    auto* y = makeValueAxis(big ? ChartText::tr("Memory (MiB)")
+                                : ChartText::tr("Memory above the step's start (MiB)"));
+    setNiceRange(x, 0, maxT, 0.0, true, big ? 7 : 12, false);
+    setNiceRange(y, 0, maxMiB, 0.06, true, big ? 5 : 8);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 

@@ -17,6 +17,7 @@
 #include "charts/chart_builders.h"
 #include "charts/chart_interaction.h"
 #include "charts/chart_style.h"
+#include "charts/error_bars.h"
 #include "charts/pareto.h"
 #include "charts/point_labels.h"
 #include "charts/prediction_overlay.h"
@@ -113,14 +114,19 @@ std::vector<Failed> failedRuns(const ResultSet& results) {
 }
 
 // Measured runs as points; runs without a peak or a step time (not measured) are left out.
+// The tooltip says what the error bar is, or that the fastest repeat has none.
 std::vector<Point> measuredPoints(const std::vector<const RunResult*>& runs,
-                                  const RunResult* baseline) {
+                                  const RunResult* baseline, bool fastest) {
     std::vector<Point> points;
     for (const RunResult* run : runs) {
         const QPointF value(double(run->metrics.peak_bytes) / kMiB, run->metrics.step_ms);
         if (!std::isfinite(value.x()) || !std::isfinite(value.y())) continue;  // not measured
-        points.push_back(
-            {value, QString::fromStdString(run->strategy), runTooltip(*run, baseline)});
+        QString tooltip = runTooltip(*run, baseline);
+        const QString interval =
+            fastest ? ChartText::tr("fastest repeat: no error bar (the interval is the median's)")
+                    : stepIntervalLine(*run);
+        if (!interval.isEmpty()) tooltip += QLatin1Char('\n') + interval;
+        points.push_back({value, QString::fromStdString(run->strategy), tooltip});
     }
     return points;
 }
@@ -255,17 +261,21 @@ void addInteraction(QChart* chart, std::vector<Point> points, const QStringList&
 
 }  // namespace
 
-QChart* buildTradeoffChart(const ResultSet& results) {
+QChart* buildTradeoffChart(const ResultSet& results, bool fastest) {
     const auto runs = plottedRuns(results);
     std::vector<Failed> failed = failedRuns(results);
     if (runs.empty() && failed.empty()) return makeEmptyChart();
 
     const RunResult* baseline = results.find("none");
     if (baseline && baseline->error) baseline = nullptr;
-    std::vector<Point> points = measuredPoints(runs, baseline);
+    std::vector<Point> points = measuredPoints(runs, baseline, fastest);
+    const std::vector<StepErrorBar> bars = fastest ? std::vector<StepErrorBar>{}
+                                                   : stepErrorBars(runs);
     if (points.empty() && failed.empty()) return makeEmptyChart();
 
     Extent e = extentOf(results, runs, points, failed);
+    for (const StepErrorBar& bar : bars)  // the whole interval in view
+        e.minY = std::min(e.minY, bar.lowMs), e.maxY = std::max(e.maxY, bar.highMs);
     std::vector<const RunResult*> limited = runs;
     for (const RunResult& run : results.runs)
         if (run.out_of_memory) limited.push_back(&run);
@@ -296,6 +306,7 @@ QChart* buildTradeoffChart(const ResultSet& results) {
     if (drawCapacity)
         addCapacityLine(chart, x, y, limited.front()->config.memory_limit_mib, capacity);
 
+    addStepErrorBars(chart, x, y, bars, order);  // under the points
     auto* labels = new PointLabels(chart);  // named beside the point, clear of the others
     addStrategySeries(chart, x, y, points, order, labels);
     const QStringList failedTips = addFailedCrosses(chart, x, y, failed, order, labels);

@@ -1,13 +1,16 @@
 #include "controllers/chart_exporter.h"
 
 #include <QAction>
+#include <QChart>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
+#include <memory>
 
 #include "charts/chart_export.h"
+#include "charts/chart_style.h"
 #include "charts/schedule_diagram.h"
 #include "ckptlab/output_paths.h"
 #include "document/results_document.h"
@@ -78,7 +81,13 @@ QString ChartExporter::refuseFile(const QString& path, const QString& title) con
 
 bool ChartExporter::exportChart(ChartKind kind, ChartFormat format, const QString& path) {
     if (!refuseFile(path, tr("Cannot export chart")).isEmpty()) return false;
+    const NormalLookScope look;  // files have the normal look (chart_style.h)
     QChart* chart = m_charts->chart(kind);
+    std::unique_ptr<QChart> normal;
+    if (look.wasProjector()) {  // the chart on screen has the projector's: a normal one
+        normal.reset(m_charts->buildDetached(kind));
+        chart = normal.get();
+    }
     QString error;
     const bool ok = format == ChartFormat::Svg
                         ? exportChartSvg(chart, path, chartTitle(kind), description(), &error)
@@ -138,6 +147,7 @@ QStringList ChartExporter::exportAll(const QString& folder) {
 
 bool ChartExporter::exportSchedule(ChartFormat format, const QString& path) {
     if (!refuseFile(path, tr("Cannot export the schedules")).isEmpty()) return false;
+    const NormalLookScope look;  // files have the normal look (chart_style.h)
     QString error;
     const ResultSet& results = m_document->results();
     const bool ok =

@@ -3,8 +3,10 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLocale>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "ckptlab/comparison.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
 #include "document/results_document.h"
@@ -30,12 +32,30 @@ LoadedResults loadAndThin(const QString& path) {
 
 std::string localPath(const QString& path) { return QFile::encodeName(path).toStdString(); }
 
+std::vector<LoadedResults> loadAll(const QStringList& paths) {
+    std::vector<LoadedResults> loaded;
+    for (const QString& path : paths) {
+        loaded.push_back(loadAndThin(path));
+        if (!loaded.back().error.isEmpty()) break;  // the first that fails is reported
+    }
+    return loaded;
+}
+
+// Core's reason why these files cannot be compared (the same file twice, also under two names);
+// empty when they can.
+QString comparisonProblem(const QStringList& paths) {
+    std::vector<std::string> local;
+    for (const QString& path : paths) local.push_back(localPath(path));
+    return QString::fromStdString(checkComparisonFiles(local));
+}
+
 }  // namespace
 
 FileController::FileController(ResultsDocument* document, Settings* settings, QWidget* window)
     : QObject(window), m_document(document), m_settings(settings), m_window(window) {
     setObjectName(QStringLiteral("files"));
-    connect(&m_loading, &QFutureWatcher<LoadedResults>::finished, this, &FileController::onLoaded);
+    connect(&m_loading, &QFutureWatcher<std::vector<LoadedResults>>::finished, this,
+            &FileController::onLoaded);
 }
 
 FileController::~FileController() {
@@ -43,29 +63,124 @@ FileController::~FileController() {
 }
 
 void FileController::openDialog() {
-    const QString path = QFileDialog::getOpenFileName(
-        m_window, tr("Open results"), m_settings->lastFolder(FolderKind::Results),
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        m_window, tr("Open results (several to compare them)"),
+        m_settings->lastFolder(FolderKind::Results),
         tr("Checkpoint Lab results (*.json);;All files (*)"));
-    if (!path.isEmpty()) open(path);
+    if (!paths.isEmpty()) openFiles(paths);
 }
 
-void FileController::open(const QString& path) {
-    if (m_loading.isRunning()) return;  // one load at a time; the first one's result wins
-    m_settings->setLastFolder(FolderKind::Results, path);
-    m_loading.setFuture(QtConcurrent::run(loadAndThin, path));
+void FileController::open(const QString& path) { openFiles({path}); }
+
+void FileController::openFiles(const QStringList& paths) {
+    if (paths.isEmpty() || m_loading.isRunning()) return;  // one load at a time
+    if (paths.size() > 1) {
+        const QString problem = comparisonProblem(paths);
+        if (!problem.isEmpty()) {
+            showMessage(m_window, MessageKind::Error, tr("Cannot open these files together"),
+                        problem);
+            return;
+        }
+    }
+    if (!mayReplaceResults()) return;
+    load(paths, {});
+}
+
+void FileController::addDialog() {
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        m_window, tr("Add results to compare"), m_settings->lastFolder(FolderKind::Results),
+        tr("Checkpoint Lab results (*.json);;All files (*)"));
+    if (!paths.isEmpty()) addFiles(paths);
+}
+
+void FileController::addFiles(const QStringList& paths) {
+    if (paths.isEmpty() || m_loading.isRunning()) return;
+    if (m_document->isEmpty()) {
+        openFiles(paths);
+        return;
+    }
+    std::vector<ResultSource> keep = m_document->sources();
+    if (keep.empty()) {
+        // Only a file compares: results measured or shown here are saved first.
+        if (m_document->filePath().isEmpty() || m_document->isModified()) {
+            showMessage(m_window, MessageKind::Information, tr("Save the results first"),
+                        tr("Adding a results file compares files side by side, and the results "
+                           "on screen are not saved in one. Save them first, then add the files "
+                           "to compare them with."));
+            return;
+        }
+        keep.push_back({m_document->filePath(), m_document->results(),
+                        m_document->thinnedTimelines(), {}});
+    }
+    QStringList all;
+    for (const ResultSource& source : keep) all << source.path;
+    all << paths;
+    const QString problem = comparisonProblem(all);
+    if (!problem.isEmpty()) {
+        showMessage(m_window, MessageKind::Error, tr("Cannot add these files"), problem);
+        return;
+    }
+    load(paths, std::move(keep));
+}
+
+bool FileController::mayReplaceResults() {
+    if (m_document->isEmpty() || !m_document->isModified()) return true;
+    return confirm(m_window, tr("Replace the results?"),
+                   tr("The results on screen were measured here and are not saved. Opening "
+                      "replaces them.\n\nReplace them anyway?"));
+}
+
+void FileController::load(const QStringList& paths, std::vector<ResultSource> keep) {
+    m_settings->setLastFolder(FolderKind::Results, paths.front());
+    m_keep = std::move(keep);
+    m_loading.setFuture(QtConcurrent::run(loadAll, paths));
 }
 
 void FileController::onLoaded() {
-    LoadedResults loaded = m_loading.result();
-    if (!loaded.error.isEmpty()) {
+    std::vector<LoadedResults> loaded = m_loading.result();
+    std::vector<ResultSource> sources = std::move(m_keep);
+    m_keep.clear();
+    for (const LoadedResults& file : loaded) {
+        if (file.error.isEmpty()) continue;
         showMessage(m_window, MessageKind::Error, tr("Cannot open results"),
-                    tr("%1\n\n%2").arg(QDir::toNativeSeparators(loaded.path), loaded.error));
-        Q_EMIT openFailed(loaded.path, loaded.error);
+                    tr("%1\n\n%2").arg(QDir::toNativeSeparators(file.path), file.error));
+        Q_EMIT openFailed(file.path, file.error);
         return;
     }
-    m_document->reset(std::move(loaded.results), std::move(loaded.thinned));
-    m_document->setFilePath(loaded.path);
-    Q_EMIT opened(loaded.path);
+    if (loaded.empty()) return;
+    if (sources.empty() && loaded.size() == 1) {
+        LoadedResults& file = loaded.front();
+        m_document->reset(std::move(file.results), std::move(file.thinned));
+        m_document->setFilePath(file.path);
+        Q_EMIT opened(file.path);
+        return;
+    }
+    for (LoadedResults& file : loaded)
+        sources.push_back({file.path, std::move(file.results), std::move(file.thinned), {}});
+    showSources(std::move(sources));
+}
+
+void FileController::showSources(std::vector<ResultSource> sources) {
+    QStringList names;
+    for (const ResultSource& source : sources) names << QDir::toNativeSeparators(source.path);
+    try {
+        m_document->resetSources(std::move(sources));
+    } catch (const std::exception& e) {  // ComparisonError: nothing changed
+        const QString message = QString::fromStdString(e.what());
+        showMessage(m_window, MessageKind::Error, tr("Cannot open these files together"), message);
+        Q_EMIT openFailed(names.front(), message);
+        return;
+    }
+    Q_EMIT opened(QLocale().createSeparatedList(names));
+}
+
+bool FileController::refuseSeveral() {
+    if (m_document->sourceCount() < 2) return false;
+    showMessage(m_window, MessageKind::Information, tr("Several files are open"),
+                tr("The results on screen come from several files, each of them saved already. "
+                   "To save one under another name, open it alone; to keep the comparison, use "
+                   "Export Summary as CSV."));
+    return true;
 }
 
 bool FileController::hasResults() {
@@ -88,6 +203,7 @@ QString FileController::askSavePath(const QString& caption, const QString& suffi
 }
 
 void FileController::save() {
+    if (refuseSeveral()) return;
     if (m_document->filePath().isEmpty())
         saveAsDialog();
     else
@@ -95,14 +211,14 @@ void FileController::save() {
 }
 
 void FileController::saveAsDialog() {
-    if (!hasResults()) return;
+    if (!hasResults() || refuseSeveral()) return;
     const QString path = askSavePath(tr("Save results"), QStringLiteral(".json"),
                                      tr("Checkpoint Lab results (*.json)"));
     if (!path.isEmpty()) saveTo(path);
 }
 
 bool FileController::saveTo(const QString& path) {
-    if (!hasResults()) return false;
+    if (!hasResults() || refuseSeveral()) return false;
     if (!refuseUnwritableFile(m_window, path, tr("Cannot save results")).isEmpty()) return false;
     try {
         saveResults(m_document->results(), localPath(path));
@@ -125,11 +241,18 @@ void FileController::exportCsvDialog() {
 }
 
 bool FileController::exportCsv(const QString& path) {
+    // Several files: core's comparison, one line per strategy and file with the ratios.
+    if (const Comparison* comparison = m_document->comparison())
+        return exportWith(path, tr("Cannot export CSV"),
+                          [comparison](const ResultSet&, const std::string& file) {
+                              saveComparisonCsv(*comparison, file);
+                          });
     return exportWith(path, tr("Cannot export CSV"), &saveSummaryCsv);
 }
 
-bool FileController::exportWith(const QString& path, const QString& failureTitle,
-                                void (*save)(const ResultSet&, const std::string&)) {
+bool FileController::exportWith(
+    const QString& path, const QString& failureTitle,
+    const std::function<void(const ResultSet&, const std::string&)>& save) {
     if (!hasResults()) return false;
     if (!refuseUnwritableFile(m_window, path, failureTitle).isEmpty()) return false;
     try {

@@ -1,13 +1,19 @@
 #pragma once
-// Open, Save and the results exports (CSV, Chrome trace). Opening parses and thins the file on
+// Open, Save and the results exports (CSV, Chrome trace). Opening parses and thins the files on
 // a pool thread (QtConcurrent) so a large results file never freezes the window. Each action
 // has a dialog-free variant taking a path, used by the dialogs, the command line and tests.
+// Several files open side by side (ResultsDocument::resetSources): Open with several, or Add
+// Results File… beside what is open. Save refuses them (each is a file already); the CSV export
+// writes core's comparison CSV instead of one set's summary.
 
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <QStringList>
+#include <functional>
 
 #include "document/metatypes.h"
+#include "document/result_sources.h"
 
 class QWidget;
 
@@ -35,6 +41,12 @@ public Q_SLOTS:
     void openDialog();
     // Asynchronous: ends with opened() or openFailed().
     void open(const QString& path);
+    // One file opens as open() does; several open side by side. Unsaved results measured here
+    // are replaced only after the user confirms.
+    void openFiles(const QStringList& paths);
+    // Add Results File…: files beside the results on screen, which must come from a saved file.
+    void addDialog();
+    void addFiles(const QStringList& paths);
     void save();
     void saveAsDialog();
     bool saveTo(const QString& path);
@@ -44,21 +56,29 @@ public Q_SLOTS:
     bool exportTrace(const QString& path);
 
 Q_SIGNALS:
+    // `path`: the file, or with several files the list of their names.
     void opened(const QString& path);
     void openFailed(const QString& path, const QString& message);
 
 private:
     bool hasResults();
+    bool mayReplaceResults();
+    // Loads `paths` beside `keep` (the sources already open when adding).
+    void load(const QStringList& paths, std::vector<ResultSource> keep);
+    void showSources(std::vector<ResultSource> sources);
     // Checks the target, writes with `save`, reports a failure under `failureTitle`.
     bool exportWith(const QString& path, const QString& failureTitle,
-                    void (*save)(const ResultSet&, const std::string&));
+                    const std::function<void(const ResultSet&, const std::string&)>& save);
+    // With several files open: says Save cannot write them as one and returns true.
+    bool refuseSeveral();
     void onLoaded();
     QString askSavePath(const QString& caption, const QString& suffix, const QString& filter);
 
     ResultsDocument* m_document;
     Settings* m_settings;
     QWidget* m_window;
-    QFutureWatcher<LoadedResults> m_loading;
+    QFutureWatcher<std::vector<LoadedResults>> m_loading;
+    std::vector<ResultSource> m_keep;  // the sources kept beside the files loading
 };
 
 }  // namespace ckptlab::ui

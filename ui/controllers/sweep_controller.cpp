@@ -8,7 +8,12 @@ SweepController::SweepController(QObject* parent) : QObject(parent), m_worker(ne
     m_worker->moveToThread(&m_thread);
     // Worker and controller live on different threads, so these connections are queued.
     connect(m_worker, &SweepWorker::progress, this, &SweepController::onProgress);
+    connect(m_worker, &SweepWorker::traced, this, &SweepController::onTraced);
     connect(m_worker, &SweepWorker::measured, this, &SweepController::onMeasured);
+    connect(m_worker, &SweepWorker::timing, this,
+            [this](quint64 jobId, const TimingRounds& timing) {
+                if (jobId == m_job && m_running) Q_EMIT timingReported(timing);
+            });
     connect(m_worker, &SweepWorker::frontier, this, [this](quint64 jobId, const Frontier& points) {
         if (jobId == m_job && m_running) Q_EMIT frontierPlanned(points);
     });
@@ -38,6 +43,7 @@ quint64 SweepController::start(const SweepRequest& request) {
     m_running = true;
     m_kind = request.kind;
     m_runs = 0;
+    m_awaitingTimes = 0;
     m_clock.start();
     SweepWorker* worker = m_worker;
     CancelFlag flag = m_cancel;
@@ -66,9 +72,22 @@ void SweepController::onProgress(quint64 jobId, double fraction, const QString& 
     if (jobId == m_job && m_running) Q_EMIT progress(fraction, message);
 }
 
-void SweepController::onMeasured(quint64 jobId, const MeasuredRun& run) {
+void SweepController::onTraced(quint64 jobId, const MeasuredRun& run) {
     if (jobId != m_job || !m_running) return;
     if (m_runs++ == 0) Q_EMIT firstRunMeasured();
+    ++m_awaitingTimes;
+    Q_EMIT traced(run);
+}
+
+void SweepController::onMeasured(quint64 jobId, const MeasuredRun& run) {
+    if (jobId != m_job || !m_running) return;
+    // The complete run of one traced before (the runner hands each on in the same order), or
+    // a run that never had a traced step (the model could not be built).
+    if (m_awaitingTimes > 0) {
+        --m_awaitingTimes;
+    } else if (m_runs++ == 0) {
+        Q_EMIT firstRunMeasured();
+    }
     Q_EMIT measured(run);
 }
 

@@ -39,7 +39,12 @@ Q_SIGNALS:
     // (a sweep refused before it runs leaves them).
     void firstRunMeasured();
     void progress(double fraction, const QString& message);
+    // A run after its traced step, times to come (MeasuredRun::timesPending), then the same
+    // run complete. Both count as one run in runsThisSweep().
+    void traced(const ckptlab::ui::MeasuredRun& run);
     void measured(const ckptlab::ui::MeasuredRun& run);
+    // The sweep's timed rounds (ResultSet::timing), before `finished`.
+    void timingReported(const ckptlab::TimingRounds& timing);
     void frontierPlanned(const ckptlab::ui::Frontier& points);
     // The sweep's notes (ResultSet::notes), before `finished`.
     void notesReported(const QStringList& notes);
@@ -51,6 +56,7 @@ Q_SIGNALS:
 
 private:
     void onProgress(quint64 jobId, double fraction, const QString& message);
+    void onTraced(quint64 jobId, const MeasuredRun& run);
     void onMeasured(quint64 jobId, const MeasuredRun& run);
     void onFinished(quint64 jobId, bool cancelled, const Environment& environment);
     void onFailed(quint64 jobId, const QString& title, const QString& message,
@@ -63,6 +69,7 @@ private:
     bool m_running = false;
     SweepRequest::Kind m_kind = SweepRequest::Kind::Sweep;
     int m_runs = 0;
+    int m_awaitingTimes = 0;  // runs traced whose complete result has not come yet
     QElapsedTimer m_clock;
 };
 

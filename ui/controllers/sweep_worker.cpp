@@ -49,6 +49,10 @@ void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag can
         sinceProgress.start();
         Q_EMIT progress(jobId, fraction, progressText(message));
     };
+    hooks.traced = [&](const RunResult& run) {
+        MeasuredRun m{run, downsampleTimeline(run.timeline, kTimelinePoints), true};
+        Q_EMIT traced(jobId, m);
+    };
     hooks.result = [&](const RunResult& run) {
         MeasuredRun m{run, downsampleTimeline(run.timeline, kTimelinePoints)};
         Q_EMIT measured(jobId, m);
@@ -72,6 +76,7 @@ void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag can
             Q_EMIT notes(jobId, lines);
         }
         if (!set.predicted_frontier.empty()) Q_EMIT frontier(jobId, set.predicted_frontier);
+        if (set.timing) Q_EMIT timing(jobId, *set.timing);
         Q_EMIT finished(jobId, set.cancelled, set.environment);
     } catch (const std::exception& e) {
         Q_EMIT failed(jobId, errorTitle(e), QString::fromStdString(e.what()),

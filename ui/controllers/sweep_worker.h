@@ -42,7 +42,12 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void progress(quint64 jobId, double fraction, const QString& message);
+    // A run right after its traced step, its times still to come (RunnerHooks::traced)...
+    void traced(quint64 jobId, const ckptlab::ui::MeasuredRun& run);
+    // ...and the run complete, its times measured in the interleaved rounds.
     void measured(quint64 jobId, const ckptlab::ui::MeasuredRun& run);
+    // The timed rounds: how many, and what stopped them (ResultSet::timing), before `finished`.
+    void timing(quint64 jobId, const ckptlab::TimingRounds& timing);
     // What the sweep left out and why (ResultSet::notes), just before `finished`; only sent
     // when there is something to say.
     void notes(quint64 jobId, const QStringList& notes);

@@ -131,6 +131,11 @@ QString fieldErrorText(const FieldError& error, const ExperimentConfig& c) {
         return CoreText::tr("memory limit must be between 0 (no limit) and %1 MiB (got %2)")
             .arg(qlonglong(limits::memoryLimitMaxMib))
             .arg(c.memory_limit_mib);
+    if (f == "time-limit")
+        return CoreText::tr("time limit must be between %1 and %2 seconds (got %3)")
+            .arg(limits::timeLimitMinS)
+            .arg(limits::timeLimitMaxS)
+            .arg(c.time_limit_s);
     return QString::fromStdString(error.message);
 }
 
@@ -138,6 +143,8 @@ QString configErrorText(const std::string& message) {
     const QString text = QString::fromStdString(message);
     static const QRegularExpression limit(
         QStringLiteral(R"re(^memory-limit must be between 0 \(no limit\) and (\S+) MiB \(got (.*)\)$)re"));
+    static const QRegularExpression timeLimit(
+        QStringLiteral(R"re(^time-limit must be between (\S+) and (\S+) seconds \(got (.*)\)$)re"));
     static const QRegularExpression range(
         QStringLiteral(R"re(^(\S+) must be between (\S+) and (\S+) \(got (.*)\)$)re"));
     static const QRegularExpression heads(
@@ -148,6 +155,9 @@ QString configErrorText(const std::string& message) {
     if ((m = limit.match(text)).hasMatch())
         return CoreText::tr("memory limit must be between 0 (no limit) and %1 MiB (got %2)")
             .arg(m.captured(1), m.captured(2));
+    if ((m = timeLimit.match(text)).hasMatch())
+        return CoreText::tr("time limit must be between %1 and %2 seconds (got %3)")
+            .arg(m.captured(1), m.captured(2), m.captured(3));
     if ((m = range.match(text)).hasMatch())
         return CoreText::tr("%1 must be between %2 and %3 (got %4)")
             .arg(fieldName(m.captured(1).toStdString()), m.captured(2), m.captured(3),
@@ -210,6 +220,9 @@ QString progressText(const std::string& message) {
         {R"re(^(.+): warm-up (\d+)/(\d+)$)re", QT_TRANSLATE_NOOP("CoreText", "%1: warm-up %2/%3")},
         {R"re(^(.+): timed step (\d+)/(\d+)$)re",
          QT_TRANSLATE_NOOP("CoreText", "%1: timed step %2/%3")},
+        {R"re(^timed round (\d+) \(auto\)$)re",
+         QT_TRANSLATE_NOOP("CoreText", "timed round %1 (adaptive repeats)")},
+        {R"re(^timed rounds done$)re", QT_TRANSLATE_NOOP("CoreText", "timed rounds done")},
     };
     // A scaling sweep puts "depth 8: " before the message of each size.
     static const QRegularExpression scaling(QStringLiteral("^(depth|seq|width|batch) (\\d+): (.*)$"));

@@ -14,6 +14,9 @@ namespace ckptlab::ui {
 struct MeasuredRun {
     RunResult run;
     std::vector<TimelineEvent> thinned;
+    // Right after the traced step: the times come later in the same run, complete
+    // (RunnerHooks::traced); ResultsDocument then replaces it.
+    bool timesPending = false;
 };
 
 // The planner's predicted frontier of a Pareto sweep.
@@ -28,5 +31,6 @@ Q_DECLARE_METATYPE(ckptlab::ExperimentConfig)
 Q_DECLARE_METATYPE(ckptlab::Environment)
 Q_DECLARE_METATYPE(ckptlab::RunResult)
 Q_DECLARE_METATYPE(ckptlab::ResultSet)
+Q_DECLARE_METATYPE(ckptlab::TimingRounds)
 Q_DECLARE_METATYPE(ckptlab::ui::MeasuredRun)
 Q_DECLARE_METATYPE(ckptlab::ui::Frontier)

@@ -1,5 +1,9 @@
 #include "document/results_document.h"
 
+#include <algorithm>
+
+#include "document/run_identity.h"
+
 namespace ckptlab::ui {
 
 QStringList ResultsDocument::strategyNames() const {
@@ -19,15 +23,46 @@ void ResultsDocument::setFilePath(const QString& path) {
     Q_EMIT filePathChanged(path);
 }
 
+int ResultsDocument::sourceOfRun(int runIndex) const {
+    return runIndex >= 0 && runIndex < int(m_runSource.size()) ? m_runSource[size_t(runIndex)] : 0;
+}
+
+QStringList ResultsDocument::experimentStrategies() const {
+    if (m_sources.empty()) return strategyNames();
+    QStringList names;
+    for (const RunResult& run : m_sources.front().results.runs)
+        names << QString::fromStdString(run.strategy);
+    return names;
+}
+
+void ResultsDocument::resetSources(std::vector<ResultSource> sources) {
+    CombinedSources combined = combineSources(sources);  // throws before anything changes
+    m_sources = std::move(sources);
+    m_comparison = std::move(combined.comparison);
+    m_runSource = std::move(combined.runSource);
+    m_results = std::move(combined.results);
+    m_thinned = std::move(combined.thinned);
+    m_timesPending.assign(m_results.runs.size(), false);
+    m_selected = -1;
+    m_modified = false;
+    setFilePath({});
+    Q_EMIT resetDone();
+    Q_EMIT selectionChanged(m_selected);
+}
+
 void ResultsDocument::clear() {
     reset({}, {});
     setFilePath({});
 }
 
 void ResultsDocument::reset(ResultSet results, std::vector<std::vector<TimelineEvent>> thinned) {
+    m_sources.clear();
+    m_runSource.clear();
+    m_comparison = {};
     m_results = std::move(results);
     m_thinned = std::move(thinned);
     m_thinned.resize(m_results.runs.size());
+    m_timesPending.assign(m_results.runs.size(), false);
     m_selected = -1;
     m_modified = false;
     Q_EMIT resetDone();
@@ -35,13 +70,42 @@ void ResultsDocument::reset(ResultSet results, std::vector<std::vector<TimelineE
 }
 
 void ResultsDocument::addRun(const MeasuredRun& run) {
+    if (!run.timesPending) {
+        const int waiting = waitingRunFor(m_results.runs, m_timesPending, run.run);
+        if (waiting >= 0) {  // its times arrived: the same run, complete, in the same place
+            m_results.runs[size_t(waiting)] = run.run;
+            m_thinned[size_t(waiting)] = run.thinned;
+            m_timesPending[size_t(waiting)] = false;
+            m_modified = true;
+            Q_EMIT runAdded(waiting);
+            return;
+        }
+    }
     m_results.runs.push_back(run.run);
     m_thinned.push_back(run.thinned);
+    m_timesPending.push_back(run.timesPending);
     m_modified = true;
     const int index = runCount() - 1;
     Q_EMIT runAdded(index);
     // Follow the newest run until the user picks one, so its lifetimes show as it arrives.
     if (m_selected < 0 || m_selected == index - 1) select(index);
+}
+
+bool ResultsDocument::isTimesPending(int runIndex) const {
+    return runIndex >= 0 && runIndex < int(m_timesPending.size()) &&
+           m_timesPending[size_t(runIndex)];
+}
+
+void ResultsDocument::stopWaitingForTimes() {
+    if (std::find(m_timesPending.begin(), m_timesPending.end(), true) == m_timesPending.end())
+        return;
+    m_timesPending.assign(m_results.runs.size(), false);
+    Q_EMIT runAdded(runCount() - 1);  // the rows read "not measured" now, not "timing"
+}
+
+void ResultsDocument::setTiming(const TimingRounds& timing) {
+    m_results.timing = timing;
+    m_modified = true;
 }
 
 void ResultsDocument::setEnvironment(const Environment& environment, bool cancelled) {

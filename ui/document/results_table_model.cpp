@@ -8,6 +8,8 @@
 
 #include "charts/chart_builders.h"
 #include "charts/run_text.h"
+#include "charts/source_groups.h"
+#include "document/time_text.h"
 
 namespace ckptlab::ui {
 
@@ -75,6 +77,15 @@ QVariant outOfMemoryDisplay(const SummaryRow& row, int column) {
     return {};
 }
 
+// Columns that need the timed rounds.
+bool isTimeColumn(int column) {
+    using Model = ResultsTableModel;
+    return column == Model::StepMsColumn || column == Model::StepCvColumn ||
+           column == Model::FastestStepColumn || column == Model::GflopsColumn ||
+           column == Model::TimeAddedColumn || column == Model::SavedPerAddedColumn ||
+           column == Model::StepErrorColumn;
+}
+
 // Red where something is wrong: the missing step time, a failed gradient check, a run faster
 // than the optimal schedule.
 QVariant foreground(const SummaryRow& row, int column) {
@@ -100,8 +111,8 @@ QVariant toolTip(const SummaryRow& row, int column, const QString& outOfMemoryDe
             tip += QLatin1Char('\n') + QString::fromStdString(row.grad_note);
         return tip;
     }
-    if (column == Model::SavedPerAddedColumn)
-        return ResultsTableModel::tr("Memory saved % per time added % (higher is better)");
+    if (column == Model::SavedPerAddedColumn) return savedPerAddedToolTip(row);
+    if (column == Model::TimeAddedColumn) return timeAddedToolTip(row);
     if (column == Model::SlowerThanOptimalColumn && row.optimal_step_ms)
         return ResultsTableModel::tr("The optimal schedule within this peak is predicted to take %1 ms")
             .arg(*row.optimal_step_ms, 0, 'f', 1);
@@ -110,13 +121,43 @@ QVariant toolTip(const SummaryRow& row, int column, const QString& outOfMemoryDe
 
 }  // namespace
 
-void ResultsTableModel::setResults(const ResultSet& results) {
-    std::vector<SummaryRow> rows = summaryRows(results);
-    m_strategies = strategyOrder(results);
+void ResultsTableModel::setResults(const ResultSet& results, const std::vector<bool>& timesPending) {
+    std::vector<const RunResult*> runs;
+    for (const RunResult& run : results.runs) runs.push_back(&run);
+    applyRows(summaryRows(results), runs, strategyOrder(results), {});
+    for (size_t i = 0; i < m_timing.size() && i < timesPending.size(); ++i)
+        m_timing[i].pending = timesPending[i];
+}
+
+void ResultsTableModel::setSources(const std::vector<ResultSource>& sources) {
+    std::vector<SummaryRow> rows;
+    std::vector<const RunResult*> runs;
+    QStringList strategies;
+    QStringList labels;
+    for (const ResultSource& source : sources) {
+        for (SummaryRow& row : summaryRows(source.results)) rows.push_back(std::move(row));
+        for (const RunResult& run : source.results.runs) {
+            runs.push_back(&run);
+            labels << source.label;
+        }
+        for (const QString& strategy : strategyOrder(source.results))
+            if (!strategies.contains(strategy)) strategies << strategy;
+    }
+    applyRows(std::move(rows), runs, strategies, labels);
+}
+
+void ResultsTableModel::applyRows(std::vector<SummaryRow> rows,
+                                  const std::vector<const RunResult*>& runs,
+                                  const QStringList& strategies, const QStringList& sourceLabels) {
+    const bool columnsChange = sourceLabels.isEmpty() != m_sourceLabels.isEmpty();
+    m_strategies = strategies;
     m_runStrategy.clear();
     m_oomDetails.clear();
-    for (size_t i = 0; i < results.runs.size(); ++i) {
-        const RunResult& run = results.runs[i];
+    m_timing.assign(runs.size(), {});
+    for (size_t i = 0; i < runs.size(); ++i) {
+        const RunResult& run = *runs[i];
+        m_timing[i].samples = int(run.metrics.step_samples_ms.size());
+        m_timing[i].gflops = run.metrics.gflop_per_s;
         m_runStrategy << QString::fromStdString(run.strategy);
         m_oomDetails << (run.out_of_memory ? outOfMemoryDetails(run) : QString());
         // A run that ran out of memory keeps its forecast (what it would have needed); only
@@ -129,9 +170,10 @@ void ResultsTableModel::setResults(const ResultSet& results) {
 
     const int before = int(m_rows.size());
     const int after = int(rows.size());
-    if (after < before || before == 0) {
+    if (after < before || before == 0 || columnsChange || !sourceLabels.isEmpty()) {
         beginResetModel();
         m_rows = std::move(rows);
+        m_sourceLabels = sourceLabels;
         endResetModel();
         return;
     }
@@ -139,7 +181,7 @@ void ResultsTableModel::setResults(const ResultSet& results) {
     if (after > before) beginInsertRows({}, before, after - 1);
     m_rows = std::move(rows);
     if (after > before) endInsertRows();
-    if (before > 0) Q_EMIT dataChanged(index(0, 0), index(before - 1, NumColumns - 1));
+    if (before > 0) Q_EMIT dataChanged(index(0, 0), index(before - 1, columnCount() - 1));
 }
 
 int ResultsTableModel::rowCount(const QModelIndex& parent) const {
@@ -147,7 +189,7 @@ int ResultsTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int ResultsTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NumColumns;
+    return parent.isValid() ? 0 : NumColumns + (hasSourceColumn() ? 1 : 0);
 }
 
 QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
@@ -155,12 +197,26 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
         return {};
     const SummaryRow& row = m_rows[size_t(index.row())];
     const int column = index.column();
+    if (column == SourceColumn) {
+        const QString label = m_sourceLabels.value(index.row());
+        switch (role) {
+        case Qt::DisplayRole:
+        case SortRole:
+        case Qt::ToolTipRole: return label;
+        case RunIndexRole: return index.row();
+        case Qt::TextAlignmentRole: return QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        default: return {};
+        }
+    }
+    const Timing timing = index.row() < int(m_timing.size()) ? m_timing[size_t(index.row())]
+                                                              : Timing{};
     switch (role) {
     case Qt::DisplayRole:
         if (row.out_of_memory) {
             const QVariant text = outOfMemoryDisplay(row, column);
             if (text.isValid()) return text;
         }
+        if (const QVariant text = timingDisplay(row, timing, column); text.isValid()) return text;
         return display(row, column);
     case SortRole: return sortValue(row, column);
     case RunIndexRole: return index.row();
@@ -169,8 +225,15 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
                    ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::DecorationRole:
-        if (column == StrategyColumn)
-            return strategyColor(m_runStrategy.value(index.row()), m_strategies);
+        if (column == StrategyColumn) {
+            const QColor color = strategyColor(m_runStrategy.value(index.row()), m_strategies);
+            if (!hasSourceColumn()) return color;
+            // The shade the charts give this file's runs (charts/source_groups.h).
+            int source = 0;
+            for (int r = 1; r <= index.row(); ++r)
+                if (m_sourceLabels.value(r) != m_sourceLabels.value(r - 1)) ++source;
+            return sourceShade(color, source);
+        }
         return {};
     case Qt::FontRole:
         if (row.out_of_memory && column == PeakMiBColumn) {
@@ -184,7 +247,34 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
         if (row.out_of_memory) return QBrush(QColor(0xc0, 0x1c, 0x28, 40));
         return {};
     case Qt::ForegroundRole: return foreground(row, column);
-    case Qt::ToolTipRole: return toolTip(row, column, m_oomDetails.value(index.row()));
+    case Qt::ToolTipRole:
+        if (timing.pending && isTimeColumn(column) && !row.error)
+            return tr("Timing: the timed steps of every strategy run after all traced steps, "
+                      "interleaved in rounds; this row's times arrive then");
+        if (column == StepMsColumn && !row.out_of_memory && !row.error)
+            return stepIntervalToolTip(row, timing.samples);
+        return toolTip(row, column, m_oomDetails.value(index.row()));
+    default: return {};
+    }
+}
+
+// The time columns that need the timed rounds: "…" while they run, the median with its
+// interval, the CV, GFLOP/s and the time added as a range (time_text.h). Invalid elsewhere.
+QVariant ResultsTableModel::timingDisplay(const SummaryRow& row, const Timing& timing,
+                                          int column) const {
+    if (!isTimeColumn(column) || row.out_of_memory) return {};
+    if (timing.pending && !row.error) return QStringLiteral("…");
+    switch (column) {
+    case StepMsColumn: return stepIntervalText(row);
+    case StepCvColumn: return cvText(row);
+    case FastestStepColumn:
+        return std::isfinite(row.step_fastest_ms) ? number(row.step_fastest_ms, 2)
+                                                  : QStringLiteral("—");
+    case GflopsColumn:
+        return timing.gflops && std::isfinite(*timing.gflops)
+                   ? number(*timing.gflops, *timing.gflops < 100 ? 2 : 1)
+                   : QStringLiteral("—");
+    case TimeAddedColumn: return timeAddedText(row);
     default: return {};
     }
 }
@@ -225,8 +315,14 @@ QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const {
     case PredictedPeakColumn: return opt(row.predicted_peak_mib);
     case PeakErrorColumn: return opt(row.peak_error_pct);
     case ActivationsMiBColumn: return row.activations_mib;
-    case StepMsColumn: return row.step_ms;
-    case FastestStepColumn: return row.step_fastest_ms;
+    case StepMsColumn: return std::isfinite(row.step_ms) ? row.step_ms : -1e300;
+    case StepCvColumn: return opt(row.step_cv_pct);
+    case FastestStepColumn:
+        return std::isfinite(row.step_fastest_ms) ? row.step_fastest_ms : -1e300;
+    case GflopsColumn: {
+        const size_t i = size_t(&row - m_rows.data());
+        return i < m_timing.size() ? opt(m_timing[i].gflops) : -1e300;
+    }
     case PredictedStepColumn: return opt(row.predicted_step_ms);
     case StepErrorColumn: return opt(row.step_error_pct);
     case SlowerThanOptimalColumn: return opt(row.slower_than_optimal_pct);
@@ -243,8 +339,15 @@ QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const {
 }
 
 QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= NumColumns)
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
+    if (section == SourceColumn) {
+        if (role == Qt::DisplayRole) return tr("Source");
+        if (role == Qt::ToolTipRole)
+            return tr("The machine of the results file the run comes from (its file's name too "
+                      "when two files were made on the same machine)");
+        return {};
+    }
     if (role == Qt::DisplayRole) {
         switch (section) {
         case StrategyColumn: return tr("Strategy");
@@ -252,7 +355,9 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         case PredictedPeakColumn: return tr("Predicted peak");
         case PeakErrorColumn: return tr("Peak error");
         case ActivationsMiBColumn: return tr("Activations (MiB)");
-        case StepMsColumn: return tr("Step (ms)");
+        case StepMsColumn: return tr("Step (ms) [95% CI]");
+        case StepCvColumn: return tr("CV");
+        case GflopsColumn: return tr("GFLOP/s");
         case FastestStepColumn: return tr("Fastest (ms)");
         case PredictedStepColumn: return tr("Predicted step");
         case StepErrorColumn: return tr("Step error");
@@ -266,7 +371,22 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case PeakMiBColumn: return tr("Highest allocation above the step's start");
-        case StepMsColumn: return tr("Median of the timed repeats");
+        case StepMsColumn:
+            return tr("Median of the timed repeats and, in brackets, its 95% distribution-free "
+                      "interval (order statistics of the samples, taken in interleaved rounds); "
+                      "* marks a min–max range of fewer than 6 samples");
+        case StepCvColumn:
+            return tr("Coefficient of variation of the timed repeats: their spread in % of the "
+                      "mean");
+        case GflopsColumn:
+            return tr("Matmul work of one step (forward, recompute, backward) over the median "
+                      "step time");
+        case TimeAddedColumn:
+            return tr("Median step time against none's, with the range of the difference; "
+                      "≈ 0 when the two intervals overlap (within noise)");
+        case SavedPerAddedColumn:
+            return tr("Memory saved % per time added %; blank when the time added is within "
+                      "noise or not positive");
         case FastestStepColumn:
             return tr(
                 "The fastest timed repeat: on a shared machine the one least disturbed by "
@@ -290,12 +410,13 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
 QString ResultsTableModel::toTsv(const std::vector<int>& rows) const {
     QStringList lines;
     QStringList header;
-    for (int c = 0; c < NumColumns; ++c) header << headerData(c, Qt::Horizontal).toString();
+    for (int c = 0; c < columnCount(); ++c) header << headerData(c, Qt::Horizontal).toString();
     lines << header.join(QLatin1Char('\t'));
     for (int r : rows) {
         if (r < 0 || r >= rowCount()) continue;
         QStringList cells;
-        for (int c = 0; c < NumColumns; ++c) cells << data(index(r, c), Qt::DisplayRole).toString();
+        for (int c = 0; c < columnCount(); ++c)
+            cells << data(index(r, c), Qt::DisplayRole).toString();
         lines << cells.join(QLatin1Char('\t'));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ckptlab/summary.h"
+#include "document/result_sources.h"
 
 namespace ckptlab::ui {
 
@@ -20,16 +21,21 @@ public:
         PredictedPeakColumn,  // the cost model's forecast, made before the run
         PeakErrorColumn,      // (predicted - measured) / measured
         ActivationsMiBColumn,
-        StepMsColumn,
+        StepMsColumn,       // the median with its interval (time_text.h)
+        StepCvColumn,       // the samples' coefficient of variation
         FastestStepColumn,  // the fastest timed repeat
         PredictedStepColumn,
         StepErrorColumn,
+        GflopsColumn,  // matmul GFLOP/s at the median step time (flops.h)
         MemorySavedColumn,
         TimeAddedColumn,
         SavedPerAddedColumn,
         SlowerThanOptimalColumn,  // predicted, against the optimal schedule at the same peak
         GradCheckColumn,
-        NumColumns
+        NumColumns,
+        // With several results files only (setSources): the machine of each row's file. It is the
+        // model's last column; the view shows it beside the strategy.
+        SourceColumn = NumColumns
     };
     enum Roles {
         SortRole = Qt::UserRole + 1,  // raw number (or text) to sort by
@@ -41,7 +47,14 @@ public:
     // Recomputes every row: a later `none` run changes the relative columns of earlier rows.
     // In a scaling sweep each run is compared with the `none` run of its own size, and the
     // strategy column names the size ("sqrt (depth 8)").
-    void setResults(const ResultSet& results);
+    // `timesPending` (parallel to the runs, may be empty): runs shown after their traced step
+    // whose times are still being measured read "…" where a time goes.
+    void setResults(const ResultSet& results, const std::vector<bool>& timesPending = {});
+    // Several results files: each file's runs compared with its own `none`, in the files' order
+    // (so row = index into the document's merged runs), and a Source column naming each file's
+    // machine (ResultSource::label). setResults ends it.
+    void setSources(const std::vector<ResultSource>& sources);
+    bool hasSourceColumn() const { return !m_sourceLabels.isEmpty(); }
     const SummaryRow& row(int index) const { return m_rows.at(size_t(index)); }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -54,6 +67,9 @@ public:
     QString toTsv(const std::vector<int>& rows) const;
 
 private:
+    // Rows parallel to `runs`; `sourceLabels` per row, empty for one set.
+    void applyRows(std::vector<SummaryRow> rows, const std::vector<const RunResult*>& runs,
+                   const QStringList& strategies, const QStringList& sourceLabels);
     QVariant display(const SummaryRow& row, int column) const;
     QVariant sortValue(const SummaryRow& row, int column) const;
 
@@ -62,6 +78,15 @@ private:
     QStringList m_oomDetails;
     QStringList m_runStrategy;  // each row's plain strategy name, for its colour
     QStringList m_strategies;   // the set's order, for colours
+    QStringList m_sourceLabels;  // per row, with several sources only
+    // Per row: the step-time samples, GFLOP/s, and whether the times are still to come.
+    struct Timing {
+        int samples = 0;
+        std::optional<double> gflops;
+        bool pending = false;
+    };
+    std::vector<Timing> m_timing;
+    QVariant timingDisplay(const SummaryRow& row, const Timing& timing, int column) const;
 };
 
 }  // namespace ckptlab::ui

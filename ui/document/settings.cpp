@@ -45,6 +45,8 @@ ExperimentConfig Settings::lastConfig() const {
     c.threads = s.value("threads", d.threads).toInt();
     c.warmup = s.value("warmup", d.warmup).toInt();
     c.repeats = s.value("repeats", d.repeats).toInt();
+    c.repeats_auto = s.value("repeatsAuto", d.repeats_auto).toBool();
+    c.time_limit_s = s.value("timeLimitS", d.time_limit_s).toDouble();
     c.memory_limit_mib = s.value("memoryLimitMib", d.memory_limit_mib).toDouble();
     c.keep_grads = s.value("keepGrads", d.keep_grads).toBool();
     // A hand-edited or stale file must not put the widgets out of range.
@@ -68,6 +70,8 @@ void Settings::setLastConfig(const ExperimentConfig& c) {
     s.setValue("threads", c.threads);
     s.setValue("warmup", c.warmup);
     s.setValue("repeats", c.repeats);
+    s.setValue("repeatsAuto", c.repeats_auto);
+    s.setValue("timeLimitS", c.time_limit_s);
     s.setValue("memoryLimitMib", c.memory_limit_mib);
     s.setValue("keepGrads", c.keep_grads);
 }

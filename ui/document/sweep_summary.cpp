@@ -12,6 +12,7 @@
 #include "ckptlab/sweep_policy.h"
 #include "document/core_text.h"
 #include "document/format.h"
+#include "document/time_text.h"
 
 namespace ckptlab::ui {
 
@@ -58,12 +59,36 @@ QString outOfMemoryVerdict(const ResultSet& results) {
     return QObject::tr("Out of memory: %1. %2").arg(where, fit);
 }
 
+namespace {
+
+// The runner's English note on the timed rounds (timed_rounds.cpp), which roundsText says in
+// the user's language from ResultSet::timing.
+bool isRoundsNote(const std::string& note) {
+    return note.rfind("adaptive repeats: ", 0) == 0 ||
+           note.rfind("cancelled before a timed round ended", 0) == 0 ||
+           note.rfind("cancelled after ", 0) == 0;
+}
+
+// What stopped the rounds, when something other than the fixed repeats did.
+QString roundsVerdict(const ResultSet& results) {
+    if (!results.timing || results.timing->stopped_by == RoundsStop::Repeats) return {};
+    return roundsText(*results.timing);
+}
+
+}  // namespace
+
 QStringList resultNotes(const ResultSet& results) {
     QStringList lines;
     const QString oom = outOfMemoryVerdict(results);
     if (!oom.isEmpty()) lines << oom;
-    for (const std::string& note : results.notes)
+    const QString noise = noiseVerdict(results);
+    if (!noise.isEmpty()) lines << noise;
+    const QString rounds = roundsVerdict(results);
+    if (!rounds.isEmpty()) lines << rounds;
+    for (const std::string& note : results.notes) {
+        if (!rounds.isEmpty() && isRoundsNote(note)) continue;  // said above, translated
         lines << QObject::tr("Note: %1").arg(QString::fromStdString(note));
+    }
     return lines;
 }
 
@@ -124,6 +149,11 @@ QString sweepEndMessage(SweepKind kind, bool cancelled, int runs, double elapsed
     if (runs > 0) {
         const QString oom = outOfMemoryVerdict(results);
         if (!oom.isEmpty()) message += QStringLiteral(". ") + oom;
+        // A noisy machine and what stopped adaptive repeats (noise.h, ResultSet::timing).
+        const QString noise = noiseVerdict(results);
+        if (!noise.isEmpty()) message += QStringLiteral(". ") + noise;
+        const QString rounds = roundsVerdict(results);
+        if (!rounds.isEmpty()) message += QStringLiteral(". ") + rounds;
     }
     return message;
 }

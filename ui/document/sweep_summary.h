@@ -20,7 +20,8 @@ QString scalingVerdict(const ResultSet& results);
 // run(s) fit." Empty when no run ran out of memory.
 QString outOfMemoryVerdict(const ResultSet& results);
 
-// What to show under the results table: the out-of-memory verdict, then the set's notes
+// What to show under the results table: the out-of-memory verdict, the noisy machine's
+// warnings (time_text.h noiseVerdict), what stopped adaptive repeats, then the set's notes
 // (ResultSet::notes), one per line. Empty when there is nothing to say.
 QStringList resultNotes(const ResultSet& results);
 
@@ -28,7 +29,8 @@ QStringList resultNotes(const ResultSet& results);
 QString sweepStartMessage(SweepKind kind, int strategies, int sizes);
 
 // The status line a sweep ends with: runs and time, then the curve's verdict (Pareto,
-// scaling) unless cancelled, then the out-of-memory verdict when it ran something.
+// scaling) unless cancelled, then the out-of-memory verdict, the noisy machine's warnings and
+// what stopped adaptive repeats when it ran something.
 QString sweepEndMessage(SweepKind kind, bool cancelled, int runs, double elapsedSeconds,
                         const ResultSet& results);
 

@@ -11,6 +11,7 @@
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
 #include "charts/schedule_view.h"
+#include "charts/source_groups.h"
 #include "ckptlab/summary.h"
 #include "document/results_document.h"
 #include "playback/charts_playback.h"
@@ -85,6 +86,11 @@ QWidget* ChartsPanel::makeTradeoffPage(ChartView* view) {
     m_tradeoffTime->setObjectName(QStringLiteral("tradeoffTime"));
     m_tradeoffTime->addItem(tr("median of the repeats"));
     m_tradeoffTime->addItem(tr("fastest repeat"));
+    m_tradeoffTime->setItemData(0, tr("Error bars: the 95% interval of each median"),
+                                Qt::ToolTipRole);
+    m_tradeoffTime->setItemData(
+        1, tr("No error bars: the interval belongs to the median, not to the fastest repeat"),
+        Qt::ToolTipRole);
     m_tradeoffTime->setToolTip(
         tr("On a shared machine the fastest repeat is the one least "
            "disturbed by other work; the median is the headline number"));
@@ -185,10 +191,11 @@ QChart* ChartsPanel::build(ChartKind kind) const {
     switch (kind) {
     case ChartKind::Tradeoff:
         if (m_tradeoffTime && m_tradeoffTime->currentIndex() == 1) {
-            chart = buildTradeoffChart(withFastestSteps(results));
+            chart = buildTradeoffChart(withFastestSteps(results), true);
             const QList<QAbstractAxis*> vertical = chart->axes(Qt::Vertical);
             if (!vertical.isEmpty())
-                vertical.front()->setTitleText(tr("Step time, fastest repeat (ms)"));
+                vertical.front()->setTitleText(
+                    tr("Step time, fastest repeat (ms; no error bars)"));
         } else {
             chart = buildTradeoffChart(results);
         }
@@ -225,6 +232,9 @@ QChart* ChartsPanel::build(ChartKind kind) const {
         break;
     }
     }
+    // Several files: each a group (a shade and a marker per file), their machines in the legend.
+    if (m_document->sourceCount() > 1)
+        styleSourceGroups(chart, chartSources(m_document->sources()));
     applyProjectorLook(chart);  // thicker lines and larger markers, in projector mode only
     if (selected) setSelectedStrategy(chart, QString::fromStdString(selected->strategy));
     return chart;

@@ -42,6 +42,8 @@ public:
     // The chart of that kind, rebuilt first if stale. Owned by its view.
     QChart* chart(ChartKind kind);
     ChartView* view(ChartKind kind) const;
+    // A new chart of that kind in the current look, not shown (exports in the normal look).
+    QChart* buildDetached(ChartKind kind) const { return build(kind); }
     // How often each chart was rebuilt (tests check that hidden tabs stay lazy).
     int buildCount(ChartKind kind) const { return m_builds[index(kind)]; }
     // Playback of one traced step, with its bar under the Timeline, Lifetimes and schedule tabs.

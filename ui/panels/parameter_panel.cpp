@@ -10,6 +10,7 @@
 
 #include "ckptlab/runner.h"
 #include "document/core_text.h"
+#include "panels/repeats_field.h"
 
 namespace ckptlab::ui {
 
@@ -123,8 +124,10 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QG
     m_threads->setSpecialValueText(tr("auto"));
     m_warmup = addSpin("warmup", tr("Warm-&up"), limits::warmup,
                        tr("Untimed steps before the timed ones"));
-    m_repeats =
-        addSpin("repeats", tr("Repeats"), limits::repeats, tr("Timed steps; medians are reported"));
+    m_repeats = new RepeatsField;
+    place(tr("Repeats"), m_repeats);
+    place(tr("Time limit"), m_repeats->timeLimitBox());
+    connect(m_repeats, &RepeatsField::changed, this, &ParameterPanel::onChanged);
 
     // The tutorial's protocol (its question 1): a whole row, the label says what it does.
     m_keepGrads = new QCheckBox(tr("&Keep the previous step's gradients"));
@@ -190,7 +193,7 @@ ExperimentConfig ParameterPanel::config() const {
     c.seed = std::uint64_t(m_seed->value());
     c.threads = m_threads->value();
     c.warmup = m_warmup->value();
-    c.repeats = m_repeats->value();
+    m_repeats->read(c);
     c.memory_limit_mib = m_memoryLimit->value();
     c.keep_grads = m_keepGrads->isChecked();
     return c;
@@ -211,7 +214,7 @@ void ParameterPanel::setConfig(const ExperimentConfig& c) {
     m_seed->setValue(int(std::min<std::uint64_t>(c.seed, INT_MAX)));
     m_threads->setValue(c.threads);
     m_warmup->setValue(c.warmup);
-    m_repeats->setValue(c.repeats);
+    m_repeats->write(c);
     m_keepGrads->setChecked(c.keep_grads);
     // The spin box would clamp an out-of-range limit into another, valid one without a word;
     // a run under a limit nobody asked for is worse than no run.

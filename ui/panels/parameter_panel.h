@@ -17,6 +17,8 @@ class QSpinBox;
 
 namespace ckptlab::ui {
 
+class RepeatsField;
+
 class ParameterPanel : public QWidget {
     Q_OBJECT
 public:
@@ -51,7 +53,7 @@ private:
     QSpinBox* m_seed;
     QSpinBox* m_threads;
     QSpinBox* m_warmup;
-    QSpinBox* m_repeats;
+    RepeatsField* m_repeats;  // repeats, auto and the time limit
     QDoubleSpinBox* m_memoryLimit;
     QCheckBox* m_keepGrads;
     QString m_refusedLimit;  // validate's message for a limit setConfig refused

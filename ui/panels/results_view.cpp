@@ -35,6 +35,13 @@ ResultsView::ResultsView(ResultsTableModel* model, QWidget* parent)
     addAction(copy);
     setContextMenuPolicy(Qt::ActionsContextMenu);
 
+    // With several results files the Source column (the model's last) reads beside the strategy.
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, [this] {
+        if (!m_model->hasSourceColumn()) return;
+        QHeaderView* header = horizontalHeader();
+        header->moveSection(header->visualIndex(ResultsTableModel::SourceColumn), 1);
+    });
+
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 if (m_syncing || !current.isValid()) return;

@@ -24,6 +24,7 @@ void initializeUi() {
     qRegisterMetaType<ResultSet>();
     qRegisterMetaType<MeasuredRun>();
     qRegisterMetaType<Frontier>();
+    qRegisterMetaType<TimingRounds>();
 }
 
 }  // namespace ckptlab::ui

@@ -1,11 +1,15 @@
 #include "window/language.h"
 
+#include <QApplication>
 #include <QCoreApplication>
+#include <QFont>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
 #include <QTranslator>
 #include <memory>
+
+#include "teaching/handout_pages.h"
 
 namespace ckptlab::ui {
 
@@ -28,6 +32,24 @@ void remove(std::unique_ptr<QTranslator>& translator) {
     if (!translator) return;
     QCoreApplication::removeTranslator(translator.get());
     translator.reset();
+}
+
+// Chinese in the Simplified Chinese face, in widgets, charts and handouts alike (they all start
+// from the application font): without it fontconfig's fallback for Han characters is often
+// the Japanese face of Noto CJK, whose forms differ. The face goes after the UI's own family,
+// so Latin text keeps it.
+void useSimplifiedChineseFace(bool on) {
+    if (!qobject_cast<QApplication*>(QCoreApplication::instance())) return;
+    const QString cjk = cjkFontFamily();
+    if (cjk.isEmpty()) return;
+    QFont font = QApplication::font();
+    QStringList families = font.families();
+    if (families.isEmpty()) families << font.family();
+    families.removeAll(cjk);
+    if (on) families << cjk;
+    if (families == font.families()) return;
+    font.setFamilies(families);
+    QApplication::setFont(font);
 }
 
 }  // namespace
@@ -89,6 +111,7 @@ bool installLanguage(const QString& code) {
     state.qt = std::move(qt);
     if (state.qt) QCoreApplication::installTranslator(state.qt.get());
     if (state.app) QCoreApplication::installTranslator(state.app.get());
+    useSimplifiedChineseFace(code == QLatin1String("zh_CN"));
     return true;
 }
 

@@ -7,7 +7,9 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QVBoxLayout>
@@ -16,9 +18,11 @@
 #include "controllers/file_controller.h"
 #include "controllers/prediction_controller.h"
 #include "controllers/sweep_controller.h"
+#include "document/comparison_text.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
 #include "document/sweep_summary.h"
+#include "document/time_text.h"
 #include "panels/charts_panel.h"
 #include "panels/curve_sweep_panel.h"
 #include "panels/memory_estimate_label.h"
@@ -28,6 +32,7 @@
 #include "panels/strategy_list.h"
 #include "teaching/lesson_mode.h"
 #include "window/app_setup.h"
+#include "window/projector_mode.h"
 
 namespace ckptlab::ui {
 
@@ -90,7 +95,14 @@ void MainWindow::createPanels() {
     scroll->setWidget(experiment);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(experiment->sizeHint().width() + 20);
+    // As wide as its fields, except in projector mode: there the lesson text (in the same dock
+    // area, see LessonMode) and the charts need the room, so the dock may shrink and its fields
+    // scroll.
+    const auto fitWidth = [scroll, experiment] {
+        scroll->setMinimumWidth(isProjectorMode() ? 0 : experiment->sizeHint().width() + 20);
+    };
+    fitWidth();
+    connect(projectorMode(), &ProjectorMode::changed, scroll, fitWidth);
 
     auto* left = new QDockWidget(tr("Experiment"), this);
     left->setObjectName(QStringLiteral("experimentDock"));
@@ -127,7 +139,9 @@ void MainWindow::createPanels() {
 
     m_progress = new ProgressStatus;
     statusBar()->addPermanentWidget(m_progress);
-    resize(1500, 950);
+    // Within a smaller screen (a projector's 1280×720) until a saved geometry says otherwise.
+    const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1500, 950);
+    resize(QSize(1500, 950).boundedTo(available));
 }
 
 void MainWindow::connectSignals() {
@@ -161,12 +175,22 @@ void MainWindow::connectSignals() {
     // Replace the previous results only once this sweep has something to show, so a sweep
     // refused before it runs leaves them on screen.
     connect(m_sweep, &SweepController::firstRunMeasured, m_document, &ResultsDocument::clear);
+    // Each run as soon as its traced step is done, then again once its times are measured.
+    connect(m_sweep, &SweepController::traced, m_document, &ResultsDocument::addRun);
     connect(m_sweep, &SweepController::measured, m_document, &ResultsDocument::addRun);
+    connect(m_sweep, &SweepController::timingReported, this, [this](const TimingRounds& timing) {
+        if (m_sweep->runsThisSweep() > 0) m_document->setTiming(timing);
+    });
     connect(m_sweep, &SweepController::finished, this, &MainWindow::onSweepFinished);
     connect(m_sweep, &SweepController::failed, this, &MainWindow::onSweepFailed);
 
     // One selection everywhere: table row, chart click and document agree.
-    const auto refreshTable = [this] { m_model->setResults(m_document->results()); };
+    const auto refreshTable = [this] {
+        if (m_document->sourceCount() > 1)
+            m_model->setSources(m_document->sources());  // several files: a Source column
+        else
+            m_model->setResults(m_document->results(), m_document->timesPending());
+    };
     connect(m_document, &ResultsDocument::resetDone, this, refreshTable);
     connect(m_document, &ResultsDocument::runAdded, this, refreshTable);
     connect(m_document, &ResultsDocument::resetDone, this, &MainWindow::updateNotes);
@@ -174,6 +198,7 @@ void MainWindow::connectSignals() {
     connect(m_document, &ResultsDocument::notesChanged, this, &MainWindow::updateNotes);
     connect(m_document, &ResultsDocument::selectionChanged, m_table, &ResultsView::selectRun);
     connect(m_document, &ResultsDocument::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ResultsDocument::resetDone, this, &MainWindow::updateTitle);
     connect(m_document, &ResultsDocument::resetDone, this, &MainWindow::updateActions);
     connect(m_document, &ResultsDocument::runAdded, this, &MainWindow::updateActions);
     connect(m_table, &ResultsView::runSelected, m_document, &ResultsDocument::select);
@@ -185,11 +210,14 @@ void MainWindow::connectSignals() {
         const ResultSet& results = m_document->results();
         if (!results.runs.empty()) {
             m_parameters->setConfig(results.runs.front().config);
-            m_strategies->setCheckedStrategies(m_document->strategyNames());
+            m_strategies->setCheckedStrategies(m_document->experimentStrategies());
         }
-        statusBar()->showMessage(tr("Opened %1 (%n run(s))", nullptr, m_document->runCount())
-                                     .arg(QDir::toNativeSeparators(path)),
-                                 8000);
+        QString opened = tr("Opened %1 (%n run(s))", nullptr, m_document->runCount())
+                             .arg(QDir::toNativeSeparators(path));
+        // Times from a noisy machine say so, and keep saying it after the "Opened" line.
+        m_statusNote = noiseVerdict(results);
+        if (!m_statusNote.isEmpty()) opened += QStringLiteral(". ") + m_statusNote;
+        statusBar()->showMessage(opened, 8000);
     });
 }
 
@@ -222,14 +250,25 @@ void MainWindow::saveSettings() {
 
 void MainWindow::openResultsFile(const QString& path) { m_files->open(path); }
 
+void MainWindow::openResultsFiles(const QStringList& paths) { m_files->openFiles(paths); }
+
 void MainWindow::updateTitle() {
     const QString file = m_document->filePath();
+    if (m_document->sourceCount() > 1) {  // several files side by side: their names
+        QStringList names;
+        for (const ResultSource& source : m_document->sources())
+            names << QFileInfo(source.path).fileName();
+        setWindowTitle(tr("%1 — Checkpoint Lab").arg(QLocale().createSeparatedList(names)));
+        return;
+    }
     setWindowTitle(file.isEmpty() ? tr("Checkpoint Lab")
                                   : tr("%1 — Checkpoint Lab").arg(QFileInfo(file).fileName()));
 }
 
 void MainWindow::updateNotes() {
-    const QStringList lines = resultNotes(m_document->results());
+    QStringList lines = resultNotes(m_document->results());
+    if (const Comparison* comparison = m_document->comparison())
+        lines << comparisonLines(*comparison);  // what is not comparable between the files
     m_notes->setText(lines.join(QLatin1Char('\n')));
     m_notes->setVisible(!lines.isEmpty());
 }

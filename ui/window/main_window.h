@@ -57,6 +57,8 @@ public Q_SLOTS:
     bool startScalingSweep();
     void cancelSweep();
     void openResultsFile(const QString& path);
+    // Several files open side by side (one opens as openResultsFile does).
+    void openResultsFiles(const QStringList& paths);
     void showAbout();
     // View → Language: installs `code` ("en", "zh_CN"), saves the choice and rebuilds the
     // window's widgets in it, keeping the results, the parameters and the layout. Refused
@@ -111,6 +113,7 @@ private:
     CurveSweepPanel* m_curves = nullptr;
 
     QAction* m_openAction = nullptr;
+    QAction* m_addAction = nullptr;  // Add Results File…: another file beside those open
     QAction* m_saveAction = nullptr;
     QAction* m_saveAsAction = nullptr;
     QAction* m_csvAction = nullptr;

@@ -30,11 +30,14 @@ QIcon themed(const char* name, QStyle::StandardPixmap fallback) {
                             QApplication::style()->standardIcon(fallback));
 }
 
-// Projector mode gives the charts the room: the results table shrinks to a few rows.
+// Projector mode gives the charts the room: the results table shrinks to a fifth of the
+// height, or a seventh (its header and a row or two) on a short screen such as 1280×720, where
+// the chart's large fonts need every line of the rest.
 void roomForCharts(QMainWindow* window) {
     if (!isProjectorMode()) return;
+    const int share = window->height() < 900 ? 7 : 5;
     if (auto* results = window->findChild<QDockWidget*>(QStringLiteral("resultsDock")))
-        window->resizeDocks({results}, {window->height() / 5}, Qt::Vertical);
+        window->resizeDocks({results}, {window->height() / share}, Qt::Vertical);
 }
 
 }  // namespace
@@ -44,6 +47,15 @@ void MainWindow::createActions() {
                                tr("&Open Results…"), this);
     m_openAction->setShortcut(QKeySequence::Open);
     connect(m_openAction, &QAction::triggered, m_files, &FileController::openDialog);
+
+    m_openAction->setToolTip(
+        tr("Open one results file, or several (this machine's and a server's, say) to compare "
+           "them side by side"));
+    m_addAction = new QAction(tr("A&dd Results File…"), this);
+    m_addAction->setObjectName(QStringLiteral("addResultsAction"));
+    m_addAction->setToolTip(
+        tr("Open another results file beside those on screen, to compare them"));
+    connect(m_addAction, &QAction::triggered, m_files, &FileController::addDialog);
 
     m_saveAction = new QAction(themed("document-save", QStyle::SP_DialogSaveButton),
                                tr("&Save Results"), this);
@@ -92,6 +104,7 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
+    file->addAction(m_addAction);
     file->addAction(m_saveAction);
     file->addAction(m_saveAsAction);
     file->addSeparator();

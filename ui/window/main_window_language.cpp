@@ -98,9 +98,13 @@ void MainWindow::rebuildUi() {
 
     delete m_exporter;
     m_exporter = nullptr;
-    // The lesson mode owns a dock and menus of its own: it is built again below.
-    // TODO(lead): carry the open lesson and step over (LessonMode::currentLesson/currentStep).
-    delete findChild<LessonMode*>(QString(), Qt::FindDirectChildrenOnly);
+    // The lesson mode owns a dock and menus of its own: it is built again below, and shows the
+    // open lesson, step and answer again.
+    LessonMode::Carried lesson;
+    if (auto* mode = findChild<LessonMode*>(QString(), Qt::FindDirectChildrenOnly)) {
+        lesson = mode->carry();
+        delete mode;
+    }
     for (QToolBar* toolbar : findChildren<QToolBar*>(Qt::FindDirectChildrenOnly)) {
         removeToolBar(toolbar);
         delete toolbar;
@@ -121,8 +125,9 @@ void MainWindow::rebuildUi() {
     createActions();
     createMenus();
     connectSignals();
-    new LessonMode(this, m_viewMenu);  // as the constructor does
+    auto* lessons = new LessonMode(this, m_viewMenu);  // as the constructor does
     restoreSettings();
+    lessons->restore(std::move(lesson));
     restoreState(layout, Settings::kWindowStateVersion);
     // Once the new widgets are laid out, the dock sizes apply as they were (before, the new
     // results table's size hint wins and squeezes the charts).

@@ -169,9 +169,11 @@ void MainWindow::cancelSweep() {
 void MainWindow::onSweepFinished(bool cancelled, const Environment& environment) {
     const int runs = m_sweep->runsThisSweep();
     if (runs > 0) m_document->setEnvironment(environment, cancelled);
+    m_document->stopWaitingForTimes();
     m_statusNote = sweepEndMessage(m_sweep->kind(), cancelled, runs, m_sweep->elapsedSeconds(),
                                    m_document->results());
     statusBar()->showMessage(m_statusNote);
+    updateNotes();  // the environment's load is known now: the noise warnings
     endSweep(cancelled, false);
 }
 
@@ -179,6 +181,7 @@ void MainWindow::onSweepFailed(const QString& title, const QString& message,
                                const Environment& environment) {
     const int runs = m_sweep->runsThisSweep();
     if (runs > 0) m_document->setEnvironment(environment, true);
+    m_document->stopWaitingForTimes();
     m_statusNote = tr("Sweep stopped: %1").arg(title);
     statusBar()->showMessage(m_statusNote);
     endSweep(false, true);
@@ -206,6 +209,7 @@ void MainWindow::updateActions() {
     m_cancelAction->setEnabled(running && !m_sweep->isCancelling());
     m_cancelButton->setEnabled(m_cancelAction->isEnabled());
     m_openAction->setEnabled(!running);
+    m_addAction->setEnabled(!running);
     for (QAction* action : {m_saveAction, m_saveAsAction, m_csvAction, m_traceAction})
         action->setEnabled(hasResults);
 }

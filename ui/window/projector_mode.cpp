@@ -37,8 +37,13 @@ void setProjectorMode(bool on) {
     if (on) {
         normalFont() = QApplication::font();
         QApplication::setFont(scaled(normalFont()));
-    } else {
-        QApplication::setFont(normalFont());
+    } else {  // the normal size, keeping the families the language may have set since
+        QFont font = QApplication::font();
+        if (normalFont().pointSizeF() > 0)
+            font.setPointSizeF(normalFont().pointSizeF());
+        else if (normalFont().pixelSize() > 0)
+            font.setPixelSize(normalFont().pixelSize());
+        QApplication::setFont(font);
     }
     setProjectorLook(on);
     Q_EMIT projectorMode()->changed(on);

@@ -2,7 +2,7 @@
 // Projector mode: for teaching in front of a class. The application font and every chart font
 // kProjectorFontScale times larger, thicker lines and larger markers, Qt Charts' high-contrast
 // theme. View → Projector mode toggles it (persisted by Settings) and `ckptlab --projector`
-// turns it on; headless export never does, so its files keep the normal look.
+// turns it on. Files never have it, from the window either (NormalLookScope, chart_style.h).
 //
 //   setProjectorMode(true);                     // needs a QApplication
 //   connect(projectorMode(), &ProjectorMode::changed, panel, &ChartsPanel::restyle);
