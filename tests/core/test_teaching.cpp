@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include "ckptlab/lesson.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
+#include "teaching/lesson_metrics.h"
 
 using namespace ckptlab;
 using nlohmann::json;
@@ -477,4 +479,33 @@ TEST(LessonRecordings, MismatchesNameTheStaleRuns) {
     stale = recordingMismatches(scale, scaled);
     ASSERT_EQ(stale.size(), 3u);
     EXPECT_NE(stale[0].find("at depth = 64"), std::string::npos) << stale[0];
+}
+
+// A time difference within noise never reaches a lesson as a confident sign: the answer reads
+// "≈ 0" with the range summarizeRun gives, and the ratio says why it is missing.
+TEST(LessonPlaceholders, TimeWithinNoiseReadsAsAboutZero) {
+    auto timed = [](const std::string& name, std::vector<double> samples) {
+        RunResult run;
+        run.strategy = name;
+        run.metrics.peak_bytes = name == "none" ? 4'000'000 : 2'000'000;
+        run.metrics.step_samples_ms = samples;
+        std::sort(samples.begin(), samples.end());
+        run.metrics.step_ms = (samples[2] + samples[3]) / 2;
+        run.grad_check.checked = true;
+        return run;
+    };
+    const RunResult none = timed("none", {10, 11, 12, 13, 14, 15});
+    const RunResult full = timed("full", {9, 10.5, 11.5, 12.5, 13.5, 16});
+    const SummaryRow row = summarizeRun(full, &none);
+    ASSERT_TRUE(row.time_within_noise && *row.time_within_noise);
+    const auto text = teaching::runMetric("time_added_pct", full, &none, kLangEnglish).text;
+    ASSERT_TRUE(text);
+    EXPECT_EQ(*text, fmt("≈ 0 [%+.1f, ", *row.time_added_low_pct) +
+                         fmt("%+.1f]", *row.time_added_high_pct));
+    EXPECT_EQ(teaching::runMetric("ratio", full, &none, kLangEnglish).text,
+              std::optional<std::string>("— (time within noise)"));
+    // Well apart, the number itself.
+    const RunResult slow = timed("full", {20, 21, 22, 23, 24, 25});
+    EXPECT_EQ(teaching::runMetric("time_added_pct", slow, &none, kLangEnglish).text,
+              std::optional<std::string>(fmt("%.1f", *summarizeRun(slow, &none).time_added_pct)));
 }

@@ -66,9 +66,21 @@ MetricText againstNone(const std::string& metric, const RunResult& run, const Ru
         return value(*row.memory_saved_pct);
     }
     if (!row.time_added_pct) return missing("no step times to compare");
-    if (metric == "time_added_pct") return value(*row.time_added_pct);
-    // ratio: summary.h defines it only when the strategy costs time; say so instead.
+    const bool noise = row.time_within_noise.value_or(false);
+    if (metric == "time_added_pct") {
+        // summarizeRun's rule: overlapping intervals give no sign, only "≈ 0" and the range.
+        if (noise && row.time_added_low_pct && row.time_added_high_pct) {
+            char buffer[96];
+            std::snprintf(buffer, sizeof buffer, "≈ 0 [%+.1f, %+.1f]", *row.time_added_low_pct,
+                          *row.time_added_high_pct);
+            return {std::string(buffer), {}};
+        }
+        return value(*row.time_added_pct);
+    }
+    // ratio: summary.h defines it only when the strategy costs time measurably; say so instead.
     if (!row.saved_per_added) {
+        if (noise)
+            return {lang == kLangChinese ? "—（时间差在噪声之内）" : "— (time within noise)", {}};
         return {lang == kLangChinese ? "—（未增加时间）" : "— (no time added)", {}};
     }
     return value(*row.saved_per_added, "%.2f");
