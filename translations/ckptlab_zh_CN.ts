@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ChartText</name>
@@ -38,7 +37,7 @@
         <translation>%1：共 %2</translation>
     </message>
     <message>
-        <source>Memory at the step&apos;s peak (MiB); checkpointing shrinks only the activations</source>
+        <source>Memory at the step's peak (MiB); checkpointing shrinks only the activations</source>
         <translation>训练步峰值时的内存 (MiB)；梯度检查点只缩减激活值</translation>
     </message>
     <message>
@@ -86,7 +85,7 @@
         <translation>优化器 %1</translation>
     </message>
     <message>
-        <source>previous step&apos;s gradients kept</source>
+        <source>previous step's gradients kept</source>
         <translation>保留上一步的梯度</translation>
     </message>
     <message>
@@ -440,7 +439,7 @@ fit %1</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>Memory above the step&apos;s start (MiB)</source>
+        <source>Memory above the step's start (MiB)</source>
         <translation>高于训练步开始时的内存 (MiB)</translation>
     </message>
     <message>
@@ -498,7 +497,7 @@ fit %1</source>
         <translation>节省内存 %1 · 增加时间 ≈ 0 [%2, %3] %（在噪声范围内）</translation>
     </message>
     <message>
-        <source>fastest repeat: no error bar (the interval is the median&apos;s)</source>
+        <source>fastest repeat: no error bar (the interval is the median's)</source>
         <translation>最快的一次：没有误差棒（区间属于中位数）</translation>
     </message>
 </context>
@@ -514,7 +513,7 @@ fit %1</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <source>%1 differs: %2. It changes the work itself, so these files&apos; memory and time do not compare run by run.</source>
+        <source>%1 differs: %2. It changes the work itself, so these files' memory and time do not compare run by run.</source>
         <translation>%1 不同：%2。这改变了计算本身，因此这些文件的内存和时间不能逐个运行直接比较。</translation>
     </message>
     <message>
@@ -650,7 +649,7 @@ fit %1</source>
         <translation>transformer：只对 FFN 子块设检查点</translation>
     </message>
     <message>
-        <source>segments with the tutorial&apos;s closure bug (fails the gradient check)</source>
+        <source>segments with the tutorial's closure bug (fails the gradient check)</source>
         <translation>带有教程闭包错误的分段（梯度校验失败）</translation>
     </message>
     <message>
@@ -658,7 +657,7 @@ fit %1</source>
         <translation>预测峰值不超过 MiB 的最快调度（动态规划）</translation>
     </message>
     <message>
-        <source>Griewank&apos;s binomial schedule with S stored states</source>
+        <source>Griewank's binomial schedule with S stored states</source>
         <translation>Griewank 的二项式调度，存储 S 个状态</translation>
     </message>
     <message>
@@ -670,7 +669,7 @@ fit %1</source>
         <translation>dropout 必须在 0 到 %1 之间（当前为 %2）</translation>
     </message>
     <message>
-        <source>device must be cpu, cuda or cuda:N with N from 0 to %1 (got &quot;%2&quot;)</source>
+        <source>device must be cpu, cuda or cuda:N with N from 0 to %1 (got "%2")</source>
         <translation>设备必须是 cpu、cuda 或 cuda:N（N 为 0 到 %1）（当前为“%2”）</translation>
     </message>
     <message>
@@ -678,19 +677,19 @@ fit %1</source>
         <translation>内存上限必须在 0（不限）到 %1 MiB 之间（当前为 %2）</translation>
     </message>
     <message>
-        <source>unknown strategy &quot;%1&quot; (known: %2)</source>
+        <source>unknown strategy "%1" (known: %2)</source>
         <translation>未知策略“%1”（可用：%2）</translation>
     </message>
     <message>
-        <source>strategy &quot;%1&quot; takes no parameter (got &quot;%2&quot;)</source>
+        <source>strategy "%1" takes no parameter (got "%2")</source>
         <translation>策略“%1”不带参数（当前为“%2”）</translation>
     </message>
     <message>
-        <source>optimal:MiB needs a memory budget between %1 and %2 MiB above the step&apos;s start, e.g. %3 (got &quot;%4&quot;)</source>
+        <source>optimal:MiB needs a memory budget between %1 and %2 MiB above the step's start, e.g. %3 (got "%4")</source>
         <translation>optimal:MiB 需要一个高于训练步开始时 %1 到 %2 MiB 之间的内存预算，例如 %3（当前为“%4”）</translation>
     </message>
     <message>
-        <source>strategy &quot;%1&quot; needs an integer parameter, e.g. %2 (got &quot;%3&quot;)</source>
+        <source>strategy "%1" needs an integer parameter, e.g. %2 (got "%3")</source>
         <translation>策略“%1”需要一个整数参数，例如 %2（当前为“%3”）</translation>
     </message>
     <message>
@@ -698,7 +697,7 @@ fit %1</source>
         <translation>深度为 %4 时，%1:N 的 N 必须在 %2 到 %3 之间（当前为 %5）</translation>
     </message>
     <message>
-        <source>strategy &quot;%1&quot; checkpoints a sub-block of the transformer block; use block transformer</source>
+        <source>strategy "%1" checkpoints a sub-block of the transformer block; use block transformer</source>
         <translation>策略“%1”对 transformer 块的子块设检查点；请使用 transformer 块</translation>
     </message>
     <message>
@@ -785,7 +784,7 @@ fit %1</source>
         <translation>%1 模型，%2 个块，宽度 %3，序列长度 %4，批大小 %5</translation>
     </message>
     <message>
-        <source>%1, previous step&apos;s gradients kept</source>
+        <source>%1, previous step's gradients kept</source>
         <translation>%1，保留上一步的梯度</translation>
     </message>
     <message>
@@ -1003,17 +1002,21 @@ Nothing was written.</source>
 
 未写入任何内容。</translation>
     </message>
+    <message>
+        <source>No predictions for runs that start with kept gradients: the cost model replays a step that starts without them.</source>
+        <translation>带着旧梯度开始的运行不做预测：成本模型重放的是不带梯度开始的一步。</translation>
+    </message>
 </context>
 <context>
     <name>SourceText</name>
     <message>
         <source>%1 · %2</source>
-        <comment>a run&apos;s strategy and the machine of its file</comment>
+        <comment>a run's strategy and the machine of its file</comment>
         <translation>%1 · %2</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <comment>a file&apos;s machine and one of its notes</comment>
+        <comment>a file's machine and one of its notes</comment>
         <translation>%1：%2</translation>
     </message>
 </context>
@@ -1122,11 +1125,11 @@ Nothing was written.</source>
         <translation>%1 [%2, %3] %</translation>
     </message>
     <message>
-        <source>Median step time against none&apos;s, in % of none&apos;s median</source>
+        <source>Median step time against none's, in % of none's median</source>
         <translation>每步时间中位数相对 none 的变化，以 none 中位数的 % 表示</translation>
     </message>
     <message>
-        <source>[%1, %2] % runs from this run&apos;s interval low less none&apos;s high to its high less none&apos;s low (in % of none&apos;s median)</source>
+        <source>[%1, %2] % runs from this run's interval low less none's high to its high less none's low (in % of none's median)</source>
         <translation>[%1, %2] % 的下端是此运行区间下端减去 none 区间上端，上端是此运行区间上端减去 none 区间下端（以 none 中位数的 % 表示）</translation>
     </message>
     <message>
@@ -1146,7 +1149,7 @@ Nothing was written.</source>
         <translation>每增加 1% 时间节省的内存 %（越高越好）</translation>
     </message>
     <message>
-        <source>No ratio: the time added is within noise (the step-time intervals overlap none&apos;s), and a ratio over a time that may be 0 means nothing</source>
+        <source>No ratio: the time added is within noise (the step-time intervals overlap none's), and a ratio over a time that may be 0 means nothing</source>
         <translation>不计算比值：增加的时间在噪声范围内（每步时间区间与 none 的重叠），除以一个可能为 0 的时间没有意义</translation>
     </message>
     <message>
@@ -1178,11 +1181,11 @@ Nothing was written.</source>
         </translation>
     </message>
     <message>
-        <source>%1; adaptive repeats stopped by precision: every median&apos;s interval within ±%2 %</source>
+        <source>%1; adaptive repeats stopped by precision: every median's interval within ±%2 %</source>
         <translation>%1；自适应重复因精度达标而停止：每个中位数的区间都在 ±%2 % 以内</translation>
     </message>
     <message>
-        <source>%1; adaptive repeats stopped by the %2 time limit before every median&apos;s interval was within ±%3 %</source>
+        <source>%1; adaptive repeats stopped by the %2 time limit before every median's interval was within ±%3 %</source>
         <translation>%1；自适应重复因 %2 的时间上限而停止，此时并非每个中位数的区间都在 ±%3 % 以内</translation>
     </message>
     <message>
@@ -1250,7 +1253,7 @@ Nothing was written.</source>
         <translation>已分配 %2 时尝试再分配 %1，分配器失败。</translation>
     </message>
     <message>
-        <source>Peak %1 above the step&apos;s start: the highest it reached before it stopped.</source>
+        <source>Peak %1 above the step's start: the highest it reached before it stopped.</source>
         <translation>峰值比训练步开始时高 %1：这是停止前达到的最高值。</translation>
     </message>
     <message>
@@ -1267,7 +1270,7 @@ Nothing was written.</source>
     </message>
     <message>
         <source>%1: %2</source>
-        <extracomment>a run&apos;s name, then where it ran out of memory</extracomment>
+        <extracomment>a run's name, then where it ran out of memory</extracomment>
         <translation>%1：%2</translation>
     </message>
     <message>
@@ -1482,7 +1485,7 @@ Nothing was written.</source>
         <translation>在每个取值下运行勾选的策略，并拟合激活值内存、峰值和每步时间的增长（双对数指数）</translation>
     </message>
     <message>
-        <source>Scaling values: &quot;%1&quot; is not a whole number. Give at least two values of %2, e.g. 4,8,16,32.</source>
+        <source>Scaling values: "%1" is not a whole number. Give at least two values of %2, e.g. 4,8,16,32.</source>
         <translation>扩展取值：“%1”不是整数。请给出 %2 的至少两个取值，例如 4,8,16,32。</translation>
     </message>
     <message>
@@ -1618,7 +1621,7 @@ Replace them anyway?</source>
         <translation>未知课程</translation>
     </message>
     <message>
-        <source>There is no lesson &quot;%1&quot;. The lessons are:
+        <source>There is no lesson "%1". The lessons are:
 %2</source>
         <translation>没有课程“%1”。现有课程：
 %2</translation>
@@ -1664,7 +1667,7 @@ Replace them anyway?</source>
         <translation>现场运行(&amp;L)</translation>
     </message>
     <message>
-        <source>Measure the lesson&apos;s step again on this machine</source>
+        <source>Measure the lesson's step again on this machine</source>
         <translation>在本机重新测量课程的这一步</translation>
     </message>
     <message>
@@ -1700,11 +1703,11 @@ Replace them anyway?</source>
         <translation>讲义已写入 %1</translation>
     </message>
     <message>
-        <source>Cannot open lesson &quot;%1&quot;: %2</source>
+        <source>Cannot open lesson "%1": %2</source>
         <translation>无法打开课程“%1”：%2</translation>
     </message>
     <message>
-        <source>There is no lesson &quot;%1&quot;. The lessons are: %2</source>
+        <source>There is no lesson "%1". The lessons are: %2</source>
         <translation>没有课程“%1”。现有课程：%2</translation>
     </message>
 </context>
@@ -1938,7 +1941,7 @@ Replace them anyway?</source>
         <translation>没有策略</translation>
     </message>
     <message>
-        <source>Check at least one strategy to run (include &quot;none&quot; as the baseline).</source>
+        <source>Check at least one strategy to run (include "none" as the baseline).</source>
         <translation>请至少勾选一个要运行的策略（包括作为基线的“none”）。</translation>
     </message>
     <message>
@@ -2018,7 +2021,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>需等扫描或正在打开的文件完成后才能切换语言。请等待其完成（或取消扫描），然后重新选择语言。</translation>
     </message>
     <message>
-        <source>Open one results file, or several (this machine&apos;s and a server&apos;s, say) to compare them side by side</source>
+        <source>Open one results file, or several (this machine's and a server's, say) to compare them side by side</source>
         <translation>打开一个结果文件，或打开多个（例如本机的和服务器的）并排比较</translation>
     </message>
     <message>
@@ -2077,7 +2080,7 @@ The %n run(s) finished before this are kept.</source>
         <translation> &lt;i&gt;（更新中…）&lt;/i&gt;</translation>
     </message>
     <message>
-        <source>Replayed from the measured costs of one block (%1 this model&apos;s shape), the same cost model the runner reports beside each measurement:
+        <source>Replayed from the measured costs of one block (%1 this model's shape), the same cost model the runner reports beside each measurement:
 %2</source>
         <translation>根据一个块的实测代价回放得出（%1此模型的形状），与运行器在每次测量旁报告的代价模型相同：
 %2</translation>
@@ -2115,7 +2118,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>&lt;br&gt;测量一个块失败：%1</translation>
     </message>
     <message>
-        <source>From the model&apos;s shape alone (conservative), until one block of it has been measured</source>
+        <source>From the model's shape alone (conservative), until one block of it has been measured</source>
         <translation>仅根据模型形状估计（保守），直到测量了其中一个块</translation>
     </message>
     <message>
@@ -2130,7 +2133,7 @@ The %n run(s) finished before this are kept.</source>
 <context>
     <name>ckptlab::ui::ParameterPanel</name>
     <message>
-        <source>ffn: LayerNorm + MLP blocks (the seed&apos;s model); transformer: attention + MLP blocks</source>
+        <source>ffn: LayerNorm + MLP blocks (the seed's model); transformer: attention + MLP blocks</source>
         <translation>ffn：LayerNorm + MLP 块（教程的模型）；transformer：注意力 + MLP 块</translation>
     </message>
     <message>
@@ -2202,7 +2205,7 @@ The %n run(s) finished before this are kept.</source>
         <translation> MiB</translation>
     </message>
     <message>
-        <source>The capacity of the device being modelled, in MiB (0 = no limit, up to %1 MiB): parameters, input and optimizer state count against it. A run whose step passes it fails with &quot;out of memory&quot; where it happened, in the table and on the charts, and the other runs go on. Set it between the totals of full and none to see none fail and full fit.</source>
+        <source>The capacity of the device being modelled, in MiB (0 = no limit, up to %1 MiB): parameters, input and optimizer state count against it. A run whose step passes it fails with "out of memory" where it happened, in the table and on the charts, and the other runs go on. Set it between the totals of full and none to see none fail and full fit.</source>
         <translation>所模拟设备的容量，单位 MiB（0 = 不限，最多 %1 MiB）：参数、输入和优化器状态都计入其中。训练步超过它的运行会在发生处以“显存不足”失败（表格和图表中都会显示），其他运行继续。把它设在 full 与 none 的总量之间，就能看到 none 失败而 full 放得下。</translation>
     </message>
     <message>
@@ -2230,7 +2233,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>线程数(&amp;T)</translation>
     </message>
     <message>
-        <source>Intra-op threads; auto keeps LibTorch&apos;s default</source>
+        <source>Intra-op threads; auto keeps LibTorch's default</source>
         <translation>算子内线程数；自动表示沿用 LibTorch 的默认值</translation>
     </message>
     <message>
@@ -2250,7 +2253,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <source>&amp;Keep the previous step&apos;s gradients</source>
+        <source>&amp;Keep the previous step's gradients</source>
         <translation>保留上一步的梯度(&amp;K)</translation>
     </message>
     <message>
@@ -2258,7 +2261,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>%1；该字段保持为 %2。请设置范围内的上限（0 = 不限）后再运行。</translation>
     </message>
     <message>
-        <source>The tutorial&apos;s protocol: none runs first from a clean start; every other strategy&apos;s measured step starts with the previous step&apos;s gradients still allocated and adds its own into them, as the tutorial&apos;s test does when it never clears them between its two runs. Savings then compare whole peaks.</source>
+        <source>The tutorial's protocol: none runs first from a clean start; every other strategy's measured step starts with the previous step's gradients still allocated and adds its own into them, as the tutorial's test does when it never clears them between its two runs. Savings then compare whole peaks.</source>
         <translation>教程的测量方式：none 先从干净的状态运行；其他每个策略被测的训练步开始时，上一步的梯度仍然占用内存，并把自己的梯度累加进去；教程的测试在两次运行之间从不清空梯度，就是这种情况。节省量于是比较的是整个峰值。</translation>
     </message>
     <message>
@@ -2340,7 +2343,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>自动</translation>
     </message>
     <message>
-        <source>Adaptive repeats: keep taking rounds (at least %1) until every median&apos;s 95% interval is within ±%2 % of it, or the time limit passes; the status bar says which stopped it</source>
+        <source>Adaptive repeats: keep taking rounds (at least %1) until every median's 95% interval is within ±%2 % of it, or the time limit passes; the status bar says which stopped it</source>
         <translation>自适应重复：持续进行计时轮次（至少 %1 轮），直到每个中位数的 95% 区间都在其 ±%2 % 以内，或达到时间上限；状态栏会说明是哪一个使其停止</translation>
     </message>
     <message>
@@ -2411,7 +2414,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>梯度校验</translation>
     </message>
     <message>
-        <source>Highest allocation above the step&apos;s start</source>
+        <source>Highest allocation above the step's start</source>
         <translation>高于训练步开始时的最高分配</translation>
     </message>
     <message>
@@ -2455,11 +2458,11 @@ The %n run(s) finished before this are kept.</source>
         <translation>来源</translation>
     </message>
     <message>
-        <source>The machine of the results file the run comes from (its file&apos;s name too when two files were made on the same machine)</source>
+        <source>The machine of the results file the run comes from (its file's name too when two files were made on the same machine)</source>
         <translation>该运行所属结果文件的机器（若两个文件来自同一台机器，还会附上文件名）</translation>
     </message>
     <message>
-        <source>Timing: the timed steps of every strategy run after all traced steps, interleaved in rounds; this row&apos;s times arrive then</source>
+        <source>Timing: the timed steps of every strategy run after all traced steps, interleaved in rounds; this row's times arrive then</source>
         <translation>计时中：所有策略的计时步在全部记录步之后按交错轮次运行；此行的时间届时到达</translation>
     </message>
     <message>
@@ -2487,7 +2490,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>一步的矩阵乘法计算量（前向、重计算、反向）除以每步时间中位数</translation>
     </message>
     <message>
-        <source>Median step time against none&apos;s, with the range of the difference; ≈ 0 when the two intervals overlap (within noise)</source>
+        <source>Median step time against none's, with the range of the difference; ≈ 0 when the two intervals overlap (within noise)</source>
         <translation>每步时间中位数相对 none 的变化及差值范围；两个区间重叠时显示 ≈ 0（在噪声范围内）</translation>
     </message>
     <message>
@@ -2516,7 +2519,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>预设…</translation>
     </message>
     <message>
-        <source>Check a named set of strategies, e.g. the seed&apos;s experiments</source>
+        <source>Check a named set of strategies, e.g. the seed's experiments</source>
         <translation>勾选一组命名的策略，例如教程的实验</translation>
     </message>
     <message>
@@ -2543,7 +2546,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>预测</translation>
     </message>
     <message>
-        <source>Peak above the step&apos;s start and step time, predicted from the measured costs of one block before anything runs</source>
+        <source>Peak above the step's start and step time, predicted from the measured costs of one block before anything runs</source>
         <translation>高于训练步开始时的峰值和每步时间，在任何运行之前根据一个块的实测代价预测</translation>
     </message>
     <message>
@@ -2559,7 +2562,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>%1 · %2 ms</translation>
     </message>
     <message>
-        <source>Predicted peak %1 above the step&apos;s start (activations %2), step %3 ms</source>
+        <source>Predicted peak %1 above the step's start (activations %2), step %3 ms</source>
         <translation>预测峰值比训练步开始时高 %1（激活值 %2），每步 %3 ms</translation>
     </message>
     <message>

@@ -6,6 +6,8 @@
 
 #include "charts/chart_export.h"
 #include "cli_commands.h"
+#include "window/app_setup.h"
+#include "window/language.h"
 
 namespace ckptlab::cli {
 namespace {
@@ -38,6 +40,9 @@ bool withHeadlessApp(const std::function<bool()>& work) {
     char name[] = "ckptlab-cli";
     char* argv[] = {name, nullptr};
     QApplication app(argc, argv);
+    ui::initializeUi();
+    // The charts' plural forms ("1 checkpoint", "3 checkpoints") come from the English .qm.
+    ui::installLanguage(QStringLiteral("en"));
     return work();
 }
 

@@ -2,13 +2,16 @@
 #include "cli_commands.h"
 #include "cli_lesson.h"
 #include "teaching/handout.h"
+#include "window/language.h"
 
 namespace ckptlab::cli {
 
 bool writeLessonPdf(const Lesson& lesson, const LessonResults& results, const std::string& lang,
                     const std::string& path, std::string* error) {
-    return withHeadlessApp(
-        [&] { return ui::writeLessonHandout(lesson, results, lang, path, error); });
+    return withHeadlessApp([&] {
+        ui::installLanguage(QString::fromStdString(lang));  // the handout's, for the whole run
+        return ui::writeLessonHandout(lesson, results, lang, path, error);
+    });
 }
 
 }  // namespace ckptlab::cli

@@ -47,6 +47,12 @@ TEST(KeepGrads, LaterRunsStartWithTheBaselinesGradientsAndTheCheckStillHolds) {
     EXPECT_TRUE(fullB.grad_check.passed()) << fullB.grad_check.max_abs_diff;
     EXPECT_EQ(fullB.grad_check.max_abs_diff, 0.0);
     EXPECT_GT(wholePeak(fullB), wholePeak(fullA));
+    // The cost model replays a step without kept gradients: no prediction rather than a wrong one.
+    EXPECT_FALSE(fullB.prediction);
+    EXPECT_TRUE(noneB.prediction);
+    EXPECT_TRUE(fullA.prediction);
+    ASSERT_EQ(b.notes.size(), 1u);
+    EXPECT_NE(b.notes[0].find("keep_grads"), std::string::npos);
 
     // The summary compares steps that started from different memory by their whole peaks,
     // and the kept gradients shrink what checkpointing appears to save, as the tutorial saw.

@@ -68,7 +68,7 @@ private:
         qreal rowGap = 0;
         qreal headerHeight = 0;
         qreal legendLine = 0;  // height of one legend line; the legend wraps
-        bool twoLineNotes = false;  // "5 checkpoints" over "20 recomputed" where one line is too long
+        bool twoLineNotes = false;  // "5 checkpoints" over "20 recomputed": one line too long
         qreal lineHeight = 0;
     };
     Geometry geometry(qreal width) const;

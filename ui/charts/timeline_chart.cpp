@@ -266,13 +266,15 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
 
     const QString firstName = QString::fromStdString(first.strategy);
     auto* chart = new QChart;
-    styleChart(chart, shown.size() > 1 ? ChartText::tr("%1 (phases of %2 shaded)")
-                                             .arg(chartTitle(ChartKind::Timeline), firstName)
-                                       : ChartText::tr("%1: %2").arg(
-                                             chartTitle(ChartKind::Timeline), firstName));
-    // Projector fonts leave the plot too short for the long title, and too narrow for a tick
-    // every twelfth of the step: short titles and fewer ticks there.
+    // Projector fonts leave no width for a long chart title, the plot too short for a long axis
+    // title and too narrow for a tick every twelfth of the step: shorter titles (the shaded
+    // phases are the named run's) and fewer ticks there.
     const bool big = isProjectorLook();
+    styleChart(chart, shown.size() > 1 && !big
+                          ? ChartText::tr("%1 (phases of %2 shaded)")
+                                .arg(chartTitle(ChartKind::Timeline), firstName)
+                          : ChartText::tr("%1: %2").arg(chartTitle(ChartKind::Timeline),
+                                                        firstName));
     auto* x = makeValueAxis(big ? ChartText::tr("Time (ms)")
                                 : ChartText::tr("Time since the step began (ms)"));
     auto* y = makeValueAxis(big ? ChartText::tr("Memory (MiB)")
@@ -287,7 +289,13 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
          {Phase::Forward, Phase::Loss, Phase::Recompute, Phase::Backward, Phase::Optimizer})
         if (QAreaSeries* area = phaseArea(phase, bands, y->max())) attachArea(chart, area, x, y);
     const auto boundaries = blockBoundaries(firstPhases, maxT * 0.004);
-    if (!boundaries.empty()) attach(chart, boundaryLines(boundaries, y->max()), x, y);
+    if (!boundaries.empty()) {
+        QLineSeries* lines = boundaryLines(boundaries, y->max());
+        attach(chart, lines, x, y);
+        // A legend line fewer in projector mode, where a 1280×720 chart holds about seven; the
+        // thin grey lines explain themselves next to the phases.
+        if (big) hideFromLegend(chart, lines);
+    }
 
     const QStringList order = strategyOrder(results);
     const std::vector<RunInfo> infos = addRunLines(chart, x, y, shown, order);

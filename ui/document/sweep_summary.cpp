@@ -1,5 +1,7 @@
 #include "document/sweep_summary.h"
 
+#include <algorithm>
+
 #include <QObject>
 #include <QStringList>
 
@@ -85,8 +87,17 @@ QStringList resultNotes(const ResultSet& results) {
     if (!noise.isEmpty()) lines << noise;
     const QString rounds = roundsVerdict(results);
     if (!rounds.isEmpty()) lines << rounds;
+    // The runner's note on kept gradients (keep_grads), said in the user's language.
+    const bool keptGradients = std::any_of(results.runs.begin(), results.runs.end(),
+                                           [](const RunResult& r) { return r.config.keep_grads; });
+    if (keptGradients)
+        lines << QObject::tr(
+            "No predictions for runs that start with kept gradients: the cost "
+            "model replays a step that starts without them.");
     for (const std::string& note : results.notes) {
         if (!rounds.isEmpty() && isRoundsNote(note)) continue;  // said above, translated
+        if (keptGradients && note.rfind("no predictions for runs that start with kept", 0) == 0)
+            continue;
         lines << QObject::tr("Note: %1").arg(QString::fromStdString(note));
     }
     return lines;

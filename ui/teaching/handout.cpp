@@ -9,6 +9,7 @@
 #include <QSaveFile>
 #include <QScreen>
 
+#include "charts/chart_style.h"
 #include "ckptlab/output_paths.h"
 #include "teaching/handout_chart.h"
 #include "teaching/handout_pages.h"
@@ -150,6 +151,7 @@ bool writeLessonHandout(const Lesson& lesson, const LessonResults& results,
     }
     const QString language = QString::fromStdString(lang);
     const LanguageScope scope(language);
+    const NormalLookScope look;  // a file: the normal look, in projector mode too
     QSaveFile file(QFile::decodeName(path.c_str()));
     if (!file.open(QIODevice::WriteOnly))
         return fail(error, LessonStrings::tr("Cannot write %1: %2")

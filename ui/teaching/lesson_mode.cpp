@@ -2,7 +2,9 @@
 
 #include <QCoreApplication>
 #include <QDockWidget>
+#include <QEvent>
 #include <QStatusBar>
+#include <QTimer>
 
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
@@ -17,6 +19,7 @@
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/messages.h"
+#include "window/projector_mode.h"
 
 namespace ckptlab::ui {
 
@@ -75,6 +78,10 @@ LessonMode::LessonMode(MainWindow* window, QMenu* viewMenu)
     connect(m_sweep, &SweepController::started, this, &LessonMode::updateActions);
     connect(m_sweep, &SweepController::idle, this, &LessonMode::updateActions);
     connect(window, &MainWindow::sweepEnded, this, &LessonMode::onSweepEnded);
+    window->installEventFilter(this);  // fitDock() when the window is resized
+    connect(projectorMode(), &ProjectorMode::changed, this, [this] {
+        QTimer::singleShot(0, this, &LessonMode::fitDock);  // after the new fonts' layout
+    });
 
     // Quietly: a missing or broken lessons folder is reported when a lesson is asked for.
     m_library.load(QString::fromStdString(lessonsDirectory(
@@ -140,12 +147,52 @@ void LessonMode::showDock() {
     // The first time, beside the experiment as a tab: the lesson sets the experiment, so the
     // two take turns. Not before, so the window's layout is untouched until a lesson opens.
     auto* experiment = m_window->findChild<QDockWidget*>(QStringLiteral("experimentDock"));
-    if (m_dock->isHidden() && !m_dock->isFloating() && experiment &&
+    const bool appearing = m_dock->isHidden();
+    if (appearing && !m_dock->isFloating() && experiment &&
         m_window->tabifiedDockWidgets(m_dock).isEmpty() &&
         m_window->dockWidgetArea(experiment) == m_window->dockWidgetArea(m_dock))
         m_window->tabifyDockWidget(experiment, m_dock);
     m_dock->show();
     m_dock->raise();
+    if (appearing) QTimer::singleShot(0, this, &LessonMode::fitDock);  // once laid out
+}
+
+void LessonMode::fitDock() {
+    // Projector mode: the lesson text and the chart share the width, the text about two
+    // fifths of it (kProjectorDockShare), so at 1280×720 the text fits without scrolling and
+    // the chart keeps its axis titles; kept when the window is resized. (The experiment dock,
+    // tabbed behind, may shrink that far in projector mode.)
+    if (!isProjectorMode() || m_dock->isHidden() || m_dock->isFloating()) return;
+    m_window->resizeDocks({m_dock}, {int(m_window->width() * kProjectorDockShare)},
+                          Qt::Horizontal);
+}
+
+LessonMode::Carried LessonMode::carry() const {
+    return {m_library, m_lesson, m_step, m_panel->isAnswerShown()};
+}
+
+void LessonMode::restore(Carried carried) {
+    if (carried.library.count() == 0) return;
+    m_library = std::move(carried.library);
+    m_libraryError.clear();
+    const bool valid = carried.lesson >= 0 && carried.lesson < m_library.count() &&
+                       carried.step >= 0 &&
+                       carried.step < int(m_library.lesson(carried.lesson).steps.size());
+    m_lesson = valid ? carried.lesson : -1;
+    m_step = valid ? carried.step : -1;
+    refreshPicker();
+    refreshPage();
+    if (valid) {
+        m_panel->setAnswerShown(carried.answerShown);
+        showDock();
+    }
+    updateActions();
+}
+
+bool LessonMode::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_window && event->type() == QEvent::Resize && isProjectorMode())
+        QTimer::singleShot(0, this, &LessonMode::fitDock);
+    return QObject::eventFilter(watched, event);
 }
 
 bool LessonMode::nextStep() { return goToStep(m_lesson, m_step + 1); }

@@ -28,6 +28,9 @@ class ResultsDocument;
 class StrategyList;
 class SweepController;
 
+// The share of the window's width the Lesson dock takes in projector mode.
+inline constexpr double kProjectorDockShare = 0.42;
+
 class LessonMode : public QObject {
     Q_OBJECT
 public:
@@ -38,6 +41,20 @@ public:
     int currentLesson() const { return m_lesson; }
     int currentStep() const { return m_step; }
     LessonPanel* panel() const { return m_panel; }
+
+    // What a language switch carries to the LessonMode built after it (the window rebuilds its
+    // widgets, see main_window_language.cpp): the library with this session's live results,
+    // the open lesson and step, and whether the answer was shown.
+    struct Carried {
+        LessonLibrary library;
+        int lesson = -1;
+        int step = -1;
+        bool answerShown = false;
+    };
+    Carried carry() const;
+    // Shows the carried lesson and step again, in the current language, without touching the
+    // results document (it outlives the rebuild and still holds the step's results).
+    void restore(Carried carried);
 
 public Q_SLOTS:
     // Opens the lesson at its first step and shows the dock. An unknown id shows a message
@@ -54,10 +71,14 @@ public Q_SLOTS:
     // The current lesson as a PDF, in the UI language; false (after a message) on failure.
     bool exportHandout(const QString& path);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void createActions(QMenu* viewMenu);
     bool ensureLibrary();
     void showDock();
+    void fitDock();
     bool mayReplaceResults();
     void loadStepResults(const Lesson& lesson, const LessonStep& step);
     void applyExperiment(const LessonStep& step);

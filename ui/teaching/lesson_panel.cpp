@@ -10,6 +10,8 @@
 #include <QTextDocument>
 #include <QVBoxLayout>
 
+#include "window/projector_mode.h"
+
 namespace ckptlab::ui {
 
 namespace {
@@ -28,6 +30,12 @@ QPushButton* button(const char* name) {
     auto* b = new QPushButton;
     b->setObjectName(QLatin1String(name));
     return b;
+}
+
+// ◀ and ▶ only a little wider than their arrow (styles make a push button at least about
+// 80 px wide), so the row of controls fits a narrow dock. Again when the font changes.
+void fitArrow(QPushButton* button) {
+    button->setMaximumWidth(qRound(button->fontMetrics().height() * 2.6));
 }
 
 // A heading in bold, then the text: "<b>Observe</b> …".
@@ -111,6 +119,9 @@ LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
     connect(m_runLive, &QPushButton::clicked, this, &LessonPanel::runLiveRequested);
     connect(m_export, &QPushButton::clicked, this, &LessonPanel::exportRequested);
     connect(m_showAnswer, &QPushButton::toggled, this, &LessonPanel::setAnswerShown);
+    connect(projectorMode(), &ProjectorMode::changed, this, [this] { showPage(m_page); });
+    fitArrow(m_previous);
+    fitArrow(m_next);
     retranslate();
     updateButtons();
 }
@@ -146,11 +157,23 @@ int LessonPanel::currentLesson() const { return m_picker->currentIndex(); }
 
 void LessonPanel::showPage(const LessonPage& page) {
     m_page = page;
-    if (m_hasLessons || !page.lessonTitle.isEmpty())
-        m_title->setText(QStringLiteral("<big><b>%1</b></big>").arg(page.lessonTitle));
+    if (m_hasLessons || !page.lessonTitle.isEmpty())  // projector fonts are big enough
+        m_title->setText((isProjectorMode() ? QStringLiteral("<b>%1</b>")
+                                            : QStringLiteral("<big><b>%1</b></big>"))
+                             .arg(page.lessonTitle));
     m_quote->setText(page.quote);
     m_quote->setVisible(!page.quote.isEmpty());
     m_counter->setText(page.counter);
+    // Projector mode keeps the room for the text the class reads: what the step runs and
+    // where its results come from go into tooltips (the Experiment dock shows the former too).
+    const bool compact = isProjectorMode();
+    m_experiment->setVisible(!compact && !page.experiment.isEmpty());
+    m_source->setVisible(!compact && !page.source.isEmpty());
+    const auto tip = [compact](const QString& html) {
+        return compact && !html.isEmpty() ? QStringLiteral("<p>%1</p>").arg(html) : QString();
+    };
+    m_stepTitle->setToolTip(tip(page.experiment));
+    m_counter->setToolTip(tip(page.source.toHtmlEscaped()));
     m_stepTitle->setText(page.stepTitle.isEmpty() ? QString()
                                                   : QStringLiteral("<b>%1</b>").arg(page.stepTitle));
     m_experiment->setText(page.experiment.isEmpty()
@@ -200,6 +223,10 @@ QString LessonPanel::answerText() const {
 
 void LessonPanel::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        fitArrow(m_previous);
+        fitArrow(m_next);
+    }
     if (event->type() == QEvent::LanguageChange) {
         retranslate();
         Q_EMIT languageChanged();

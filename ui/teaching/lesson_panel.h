@@ -3,7 +3,8 @@
 // title and the tutorial's heading it quotes, the step's title, what it runs, what to observe,
 // the question, the answer (hidden until "Show answer") and where the results came from.
 // A view only: LessonMode fills it and acts on its signals. Texts wrap; nothing scrolls
-// sideways.
+// sideways. In projector mode what the step runs and where its results come from move into
+// tooltips (of the step's title and the counter), so the rest fits 1280×720 unscrolled.
 
 #include <QWidget>
 

@@ -168,6 +168,11 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
                                 " units and the comparison plans at most " +
                                 std::to_string(kComparisonMaxUnits) + " in reasonable time");
     }
+    if (config.keep_grads) {
+        results.notes.push_back(
+            "no predictions for runs that start with kept gradients (keep_grads): the cost "
+            "model replays a step that starts without them");
+    }
     for (std::size_t i = 0; i < strategies.size(); ++i) {
         const Strategy& strategy = parsed[i];
         const Plan& plan = plans[i];
@@ -175,11 +180,17 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
         const int doneBefore = progress.done;
         try {
             run = engine::measureRun(*bench, strategy.name(), plan, reference, hooks, progress);
-            const Prediction p = predict(costs, plan);
-            run.prediction = PredictedMetrics{p.peak_bytes, p.activation_bytes, p.step_ms, {}};
-            if (comparisonPlanner) {
-                if (const double best = optimalStepAt(*comparisonPlanner, p.peak_bytes); best > 0)
-                    run.prediction->optimal_step_ms = best;
+            // The cost model replays a step that starts without gradients; one that adds into
+            // kept ones (keep_grads) allocates differently, so it gets no prediction at all
+            // rather than a wrong one.
+            if (!(config.keep_grads && !isBaseline(strategy))) {
+                const Prediction p = predict(costs, plan);
+                run.prediction = PredictedMetrics{p.peak_bytes, p.activation_bytes, p.step_ms, {}};
+                if (comparisonPlanner) {
+                    if (const double best = optimalStepAt(*comparisonPlanner, p.peak_bytes);
+                        best > 0)
+                        run.prediction->optimal_step_ms = best;
+                }
             }
             run.schedule = describeSchedule(plan);
             run.forward_counts = forwardCounts(plan, static_cast<int>(costs.units.size()));

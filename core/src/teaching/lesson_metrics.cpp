@@ -17,7 +17,11 @@ MetricText value(double v, const char* format = "%.1f") {
     if (!std::isfinite(v)) return {std::nullopt, "the value is not a finite number"};
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, format, v);
-    return {std::string(buffer), {}};
+    std::string text(buffer);
+    // A value that rounds to zero reads "0.0", not "-0.0".
+    if (text.size() > 1 && text[0] == '-' && text.find_first_not_of("0.", 1) == std::string::npos)
+        text.erase(0, 1);
+    return {text, {}};
 }
 
 MetricText missing(const std::string& why) { return {std::nullopt, why}; }
@@ -108,16 +112,15 @@ MetricText runMetric(const std::string& metric, const RunResult& run, const RunR
     if (metric == "grad_check" || metric == "max_abs_diff") {
         if (!run.grad_check.checked) return missing("the gradients were not checked");
         if (metric == "max_abs_diff") return value(run.grad_check.max_abs_diff, "%.2e");
-        return {lessonLabel(run.grad_check.passed() ? LessonLabel::Passed : LessonLabel::Failed,
-                            lang),
-                {}};
+        return {
+            lessonLabel(run.grad_check.passed() ? LessonLabel::Passed : LessonLabel::Failed, lang),
+            {}};
     }
     if (metric == "grads_at_peak_mib") return value(mib(b.gradients));
     if (metric == "activations_at_peak_mib") return value(mib(b.activations));
     if (metric == "other_at_peak_mib") return value(mib(b.other));
     if (metric == "baseline_mib") return value(mib(m.baseline_bytes));
-    if (metric == "peak_no_grads_mib")
-        return value(mib(peakWithoutGradients(run)));
+    if (metric == "peak_no_grads_mib") return value(mib(peakWithoutGradients(run)));
     if (comparesWithNone(metric)) return againstNone(metric, run, none, lang);
     return missing("\"" + metric + "\" is not a metric of one run");
 }
