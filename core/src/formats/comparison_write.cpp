@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ckptlab/comparison.h"
+#include "formats/csv_cells.h"
 #include "formats/file_io.h"
 
 namespace ckptlab {
@@ -78,29 +79,8 @@ OrderedJson cellJson(const ComparisonCell& cell, const ComparisonSource& source)
     return j;
 }
 
-std::string fixed(double value, int decimals) {
-    std::ostringstream out;
-    out.imbue(std::locale::classic());
-    out.setf(std::ios::fixed);
-    out.precision(decimals);
-    out << value;
-    return out.str();
-}
-
 std::string ratioCell(const std::optional<double>& value) {
-    return value && std::isfinite(*value) ? fixed(*value, 4) : std::string();
-}
-
-// RFC 4180 quoting, as the summary CSV does.
-std::string quoted(const std::string& cell) {
-    const bool edgeSpace = !cell.empty() && (cell.front() == ' ' || cell.back() == ' ');
-    if (!edgeSpace && cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
-    std::string out = "\"";
-    for (char c : cell) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + '"';
+    return value && std::isfinite(*value) ? detail::csvFixed(*value, 4) : std::string();
 }
 
 }  // namespace
@@ -159,14 +139,15 @@ std::string comparisonCsv(const Comparison& c) {
         for (std::size_t i = 0; i < row.cells.size() && i < c.sources.size(); ++i) {
             const ComparisonCell& cell = row.cells[i];
             const bool measured = cell.state == CellState::Measured;
-            const std::string cells[] = {
+            const std::vector<std::string> cells = {
                 row.strategy,
                 at,
                 c.sources[i].letter,
                 c.sources[i].label,
                 toString(cell.state),
-                measured ? fixed(cell.peak_mib, 3) : std::string(),
-                measured && std::isfinite(cell.step_ms) ? fixed(cell.step_ms, 3) : std::string(),
+                measured ? detail::csvFixed(cell.peak_mib, 3) : std::string(),
+                measured && std::isfinite(cell.step_ms) ? detail::csvFixed(cell.step_ms, 3)
+                                                        : std::string(),
                 ratioCell(cell.peak_ratio),
                 ratioCell(cell.step_ratio),
                 cell.state == CellState::Missing ? std::string()
@@ -174,13 +155,7 @@ std::string comparisonCsv(const Comparison& c) {
                 measured ? std::string(cell.grad_ok ? "pass" : "fail") : std::string(),
                 cell.error,
             };
-            bool first = true;
-            for (const std::string& text : cells) {
-                if (!first) csv += ',';
-                first = false;
-                csv += quoted(text);
-            }
-            csv += '\n';
+            csv += detail::csvLine(cells);
         }
     }
     return csv;

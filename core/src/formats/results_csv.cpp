@@ -5,34 +5,12 @@
 
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
+#include "formats/csv_cells.h"
 #include "formats/file_io.h"
 
 namespace ckptlab {
 
 namespace {
-
-// Quotes cells with separators, quotes or line breaks, and those with edge spaces that some
-// readers would trim.
-std::string quoted(const std::string& cell) {
-    const bool edgeSpace = !cell.empty() && (cell.front() == ' ' || cell.back() == ' ');
-    if (!edgeSpace && cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
-    std::string out = "\"";
-    for (char c : cell) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + '"';
-}
-
-// Always a dot for the decimal point: Qt applications set the C locale from the environment.
-std::string fixed(double value, int decimals) {
-    std::ostringstream out;
-    out.imbue(std::locale::classic());
-    out.setf(std::ios::fixed);
-    out.precision(decimals);
-    out << value;
-    return out.str();
-}
 
 std::string significant(double value) {
     std::ostringstream out;
@@ -50,7 +28,7 @@ std::string gradDiffCell(double value) {
 }
 
 std::string optionalCell(const std::optional<double>& value, int decimals) {
-    return value ? fixed(*value, decimals) : std::string();
+    return value ? detail::csvFixed(*value, decimals) : std::string();
 }
 
 }  // namespace
@@ -70,11 +48,11 @@ std::string summaryCsv(const ResultSet& results) {
         const RunResult& run = results.runs[i];
         const bool checked = run.grad_check.checked;
         const ExperimentConfig& c = run.config;
-        const std::string cells[] = {
+        const std::vector<std::string> cells = {
             row.strategy,
-            fixed(row.peak_mib, 3),
-            fixed(row.activations_mib, 3),
-            fixed(row.step_ms, 3),
+            detail::csvFixed(row.peak_mib, 3),
+            detail::csvFixed(row.activations_mib, 3),
+            detail::csvFixed(row.step_ms, 3),
             optionalCell(row.memory_saved_pct, 2),
             optionalCell(row.time_added_pct, 2),
             optionalCell(row.saved_per_added, 3),
@@ -99,19 +77,13 @@ std::string summaryCsv(const ResultSet& results) {
             optionalCell(row.step_ci_high_ms, 3),
             row.step_ci_low_ms ? (row.step_ci_95 ? "95%" : "min-max") : "",
             optionalCell(row.step_cv_pct, 2),
-            row.error ? std::string() : fixed(row.step_fastest_ms, 3),
+            row.error ? std::string() : detail::csvFixed(row.step_fastest_ms, 3),
             optionalCell(run.metrics.step_cpu_ms, 3),
             optionalCell(row.time_added_low_pct, 2),
             optionalCell(row.time_added_high_pct, 2),
             row.time_within_noise ? (*row.time_within_noise ? "yes" : "no") : "",
         };
-        bool first = true;
-        for (const std::string& cell : cells) {
-            if (!first) csv += ',';
-            first = false;
-            csv += quoted(cell);
-        }
-        csv += '\n';
+        csv += detail::csvLine(cells);
     }
     return csv;
 }
