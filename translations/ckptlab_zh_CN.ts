@@ -1710,6 +1710,10 @@ Replace them anyway?</source>
         <source>There is no lesson "%1". The lessons are: %2</source>
         <translation>没有课程“%1”。现有课程：%2</translation>
     </message>
+    <message>
+        <source>Show or Hide the &amp;Answer</source>
+        <translation>显示或隐藏答案(&amp;A)</translation>
+    </message>
 </context>
 <context>
     <name>ckptlab::ui::LessonPanel</name>

@@ -184,6 +184,11 @@ void TestLessonMode::languageSwitchKeepsTheStepAndAnswer() {
     m_lessons = part<LessonMode>(*m_window, "lessons");
     QCOMPARE(m_lessons->currentStep(), 2);
     QVERIFY(!m_lessons->panel()->isAnswerShown());  // the new step hid it
+    // The menu's shortcut action shows and hides it wherever the focus is.
+    part<QAction>(*m_window, "showAnswerAction")->trigger();
+    QVERIFY(m_lessons->panel()->isAnswerShown());
+    part<QAction>(*m_window, "showAnswerAction")->trigger();
+    QVERIFY(!m_lessons->panel()->isAnswerShown());
     QVERIFY(labelText(*m_window, "lessonTitle").contains(QStringLiteral("Demo lesson")));
 }
 

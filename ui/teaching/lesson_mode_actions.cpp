@@ -42,6 +42,11 @@ void LessonMode::createActions(QMenu* viewMenu) {
                            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     m_runLiveAction->setToolTip(tr("Measure the lesson's step again on this machine"));
     connect(m_runLiveAction, &QAction::triggered, this, &LessonMode::runLive);
+    // The panel's button has a mnemonic too; a menu shortcut works wherever the focus is.
+    auto* answerAction = make("showAnswerAction", tr("Show or Hide the &Answer"),
+                              QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    connect(answerAction, &QAction::triggered, this,
+            [this] { m_panel->setAnswerShown(!m_panel->isAnswerShown()); });
     m_exportAction = make("exportHandoutAction", tr("Export &Handout (PDF)…"), {});
     connect(m_exportAction, &QAction::triggered, this, &LessonMode::exportHandoutDialog);
 
@@ -51,6 +56,7 @@ void LessonMode::createActions(QMenu* viewMenu) {
     menu->addSeparator();
     menu->addAction(m_previousAction);
     menu->addAction(m_nextAction);
+    menu->addAction(answerAction);
     menu->addAction(m_runLiveAction);
     menu->addSeparator();
     menu->addAction(m_exportAction);
