@@ -130,7 +130,9 @@ void printTable(std::ostringstream& out, const Comparison& c) {
         for (std::size_t i = 0; i < row.cells.size(); ++i) {
             if (static_cast<int>(i) == c.reference) continue;
             cells.push_back(ratioCell(row.cells[i], row.cells[i].peak_ratio));
-            cells.push_back(ratioCell(row.cells[i], row.cells[i].step_ratio));
+            // "≈": the two step-time intervals overlap, so the ratio is within noise.
+            const bool noise = row.cells[i].step_within_noise.value_or(false);
+            cells.push_back((noise ? "≈" : "") + ratioCell(row.cells[i], row.cells[i].step_ratio));
         }
         line(cells);
     }
@@ -152,6 +154,12 @@ std::string formatComparison(const Comparison& c, bool quiet) {
         for (const auto& cell : row.cells)
             gradFailed = gradFailed || (cell.state == CellState::Measured && !cell.grad_ok);
     if (gradFailed) out << "  (! marks a run whose gradient check failed)\n";
+    bool noise = false;
+    for (const auto& row : c.rows)
+        for (const auto& cell : row.cells) noise = noise || cell.step_within_noise.value_or(false);
+    if (noise)
+        out << "  (≈ marks a step-time ratio within noise: the two 95% intervals of the medians "
+               "overlap)\n";
     return out.str();
 }
 

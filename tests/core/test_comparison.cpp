@@ -317,8 +317,39 @@ TEST(Comparison, JsonAndCsvCarryTheRatios) {
     const std::string csv = comparisonCsv(c);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "strategy,at,source,label,state,peak_mib,step_ms,peak_ratio,step_ratio,same_work,"
-              "grad_check,error");
+              "grad_check,error,step_within_noise");
     EXPECT_NE(csv.find("none,,B,Epyc (cpu),measured,20.000,25.000,0.5000,0.2500,yes,pass,"),
               std::string::npos)
         << csv;
+}
+
+// Step-time ratios between files say when they are within noise: the same rule (overlapping
+// median intervals) as "≈ 0" in a sweep's table.
+TEST(Comparison, StepRatiosSayWhenTheyAreWithinNoise) {
+    auto timed = [](const std::string& strategy, std::vector<double> samples) {
+        std::vector<double> sorted = samples;
+        std::sort(sorted.begin(), sorted.end());
+        RunResult run = makeRun(strategy, 10, (sorted[2] + sorted[3]) / 2);
+        run.metrics.step_samples_ms = samples;
+        return run;
+    };
+    const ResultSet a = makeSet("cpu", "laptop", 2,
+                                {timed("none", {100, 101, 102, 103, 104, 105}),
+                                 timed("full", {130, 131, 132, 133, 134, 135})});
+    const ResultSet b = makeSet(
+        "cpu", "server", 2,
+        {timed("none", {103, 104, 105, 106, 107, 108}), timed("full", {90, 91, 92, 93, 94, 95})});
+    const Comparison c = compareResults({{"a.json", a}, {"b.json", b}});
+    const ComparisonRow* none = findRow(c, "none");
+    const ComparisonRow* full = findRow(c, "full");
+    ASSERT_TRUE(none && full);
+    EXPECT_EQ(none->cells[1].step_within_noise, std::optional<bool>(true));
+    EXPECT_EQ(full->cells[1].step_within_noise, std::optional<bool>(false));
+    EXPECT_FALSE(none->cells[0].step_within_noise);  // the reference has no ratio
+    EXPECT_NE(comparisonCsv(c).find(",step_within_noise\n"), std::string::npos);
+    // Without samples (files written before issue 11) nothing is claimed either way.
+    const Comparison old =
+        compareResults({{"a.json", makeSet("cpu", "x", 2, {makeRun("none", 10, 100)})},
+                        {"b.json", makeSet("cpu", "y", 2, {makeRun("none", 10, 101)})}});
+    EXPECT_FALSE(findRow(old, "none")->cells[1].step_within_noise);
 }

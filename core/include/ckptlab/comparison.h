@@ -68,6 +68,9 @@ struct ComparisonCell {
     // reference's own cell.
     std::optional<double> peak_ratio;
     std::optional<double> step_ratio;
+    // With step_ratio: whether the two step-time intervals overlap (withinNoise in
+    // step_stats.h); empty when a run has no samples.
+    std::optional<bool> step_within_noise;
 };
 
 struct ComparisonRow {

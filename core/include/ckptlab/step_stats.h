@@ -48,6 +48,11 @@ struct StepStats {
 };
 StepStats stepStats(const Metrics& metrics);
 
+// Whether two runs' step times are within noise of each other: their median intervals
+// overlap. Empty when either has no interval (no samples). The one rule for "≈ 0" in the
+// summary and "≈" ratios between files.
+std::optional<bool> withinNoise(const Metrics& a, const Metrics& b);
+
 // Fills metrics.step_ms_ci, step_ms_cv from metrics.step_samples_ms (the runner's last step).
 void recordStepSpread(Metrics& metrics);
 

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "ckptlab/step_stats.h"
 #include "ckptlab/summary.h"
 
 namespace ckptlab {
@@ -305,6 +306,11 @@ void computeRatios(const std::vector<ComparisonInput>& inputs, Comparison& c) {
                 continue;
             cell.peak_ratio = ratio(cell.peak_mib, ref.peak_mib);
             cell.step_ratio = ratio(cell.step_ms, ref.step_ms);
+            if (cell.step_ratio) {
+                cell.step_within_noise =
+                    withinNoise(inputs[s].results.runs[cell.run].metrics,
+                                inputs[c.reference].results.runs[ref.run].metrics);
+            }
         }
     }
     const ComparisonSource& refSource = c.sources[c.reference];

@@ -76,6 +76,7 @@ OrderedJson cellJson(const ComparisonCell& cell, const ComparisonSource& source)
     j["same_work"] = cell.same_work;
     j["peak_ratio"] = optionalNumber(cell.peak_ratio);
     j["step_ratio"] = optionalNumber(cell.step_ratio);
+    if (cell.step_within_noise) j["step_within_noise"] = *cell.step_within_noise;
     return j;
 }
 
@@ -131,7 +132,7 @@ std::string comparisonToJson(const Comparison& c) {
 std::string comparisonCsv(const Comparison& c) {
     std::string csv =
         "strategy,at,source,label,state,peak_mib,step_ms,peak_ratio,step_ratio,same_work,"
-        "grad_check,error\n";
+        "grad_check,error,step_within_noise\n";
     for (const auto& row : c.rows) {
         std::string at;
         for (const auto& [axis, value] : row.at)
@@ -154,6 +155,7 @@ std::string comparisonCsv(const Comparison& c) {
                                                  : std::string(cell.same_work ? "yes" : "no"),
                 measured ? std::string(cell.grad_ok ? "pass" : "fail") : std::string(),
                 cell.error,
+                cell.step_within_noise ? (*cell.step_within_noise ? "yes" : "no") : "",
             };
             csv += detail::csvLine(cells);
         }

@@ -91,6 +91,13 @@ StepStats stepStats(const Metrics& metrics) {
     return stats;
 }
 
+std::optional<bool> withinNoise(const Metrics& a, const Metrics& b) {
+    const auto x = stepStats(a).interval;
+    const auto y = stepStats(b).interval;
+    if (!x || !y) return std::nullopt;
+    return x->low <= y->high && y->low <= x->high;
+}
+
 void recordStepSpread(Metrics& metrics) {
     metrics.step_ms_ci = medianInterval(metrics.step_samples_ms);
     metrics.step_ms_cv = coefficientOfVariation(metrics.step_samples_ms);
