@@ -48,9 +48,10 @@ struct StepStats {
 };
 StepStats stepStats(const Metrics& metrics);
 
-// Whether two runs' step times are within noise of each other: their median intervals
-// overlap. Empty when either has no interval (no samples). The one rule for "≈ 0" in the
-// summary and "≈" ratios between files.
+// Whether two step times are within noise of each other: their median intervals overlap. The
+// one rule for "≈ 0" in the summary and "≈" ratios between files; the Metrics form is empty
+// when either run has no interval (no samples).
+bool withinNoise(const MedianInterval& a, const MedianInterval& b);
 std::optional<bool> withinNoise(const Metrics& a, const Metrics& b);
 
 // Fills metrics.step_ms_ci, step_ms_cv from metrics.step_samples_ms (the runner's last step).
@@ -66,10 +67,10 @@ bool preciseEnough(const std::vector<double>& samples, double precision = kAutoP
 
 enum class RoundsStop {
     Continue,
-    Repeats,    // the fixed --repeats were taken
-    Precision,  // every median's interval within +-kAutoPrecision
-    TimeLimit,  // the time limit passed first
-    RoundLimit, // limits::repeats.max rounds taken
+    Repeats,     // the fixed --repeats were taken
+    Precision,   // every median's interval within +-kAutoPrecision
+    TimeLimit,   // the time limit passed first
+    RoundLimit,  // limits::repeats.max rounds taken
     Cancelled,
 };
 std::string toString(RoundsStop stop);  // "repeats", "precision", "time limit", ...

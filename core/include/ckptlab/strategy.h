@@ -82,6 +82,11 @@ bool hasMemoryBudget(const Strategy& strategy);
 std::int64_t budgetBytes(const Strategy& strategy);
 // The baseline every comparison is made against (none).
 bool isBaseline(const Strategy& strategy);
+// keep_grads, the tutorial's protocol: whether a run of `strategy` starts with the previous
+// step's gradients still allocated. Every run but the baseline, which runs first from a clean
+// start as the tutorial's first run did. One rule for the traced step, the timed rounds and the
+// predictions.
+bool startsWithKeptGradients(const ExperimentConfig& config, const Strategy& strategy);
 
 // One range of blocks [begin, end). A checkpointed segment keeps only its input and
 // recomputes the rest in backward; `inner` may nest further checkpoints inside it.

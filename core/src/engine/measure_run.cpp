@@ -73,14 +73,15 @@ OutOfMemory whereItRanOut(const std::exception& error, const StepContext& contex
 }  // namespace
 
 int stepsPerRun(const ExperimentConfig& config) {
-    return 1 + config.warmup + timedStepsPerRun(config) + (config.optimizer != Optimizer::None ? 1 : 0) +
-           (config.keep_grads ? 1 : 0);
+    return 1 + config.warmup + timedStepsPerRun(config) +
+           (config.optimizer != Optimizer::None ? 1 : 0) + (config.keep_grads ? 1 : 0);
 }
 
 // Measures one strategy: traced step (memory, gradients), then warm-up and timed steps.
-RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan,
+RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& plan,
                      const std::vector<torch::Tensor>& reference, const RunnerHooks& hooks,
                      ProgressCounter& progress) {
+    const std::string name = strategy.name();
     RunResult run;
     run.config = bench.config;
     run.strategy = name;
@@ -101,8 +102,7 @@ RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan
     bench.clearGradients();
     // The tutorial's protocol: its baseline runs first from a clean start and leaves its
     // gradients allocated; every later run adds into them. They belong to that step's start.
-    const auto strategy = parseStrategyForm(name);
-    context.keepGradients = bench.config.keep_grads && !(strategy && isBaseline(*strategy));
+    context.keepGradients = startsWithKeptGradients(bench.config, strategy);
     if (context.keepGradients) {
         runStep(bench, plan, context);
         bench.restoreInitialWeights();

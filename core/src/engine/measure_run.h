@@ -32,7 +32,7 @@ int stepsPerRun(const ExperimentConfig& config);
 // Prepares one strategy: traced step (memory, gradients), then warm-up; its timed steps run in
 // rounds with the others' (timed_rounds.h). A step that runs out of memory returns the run up
 // to where it stopped, with `out_of_memory` set.
-RunResult measureRun(Workbench& bench, const std::string& name, const Plan& plan,
+RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& plan,
                      const std::vector<torch::Tensor>& reference, const RunnerHooks& hooks,
                      ProgressCounter& progress);
 

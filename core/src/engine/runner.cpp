@@ -179,11 +179,11 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::s
         RunResult run;
         const int doneBefore = progress.done;
         try {
-            run = engine::measureRun(*bench, strategy.name(), plan, reference, hooks, progress);
+            run = engine::measureRun(*bench, strategy, plan, reference, hooks, progress);
             // The cost model replays a step that starts without gradients; one that adds into
             // kept ones (keep_grads) allocates differently, so it gets no prediction at all
             // rather than a wrong one.
-            if (!(config.keep_grads && !isBaseline(strategy))) {
+            if (!startsWithKeptGradients(config, strategy)) {
                 const Prediction p = predict(costs, plan);
                 run.prediction = PredictedMetrics{p.peak_bytes, p.activation_bytes, p.step_ms, {}};
                 if (comparisonPlanner) {

@@ -90,7 +90,8 @@ std::string roundsNote(const TimingRounds& t, const std::vector<Lane>& lanes) {
                               (t.rounds == 1 ? "" : "s") + " in " + fixed1(t.seconds) + " s";
     switch (t.stopped_by) {
     case RoundsStop::Precision:
-        return "adaptive repeats: " + taken + ", stopped by precision: every median's 95% "
+        return "adaptive repeats: " + taken +
+               ", stopped by precision: every median's 95% "
                "interval is within +-5% of it";
     case RoundsStop::TimeLimit:
     case RoundsStop::RoundLimit: {
@@ -98,10 +99,10 @@ std::string roundsNote(const TimingRounds& t, const std::vector<Lane>& lanes) {
         for (const Lane& lane : lanes)
             if (lane.live && !preciseEnough(lane.stepMs()))
                 loose += (loose.empty() ? "" : ", ") + lane.run->strategy;
-        const std::string limit = t.stopped_by == RoundsStop::TimeLimit
-                                      ? "the " + fixed1(t.time_limit_s) + " s time limit"
-                                      : "the limit of " + std::to_string(limits::repeats.max) +
-                                            " rounds";
+        const std::string limit =
+            t.stopped_by == RoundsStop::TimeLimit
+                ? "the " + fixed1(t.time_limit_s) + " s time limit"
+                : "the limit of " + std::to_string(limits::repeats.max) + " rounds";
         return "adaptive repeats: " + taken + ", stopped by " + limit +
                (loose.empty() ? "" : " with the interval of " + loose + " wider than +-5%");
     }
@@ -135,7 +136,7 @@ void timeInRounds(Workbench& bench, ResultSet& results, const std::vector<Plan>&
         // The tutorial's protocol (keep_grads): every run but the baseline adds its gradients
         // into the previous step's, as in its traced step.
         const auto strategy = parseStrategyForm(run.strategy);
-        lane.context.keepGradients = config.keep_grads && !(strategy && isBaseline(*strategy));
+        lane.context.keepGradients = strategy && startsWithKeptGradients(config, *strategy);
         lanes.push_back(std::move(lane));
     }
     if (lanes.empty()) return;

@@ -91,11 +91,15 @@ StepStats stepStats(const Metrics& metrics) {
     return stats;
 }
 
+bool withinNoise(const MedianInterval& a, const MedianInterval& b) {
+    return a.low <= b.high && b.low <= a.high;
+}
+
 std::optional<bool> withinNoise(const Metrics& a, const Metrics& b) {
     const auto x = stepStats(a).interval;
     const auto y = stepStats(b).interval;
     if (!x || !y) return std::nullopt;
-    return x->low <= y->high && y->low <= x->high;
+    return withinNoise(*x, *y);
 }
 
 void recordStepSpread(Metrics& metrics) {

@@ -196,6 +196,10 @@ std::int64_t budgetBytes(const Strategy& s) {
 
 bool isBaseline(const Strategy& s) { return s.kind == StrategyKind::None; }
 
+bool startsWithKeptGradients(const ExperimentConfig& config, const Strategy& strategy) {
+    return config.keep_grads && !isBaseline(strategy);
+}
+
 std::vector<std::string> presetNames() {
     return {"seed-tradeoff", "experiment-1", "experiment-2", "experiment-3"};
 }

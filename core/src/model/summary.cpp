@@ -74,7 +74,7 @@ SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
         if (mine && theirs && &run != baseline) {
             row.time_added_low_pct = (mine->low - theirs->high) / stepNone * 100.0;
             row.time_added_high_pct = (mine->high - theirs->low) / stepNone * 100.0;
-            row.time_within_noise = withinNoise(run.metrics, baseline->metrics);
+            row.time_within_noise = withinNoise(*mine, *theirs);
         }
     }
     // The ratio only means something when the strategy measurably costs time.
