@@ -14,6 +14,8 @@ PACKAGES=(
   fonts-noto-cjk                             # Chinese (--lang zh_CN) renders, not boxes
   googletest libgtest-dev nlohmann-json3-dev libcli11-dev
   xvfb xauth appstream desktop-file-utils python3
+  libxml2-utils shared-mime-info             # the MIME type test (xmllint, update-mime-database)
+  locales                                    # de_DE/fr_FR: the tests under decimal commas
 )
 
 install_missing() {
@@ -29,6 +31,17 @@ install_missing() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
+# The locale tests need a decimal-comma locale; Debian ships its sources, not the compiled one.
+generate_test_locales() {
+  local sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  for name in de_DE fr_FR; do
+    locale -a 2>/dev/null | grep -qix "$name.utf8" && continue
+    echo "Generating the $name.UTF-8 locale for the tests"
+    $sudo localedef -i "$name" -f UTF-8 "$name.UTF-8"
+  done
+}
+
 build() {
   cmake --preset release
   cmake --build --preset release
@@ -38,6 +51,7 @@ install_missing
 build
 case "${1:-app}" in
   test)
+    generate_test_locales
     ctest --preset release
     ;;
   build)

@@ -126,5 +126,18 @@ The %n run finished before this are kept.</numerusform>
 The %n runs finished before this are kept.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>A sweep is running; closing stops it. The %n run(s) measured so far are not saved.
+
+Stop the sweep and close anyway?</source>
+        <translation>
+            <numerusform>A sweep is running; closing stops it. The %n run measured so far is not saved.
+
+Stop the sweep and close anyway?</numerusform>
+            <numerusform>A sweep is running; closing stops it. The %n runs measured so far are not saved.
+
+Stop the sweep and close anyway?</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

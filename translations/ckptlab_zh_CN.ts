@@ -673,8 +673,8 @@ fit %1</source>
         <translation>设备必须是 cpu、cuda 或 cuda:N（N 为 0 到 %1）（当前为“%2”）</translation>
     </message>
     <message>
-        <source>memory limit must be between 0 (no limit) and %1 MiB (got %2)</source>
-        <translation>内存上限必须在 0（不限）到 %1 MiB 之间（当前为 %2）</translation>
+        <source>memory limit must be 0 (no limit) or between %1 and %2 MiB (got %3)</source>
+        <translation>内存上限必须为 0（不限），或在 %1 到 %2 MiB 之间（当前为 %3）</translation>
     </message>
     <message>
         <source>unknown strategy "%1" (known: %2)</source>
@@ -828,6 +828,10 @@ fit %1</source>
 </context>
 <context>
     <name>QObject</name>
+    <message>
+        <source>The name holds bytes that are not UTF-8 (shown as �); they cannot be written back unchanged, so the file would get another name. Choose a name in UTF-8.</source>
+        <translation>该名称包含非 UTF-8 字节（显示为 �）；它们无法原样写回，文件会得到另一个名称。请使用 UTF-8 名称。</translation>
+    </message>
     <message>
         <source>no cost model</source>
         <translation>无代价模型</translation>
@@ -1494,6 +1498,73 @@ Nothing was written.</source>
     </message>
 </context>
 <context>
+    <name>ckptlab::ui::DocumentBusy</name>
+    <message>
+        <source>Open Results</source>
+        <translation>打开结果</translation>
+    </message>
+    <message>
+        <source>Add Results File</source>
+        <translation>添加结果文件</translation>
+    </message>
+    <message>
+        <source>Save Results</source>
+        <translation>保存结果</translation>
+    </message>
+    <message>
+        <source>Run Sweep</source>
+        <translation>运行扫描</translation>
+    </message>
+    <message>
+        <source>Run Pareto Curve</source>
+        <translation>运行帕累托曲线</translation>
+    </message>
+    <message>
+        <source>Run Scaling Sweep</source>
+        <translation>运行规模扩展扫描</translation>
+    </message>
+    <message>
+        <source>Lesson Step</source>
+        <translation>课程步骤</translation>
+    </message>
+    <message>
+        <source>Run Live</source>
+        <translation>现场运行</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>A results file is being opened. Wait until it is on screen, then try again.</source>
+        <translation>正在打开结果文件。请等它显示出来后再试。</translation>
+    </message>
+    <message>
+        <source>The results are being saved. Wait until they are saved, then try again.</source>
+        <translation>正在保存结果。请等保存完成后再试。</translation>
+    </message>
+    <message>
+        <source>A sweep is running and its results are arriving on screen. Wait for it to finish, or cancel it (Esc), then try again.</source>
+        <translation>扫描正在运行，结果正陆续显示。请等它结束，或取消它（Esc），然后再试。</translation>
+    </message>
+    <message>
+        <source>A lesson step is being opened. Wait until it is on screen, then try again.</source>
+        <translation>正在打开课程步骤。请等它显示出来后再试。</translation>
+    </message>
+    <message>
+        <source>The window is changing its language. Wait until it is done, then try again.</source>
+        <translation>窗口正在切换语言。请等切换完成后再试。</translation>
+    </message>
+    <message>
+        <source>The window is about to close. Answer its question first, then try again.</source>
+        <translation>窗口即将关闭。请先回答它的提问，然后再试。</translation>
+    </message>
+</context>
+<context>
     <name>ckptlab::ui::FileController</name>
     <message>
         <source>Checkpoint Lab results (*.json);;All files (*)</source>
@@ -1713,6 +1784,22 @@ Replace them anyway?</source>
     <message>
         <source>Show or Hide the &amp;Answer</source>
         <translation>显示或隐藏答案(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Some lessons are left out</source>
+        <translation>部分课程未载入</translation>
+    </message>
+    <message>
+        <source>These lesson files could not be read and are left out; the other lessons work:
+%1</source>
+        <translation>以下课程文件无法读取，已略过；其他课程可以正常使用：
+%1</translation>
+    </message>
+    <message>
+        <source>There is no lesson "%1" that could be read. The lessons are: %2. These lesson files could not be read:
+%3</source>
+        <translation>没有可读取的课程“%1”。现有课程：%2。以下课程文件无法读取：
+%3</translation>
     </message>
 </context>
 <context>
@@ -2017,14 +2104,6 @@ The %n run(s) finished before this are kept.</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <source>Language</source>
-        <translation>语言</translation>
-    </message>
-    <message>
-        <source>The language can change once the sweep or the file being opened is done. Wait for it (or cancel the sweep), then choose the language again.</source>
-        <translation>需等扫描或正在打开的文件完成后才能切换语言。请等待其完成（或取消扫描），然后重新选择语言。</translation>
-    </message>
-    <message>
         <source>Open one results file, or several (this machine's and a server's, say) to compare them side by side</source>
         <translation>打开一个结果文件，或打开多个（例如本机的和服务器的）并排比较</translation>
     </message>
@@ -2035,6 +2114,32 @@ The %n run(s) finished before this are kept.</source>
     <message>
         <source>Open another results file beside those on screen, to compare them</source>
         <translation>在屏幕上已有结果旁再打开一个结果文件，以进行比较</translation>
+    </message>
+    <message>
+        <source>Stop the sweep?</source>
+        <translation>停止扫描？</translation>
+    </message>
+    <message numerus="yes">
+        <source>A sweep is running; closing stops it. The %n run(s) measured so far are not saved.
+
+Stop the sweep and close anyway?</source>
+        <translation>
+            <numerusform>扫描正在运行，关闭会停止它。目前已测量的 %n 次运行尚未保存。
+
+仍要停止扫描并关闭吗？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Close without saving?</source>
+        <translation>不保存就关闭？</translation>
+    </message>
+    <message>
+        <source>The results on screen were measured here and are not saved.
+
+Close anyway and lose them?</source>
+        <translation>屏幕上的结果是在本机测量的，尚未保存。
+
+仍要关闭并丢弃它们吗？</translation>
     </message>
 </context>
 <context>

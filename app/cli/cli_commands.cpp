@@ -16,6 +16,7 @@ int runExperiment(ExperimentOptions o, bool sweep) {
         return kBadInput;
     }
     std::vector<std::string> strategies{o.strategy};
+    std::string presetNote;  // what a preset left out at this depth
     if (sweep) {
         if (!o.preset.empty() && !o.strategies.empty()) {
             std::cerr << "ckptlab-cli: give --preset or --strategies, not both\n";
@@ -28,7 +29,12 @@ int runExperiment(ExperimentOptions o, bool sweep) {
                       << o.preset << "\")\n";
             return kBadInput;
         }
-        if (strategies.empty()) strategies = presetStrategies("seed-tradeoff");
+        // A preset's items were not typed: those the depth cannot take are left out and said.
+        if (o.strategies.empty()) {
+            const std::string name = o.preset.empty() ? "seed-tradeoff" : o.preset;
+            strategies = strategiesForModel(presetStrategies(name), "the " + name + " preset",
+                                            o.config, &presetNote);
+        }
     }
     try {
         Runner::check(o.config, strategies);
@@ -38,7 +44,8 @@ int runExperiment(ExperimentOptions o, bool sweep) {
     }
 
     // Runs fail one by one inside the sweep; what escapes it is classified in main_cli.cpp.
-    const ResultSet results = Runner().sweep(o.config, strategies, makeHooks(o.quiet));
+    ResultSet results = Runner().sweep(o.config, strategies, makeHooks(o.quiet));
+    if (!presetNote.empty()) results.notes.insert(results.notes.begin(), presetNote);
     return reportAndFinish(results, o);
 }
 

@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/output_paths.h"
 #include "ckptlab/results_io.h"
+#include "ckptlab/strategy.h"
 #include "cli_commands.h"
 #include "cli_table.h"
 
@@ -46,7 +48,8 @@ std::string completeConfig(ExperimentOptions& o) {
             o.repeats.find_first_not_of("0123456789") != std::string::npos)
             return "--repeats must be a whole number from " + range + " or auto (got \"" +
                    o.repeats + "\")";
-        o.config.repeats = std::stoi(o.repeats);  // its range is checked with the config's
+        // At most 9 digits: an int; its range is checked with the config's.
+        o.config.repeats = static_cast<int>(*parseInteger(o.repeats));
     }
     try {
         if (!o.strategiesText.empty()) o.strategies = splitList(o.strategiesText, "--strategies");
@@ -63,6 +66,30 @@ std::string completeConfig(ExperimentOptions& o) {
         if (std::string error = checkOutputDir(dir, field); !error.empty()) return error;
     }
     return {};
+}
+
+std::vector<std::string> strategiesForModel(const std::vector<std::string>& wanted,
+                                            const std::string& listName,
+                                            const ExperimentConfig& config, std::string* note) {
+    std::vector<std::string> kept, dropped;
+    std::string reason;
+    for (const std::string& text : wanted) {
+        try {
+            kept.push_back(parseStrategy(text, config.depth, config.block).name());
+        } catch (const StrategyError& e) {
+            dropped.push_back(text);
+            if (reason.empty()) reason = e.what();
+        }
+    }
+    note->clear();
+    if (dropped.empty()) return kept;
+    std::string names;
+    for (std::size_t i = 0; i < dropped.size(); ++i)
+        names += (i == 0 ? "" : i + 1 == dropped.size() ? " and " : ", ") + dropped[i];
+    *note = listName + " runs without " + names + ", which a depth-" +
+            std::to_string(config.depth) + " " + toString(config.block) + " model cannot take" +
+            (dropped.size() == 1 ? ": " + reason : "");
+    return kept;
 }
 
 int reportFailure(const std::exception& error, bool verbose) {
@@ -113,10 +140,13 @@ void printEnvironment(const Environment& env, const ExperimentConfig& c) {
         std::cout << c.repeats << " interleaved rounds";
     std::cout << "\n";
     if (const auto& load = env.load)
-        std::printf("machine: load %.2f before, %.2f at most during; CPU steal %.1f%% before, "
-                    "%.1f%% during the rounds; %d CPUs\n",
-                    load->load_before, load->load_during_max, load->steal_pct_before,
-                    load->steal_pct_during, load->cpus);
+        std::printf(
+            "machine: load %s before, %s at most during; CPU steal %s%% before, "
+            "%s%% during the rounds; %d CPUs\n",
+            formatFixed(load->load_before, 2).c_str(),
+            formatFixed(load->load_during_max, 2).c_str(),
+            formatFixed(load->steal_pct_before, 1).c_str(),
+            formatFixed(load->steal_pct_during, 1).c_str(), load->cpus);
     std::cout << "\n" << std::flush;
 }
 

@@ -2,6 +2,7 @@
 // Pieces every measuring command of ckptlab-cli shares.
 
 #include <string>
+#include <vector>
 
 #include "ckptlab/result.h"
 #include "ckptlab/runner.h"
@@ -12,6 +13,13 @@ namespace ckptlab::cli {
 // Parses the text options into the config, splits the strategy list and checks that every
 // output can be written; empty when fine, else the message (exit 2 before any work).
 std::string completeConfig(ExperimentOptions& options);
+
+// The strategies of a list the user did not type item by item (a preset, a default) that the
+// model can take: from:10 needs 11 blocks, so at depth 4 it is left out. `note` says what was
+// left out and why (empty when nothing was), for the results' notes.
+std::vector<std::string> strategiesForModel(const std::vector<std::string>& wanted,
+                                            const std::string& listName,
+                                            const ExperimentConfig& config, std::string* note);
 
 // The exit code and one line on stderr for an exception that escaped a command: 2 for bad
 // input (std::invalid_argument and its kin, MemoryError), 1 for anything else.

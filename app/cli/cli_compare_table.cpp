@@ -2,9 +2,10 @@
 // with each file's peak and step time and the ratios to the reference, and the notes.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <locale>
 #include <sstream>
 
+#include "ckptlab/number_text.h"
 #include "cli_compare.h"
 
 namespace ckptlab::cli {
@@ -13,9 +14,7 @@ namespace {
 
 std::string fixed(double value, int decimals) {
     if (!std::isfinite(value)) return std::isnan(value) ? "nan" : "inf";
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
+    return formatFixed(value, decimals);
 }
 
 // At least three significant digits: a tiny model's 0.043 MiB, a GPU's 0.125 ms.
@@ -27,12 +26,8 @@ std::string measured(double value) {
 // Ratios keep three significant digits when small (a GPU's step against a CPU's: 0.0123).
 std::string ratioText(double value) {
     if (!std::isfinite(value)) return "-";
-    char buffer[64];
-    if (value != 0 && std::abs(value) < 0.1)
-        std::snprintf(buffer, sizeof buffer, "%.3gx", value);
-    else
-        std::snprintf(buffer, sizeof buffer, "%.2fx", value);
-    return buffer;
+    if (value != 0 && std::abs(value) < 0.1) return formatGeneral(value, 3) + "x";
+    return formatFixed(value, 2) + "x";
 }
 
 std::string pad(const std::string& text, std::size_t width, bool left = false) {
@@ -142,6 +137,7 @@ void printTable(std::ostringstream& out, const Comparison& c) {
 
 std::string formatComparison(const Comparison& c, bool quiet) {
     std::ostringstream out;
+    out.imbue(std::locale::classic());  // counts of runs and threads without separators
     if (!quiet) printSources(out, c);
     printDifferences(out, c);
     printTable(out, c);

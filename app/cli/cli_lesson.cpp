@@ -215,9 +215,16 @@ int runLesson(const LessonOptions& o) {
         o.recordingsDir.empty() ? (fs::path(dir) / "recordings").string() : o.recordingsDir;
     if (o.check) return checkLessons(dir, recordings);
 
+    // A broken lesson file is named and left out; the others still list, show and record
+    // (--check fails on it).
     std::vector<Lesson> lessons;
     try {
-        lessons = loadLessons(dir);
+        LessonFolder folder = loadLessonFolder(dir);
+        if (folder.lessons.empty() && !folder.problems.empty())
+            return badInput(folder.problems.front());
+        for (const std::string& problem : folder.problems)
+            std::cerr << "ckptlab-cli: left out: " << problem << "\n";
+        lessons = std::move(folder.lessons);
     } catch (const LessonError& e) {
         return badInput(e.what());
     }

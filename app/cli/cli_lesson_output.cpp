@@ -1,12 +1,12 @@
 // A filled lesson on stdout, and as one JSON file (the texts in one language, the results of
 // each step as the results file writes them, so a reader needs no second format).
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
+#include "ckptlab/number_text.h"
+#include "ckptlab/output_paths.h"
 #include "ckptlab/results_io.h"
 #include "cli_lesson.h"
 
@@ -31,11 +31,8 @@ std::string describeRuns(const LessonExperiment& e) {
                        " B=" + size(e, ScalingAxis::Batch, c.batch);
     if (c.block == BlockKind::Transformer) text += " heads=" + std::to_string(c.heads);
     if (c.keep_grads) text += " keep-grads";
-    if (c.memory_limit_mib > 0) {
-        char limit[48];
-        std::snprintf(limit, sizeof limit, " memory-limit=%g MiB", c.memory_limit_mib);
-        text += limit;
-    }
+    if (c.memory_limit_mib > 0)
+        text += " memory-limit=" + formatGeneral(c.memory_limit_mib) + " MiB";
     text += ":";
     for (std::size_t i = 0; i < e.strategies.size(); ++i)
         text += (i ? ", " : " ") + e.strategies[i];
@@ -125,22 +122,12 @@ bool writeLessonJson(const Lesson& lesson, const LessonResults& results, bool li
         doc["steps"].push_back(std::move(step));
     }
     doc["unresolved"] = all;
-    // A temporary file and a rename, as every other output: never half a file.
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << doc.dump(2) << "\n";
-        if (!out.flush()) {
-            *error = "cannot write " + temporary;
-            std::filesystem::remove(temporary);
-            return false;
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        *error = "cannot write " + path + ": " + ec.message();
-        std::filesystem::remove(temporary, ec);
+    // The atomic write every other output goes through: never half a file, links and
+    // permissions kept.
+    try {
+        writeTextFile(path, doc.dump(2) + "\n");
+    } catch (const std::exception& e) {
+        *error = e.what();
         return false;
     }
     return true;

@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/pareto.h"
 #include "ckptlab/runner.h"
+#include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 #include "ckptlab/sweep_policy.h"
 #include "cli_commands.h"
@@ -14,9 +16,16 @@
 namespace ckptlab::cli {
 namespace {
 
-// Hand-written strategies asked for by name, canonical; an unknown one is bad input.
-std::vector<std::string> handWritten(const ExperimentOptions& o) {
-    if (o.strategies.empty()) return defaultParetoStrategies(o.config.depth, o.config.block);
+// Hand-written strategies asked for by name, canonical; an unknown one is bad input. The
+// default (defaultParetoStrategies: seed-tradeoff and sqrt) leaves out what the depth cannot
+// take, said in `note`.
+std::vector<std::string> handWritten(const ExperimentOptions& o, std::string* note) {
+    if (o.strategies.empty()) {
+        std::vector<std::string> wanted = presetStrategies("seed-tradeoff");
+        wanted.push_back("sqrt");
+        strategiesForModel(wanted, "the default (seed-tradeoff and sqrt)", o.config, note);
+        return defaultParetoStrategies(o.config.depth, o.config.block);
+    }
     std::vector<std::string> valid;
     for (const auto& text : o.strategies)
         valid.push_back(parseStrategy(text, o.config.depth, o.config.block).name());
@@ -37,9 +46,10 @@ void printComparison(const ResultSet& results) {
             : s.standing == CurveStanding::OnCurve
                 ? "on the curve"
                 : "optimal " + std::to_string(int(s.slower_pct + 0.5)) + "% faster";
-        std::printf("  %-12s predicted %8.1f ms at %7.1f MiB; optimal %8.1f ms (%s)\n",
-                    row.strategy.c_str(), *row.predicted_step_ms, *row.predicted_peak_mib,
-                    *row.optimal_step_ms, verdict.c_str());
+        std::printf("  %-12s predicted %8s ms at %7s MiB; optimal %8s ms (%s)\n",
+                    row.strategy.c_str(), formatFixed(*row.predicted_step_ms, 1).c_str(),
+                    formatFixed(*row.predicted_peak_mib, 1).c_str(),
+                    formatFixed(*row.optimal_step_ms, 1).c_str(), verdict.c_str());
     }
 }
 
@@ -57,13 +67,16 @@ int runPareto(ExperimentOptions o, int points) {
     // Bad strategies and configs throw std::invalid_argument kin before any work: exit 2
     // (main_cli.cpp); anything later is a failed run.
     Runner runner;
-    const ResultSet results = runner.pareto(o.config, handWritten(o), points, makeHooks(o.quiet));
+    std::string note;
+    const std::vector<std::string> strategies = handWritten(o, &note);
+    ResultSet results = runner.pareto(o.config, strategies, points, makeHooks(o.quiet));
+    if (!note.empty()) results.notes.insert(results.notes.begin(), note);
     if (!results.predicted_frontier.empty())
-        std::printf("predicted frontier from %.2f MiB (%.1f ms) to %.2f MiB (%.1f ms)\n",
-                    results.predicted_frontier.front().peak_bytes / kMiB,
-                    results.predicted_frontier.front().step_ms,
-                    results.predicted_frontier.back().peak_bytes / kMiB,
-                    results.predicted_frontier.back().step_ms);
+        std::printf("predicted frontier from %s MiB (%s ms) to %s MiB (%s ms)\n",
+                    formatFixed(results.predicted_frontier.front().peak_bytes / kMiB, 2).c_str(),
+                    formatFixed(results.predicted_frontier.front().step_ms, 1).c_str(),
+                    formatFixed(results.predicted_frontier.back().peak_bytes / kMiB, 2).c_str(),
+                    formatFixed(results.predicted_frontier.back().step_ms, 1).c_str());
     const int code = reportAndFinish(results, o);
     printComparison(results);
     return code;

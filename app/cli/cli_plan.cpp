@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/summary.h"
@@ -12,6 +13,14 @@
 
 namespace ckptlab::cli {
 namespace {
+
+// A size in MiB with its digits: three decimals from 1 MiB, four significant digits below it
+// (a tiny model's 0.003815 MiB, not 0.004), %g beyond ten million.
+std::string mibText(double mib) {
+    if (mib >= 1e7) return formatGeneral(mib);
+    if (mib >= 1 || mib == 0) return formatFixed(mib, 3);
+    return formatGeneral(mib, 4);
+}
 
 // The planner rounds memory up to its quantum, so its answer lies between the exact optimum
 // at the budget and the exact optimum at the budget less the rounding slack.
@@ -26,10 +35,10 @@ bool checkAgainstBruteForce(const CostModel& costs, const OptimalPlanner& planne
     }
     const double exactMs = exact.best.prediction.step_ms;
     const bool ok = plannedMs >= exactMs - 1e-9 && (tighterMs < 0 || plannedMs <= tighterMs + 1e-9);
-    std::printf("    brute force over %lld schedules: %.2f ms at the budget%s -> %s\n",
-                exact.schedules, exactMs,
+    std::printf("    brute force over %lld schedules: %s ms at the budget%s -> %s\n",
+                exact.schedules, formatFixed(exactMs, 2).c_str(),
                 tighterMs < 0 ? ""
-                              : (", " + std::to_string(tighterMs).substr(0, 8) +
+                              : (", " + formatFixed(tighterMs, 2) +
                                  " ms within the budget less the planner's rounding")
                                     .c_str(),
                 plannedMs <= exactMs + 1e-9 ? "identical"
@@ -46,10 +55,13 @@ void printBlockCosts(const CostModel& costs, BlockKind block) {
     for (int u = 0; u < costs.unitsPerBlock && u < static_cast<int>(costs.units.size()); ++u) {
         const UnitCost& c = costs.units[static_cast<std::size_t>(u)];
         const char* name = block == BlockKind::Transformer ? (u == 0 ? "attention" : "ffn") : "ffn";
-        std::printf("  %-10s %8.3f %8.3f %8.3f %9.3f %8.3f %8.2f %8.2f %8.2f %8.2f\n", name,
-                    c.output_bytes / kMiB, c.kept_bytes / kMiB, c.forward_peak / kMiB,
-                    c.nograd_peak / kMiB, c.backward_peak / kMiB, c.forward_ms, c.nograd_ms,
-                    c.backward_ms, backwardMsOf(c, false));
+        auto f = [](double value, int decimals) { return formatFixed(value, decimals); };
+        std::printf("  %-10s %8s %8s %8s %9s %8s %8s %8s %8s %8s\n", name,
+                    f(c.output_bytes / kMiB, 3).c_str(), f(c.kept_bytes / kMiB, 3).c_str(),
+                    f(c.forward_peak / kMiB, 3).c_str(), f(c.nograd_peak / kMiB, 3).c_str(),
+                    f(c.backward_peak / kMiB, 3).c_str(), f(c.forward_ms, 2).c_str(),
+                    f(c.nograd_ms, 2).c_str(), f(c.backward_ms, 2).c_str(),
+                    f(backwardMsOf(c, false), 2).c_str());
     }
 }
 
@@ -64,10 +76,11 @@ std::vector<double> checkPlanInputs(const ExperimentOptions& o, const std::strin
     if (points < 1 || points > 50)
         throw std::invalid_argument("--points must be between 1 and 50 (got " +
                                     std::to_string(points) + ")");
+    // The value as typed reads back in %g form: 1e+308, not 309 digits.
     for (double b : budgetsMib)
-        if (!(b >= 1.0 / 1024) || b > 1e7)
+        if (!(b >= 0.001) || b > 1e7)
             throw std::invalid_argument("--budgets must be between 0.001 and 10000000 MiB (got " +
-                                        std::to_string(b) + ")");
+                                        formatGeneral(b) + ")");
     if (bruteForce && units > kBruteForceMaxUnits)
         throw std::invalid_argument(
             "--brute-force needs at most " + std::to_string(kBruteForceMaxUnits) +
@@ -84,9 +97,10 @@ int planOneBudget(const CostModel& costs, const OptimalPlanner& planner, double 
     try {
         const PlannedSchedule best = planner.plan(budget);
         std::printf(
-            "budget %.3f MiB: peak %.3f MiB, step %.2f ms, %d stored, %d no-grad "
+            "budget %s MiB: peak %s MiB, step %s ms, %d stored, %d no-grad "
             "forwards\n  %s\n",
-            mib, best.prediction.peak_bytes / kMiB, best.prediction.step_ms,
+            mibText(mib).c_str(), mibText(best.prediction.peak_bytes / kMiB).c_str(),
+            formatFixed(best.prediction.step_ms, 2).c_str(),
             static_cast<int>(checkpointSpans(best.plan).size()), noGradForwardCount(best.plan),
             describeSchedule(best.plan).c_str());
         if (bruteForce && !checkAgainstBruteForce(costs, planner, budget, best.prediction.step_ms))
@@ -131,9 +145,10 @@ int runPlan(ExperimentOptions o, const std::string& budgetsText, int points, boo
     const std::int64_t low = planner.minimumPeak();
     const Prediction none = predict(costs, makePlan(Strategy{}, o.config.depth));
     std::printf(
-        "%d units; smallest feasible peak %.3f MiB, no-checkpoint peak %.3f MiB (%.1f ms)"
+        "%d units; smallest feasible peak %s MiB, no-checkpoint peak %s MiB (%s ms)"
         " predicted\n",
-        units, low / kMiB, none.peak_bytes / kMiB, none.step_ms);
+        units, mibText(low / kMiB).c_str(), mibText(none.peak_bytes / kMiB).c_str(),
+        formatFixed(none.step_ms, 1).c_str());
     if (budgetsMib.empty())
         for (int i = 0; i < points; ++i)
             budgetsMib.push_back(

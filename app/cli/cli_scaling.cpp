@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/strategy.h"
@@ -43,7 +44,8 @@ int runScaling(ExperimentOptions o, const std::string& axisName, const std::stri
         for (auto metric :
              {ScalingMetric::ActivationBytes, ScalingMetric::PeakBytes, ScalingMetric::StepMs}) {
             const PowerFit fit = fitRuns(all, name, axis, metric);
-            std::printf("   k=%5.2f (r2 %.2f)", fit.exponent, fit.r2);
+            std::printf("   k=%5s (r2 %s)", formatFixed(fit.exponent, 2).c_str(),
+                        formatFixed(fit.r2, 2).c_str());
         }
         std::printf("\n");
     }

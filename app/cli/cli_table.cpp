@@ -7,16 +7,14 @@
 #include <sstream>
 
 #include "ckptlab/noise.h"
+#include "ckptlab/number_text.h"
+#include "ckptlab/scaling.h"
 #include "ckptlab/summary.h"
 
 namespace ckptlab::cli {
 namespace {
 
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
+std::string fixed(double value, int decimals) { return formatFixed(value, decimals); }
 
 std::string optionalNumber(const std::optional<double>& value, int decimals = 1) {
     return value ? fixed(*value, decimals) : "-";
@@ -28,9 +26,7 @@ std::string gradDiff(double value) {
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
     if (value == 0) return "0";
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.3g", value);
-    return buffer;
+    return formatGeneral(value, 3);
 }
 
 // Columns count characters, not bytes: "≈" and "−" are one column each.
@@ -86,21 +82,34 @@ const std::size_t kWidths[kColumns] = {16, 9, 9, 6, 10, 22, 5, 9, 6, 8, 11, 20, 
 
 std::string formatSummaryTable(const ResultSet& results) {
     std::ostringstream out;
-    auto row = [&](const std::string* cells) {
+    // A scaling sweep's rows differ in one dimension: a column after the strategy says which
+    // size each row is (each compared with the `none` of its own size, summary.h).
+    const std::optional<ScalingAxis> axis = detectScalingAxis(results);
+    const auto sizeOf = [&](std::size_t i) {
+        return axis ? pad(std::to_string(axisValue(results.runs[i].config, *axis)), 6) + " "
+                    : std::string();
+    };
+    const auto labelOf = [&](const RunResult& run) {
+        return axis ? run.strategy + " (" + toString(*axis) + " " +
+                          std::to_string(axisValue(run.config, *axis)) + ")"
+                    : run.strategy;
+    };
+    auto row = [&](const std::string* cells, const std::string& size) {
         for (int c = 0; c < kColumns; ++c)
             out << pad(cells[c], kWidths[c], c == 0 || c == kColumns - 1)
-                << (c + 1 < kColumns ? " " : "\n");
+                << (c == 0 ? " " + size : c + 1 < kColumns ? " " : "\n");
     };
     std::string header[kColumns];
     for (int c = 0; c < kColumns; ++c) header[c] = kHeader[c];
-    row(header);
+    row(header, axis ? pad(toString(*axis), 6) + " " : std::string());
     const std::vector<SummaryRow> rows = summarize(results);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SummaryRow& s = rows[i];
         // Matmul GFLOP over the median step (flops.h); "-" in files from before it.
         const std::optional<double> rate = results.runs[i].metrics.gflop_per_s;
         if (s.error) {
-            out << pad(s.strategy, kWidths[0], true) << " error: " << *s.error << "\n";
+            out << pad(s.strategy, kWidths[0], true) << " " << sizeOf(i) << "error: " << *s.error
+                << "\n";
             continue;
         }
         const std::string check =
@@ -119,18 +128,18 @@ std::string formatSummaryTable(const ResultSet& results) {
                                              timeAddedCell(s),
                                              optionalNumber(s.saved_per_added, 2),
                                              check};
-        row(cells);
+        row(cells, sizeOf(i));
     }
     // Where a gradient held NaN or Inf, and in which run: too long for the column.
     for (const auto& run : results.runs) {
         if (run.error || !run.grad_check.checked || run.grad_check.note.empty()) continue;
-        out << "  grad check " << run.strategy << ": " << run.grad_check.note << "\n";
+        out << "  grad check " << labelOf(run) << ": " << run.grad_check.note << "\n";
     }
     // Computed schedules are data worth seeing: which inputs are kept, what is recomputed.
     for (const auto& run : results.runs) {
         if (run.error || run.schedule.empty()) continue;
         if (const auto strategy = strategyOf(run); strategy && isComputedSchedule(*strategy))
-            out << "  schedule " << run.strategy << ": " << run.schedule << "\n";
+            out << "  schedule " << labelOf(run) << ": " << run.schedule << "\n";
     }
     // What the sweep left out or did differently, and why.
     for (const auto& note : results.notes) out << "  note: " << note << "\n";

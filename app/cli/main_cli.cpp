@@ -20,6 +20,62 @@ CLI::Validator nonEmpty() {
         "PATH");
 }
 
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF).
+bool isUtf8(const std::string& text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+        const unsigned char c = byte(i);
+        int extra = 0;
+        unsigned min = 0;
+        if (c >= 0x80) {
+            if ((c & 0xE0) == 0xC0)
+                extra = 1, min = 0x80;
+            else if ((c & 0xF0) == 0xE0)
+                extra = 2, min = 0x800;
+            else if ((c & 0xF8) == 0xF0)
+                extra = 3, min = 0x10000;
+            else
+                return false;
+        }
+        if (i + extra >= text.size()) return false;  // cut short
+        unsigned code = extra == 0 ? c : c & (0x3F >> extra);
+        for (int k = 1; k <= extra; ++k) {
+            if ((byte(i + k) & 0xC0) != 0x80) return false;
+            code = (code << 6) | (byte(i + k) & 0x3F);
+        }
+        if (extra > 0 && (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)))
+            return false;
+        i += extra + 1;
+    }
+    return true;
+}
+
+// Outputs written by Qt (charts, the PDF handout) go through QString, which holds only
+// Unicode: a name with other bytes would be written under another name, so it is refused.
+// The JSON, CSV and trace outputs are written byte for byte and take any name.
+CLI::Validator utf8Name() {
+    return CLI::Validator(
+        [](std::string& value) {
+            return isUtf8(value) ? std::string()
+                                 : std::string("the name is not valid UTF-8, which the chart "
+                                               "and PDF writers cannot keep; use a UTF-8 name");
+        },
+        "");
+}
+
+// A list option given as "" (or blanks) is a mistake, not "use the default": the default is
+// what leaving the option out gives.
+CLI::Validator nonEmptyList(const std::string& hint) {
+    return CLI::Validator(
+        [hint](std::string& value) {
+            return value.find_first_not_of(" \t") == std::string::npos
+                       ? "must not be empty (" + hint + ")"
+                       : std::string();
+        },
+        "LIST");
+}
+
 std::string rangeText(IntRange r) {
     return "[" + std::to_string(r.min) + ", " + std::to_string(r.max) + "]";
 }
@@ -75,9 +131,11 @@ void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
     cmd->add_option("--trace", o.tracePath, "Write Chrome trace JSON (Perfetto) of the timelines")
         ->check(nonEmpty());
     cmd->add_option("--png", o.pngDir, "Render the charts as PNG into this folder")
-        ->check(nonEmpty());
+        ->check(nonEmpty())
+        ->check(utf8Name());
     cmd->add_option("--svg", o.svgDir, "Render the charts as SVG into this folder")
-        ->check(nonEmpty());
+        ->check(nonEmpty())
+        ->check(utf8Name());
     cmd->add_option("--scale", o.scale, "PNG pixel ratio, 1 or 2")->check(CLI::IsMember({1, 2}));
     cmd->add_flag("--quiet,-q", o.quiet, "No progress or environment lines");
 }
@@ -108,9 +166,13 @@ CLI::App* addSweepCommand(CLI::App& app, Request& r) {
     auto* sweep = app.add_subcommand("sweep", "Measure several strategies on the same weights");
     addExperimentOptions(sweep, r.sweep);
     sweep->add_option("--strategies", r.sweep.strategiesText,
-                      "Comma-separated strategies (default: the seed-tradeoff preset)");
+                      "Comma-separated strategies (default: the seed-tradeoff preset, less "
+                      "the strategies the depth cannot take)")
+        ->check(nonEmptyList("leave --strategies out for the default"));
     sweep->add_option("--preset", r.sweep.preset,
-                      "seed-tradeoff, experiment-1, experiment-2 or experiment-3");
+                      "seed-tradeoff, experiment-1, experiment-2 or experiment-3 (less the "
+                      "strategies the depth cannot take, said in a note)")
+        ->check(nonEmptyList("leave --preset out for seed-tradeoff"));
     return sweep;
 }
 
@@ -123,7 +185,9 @@ CLI::App* addParetoCommand(CLI::App& app, Request& r) {
     pareto->add_option("--points", r.paretoPoints, "Optimal budgets to run [2, 50]")
         ->capture_default_str();
     pareto->add_option("--strategies", r.pareto.strategiesText,
-                       "Hand-written strategies to compare (default: seed-tradeoff + sqrt)");
+                       "Hand-written strategies to compare (default: seed-tradeoff + sqrt, "
+                       "less the strategies the depth cannot take)")
+        ->check(nonEmptyList("leave --strategies out for the default"));
     return pareto;
 }
 
@@ -135,7 +199,8 @@ CLI::App* addPlanCommand(CLI::App& app, Request& r) {
     addExperimentOptions(plan, r.plan);
     plan->add_option("--budgets", r.planBudgets,
                      "Comma-separated peak budgets in MiB above the step's start (default: "
-                     "--points budgets from the smallest feasible to the no-checkpoint peak)");
+                     "--points budgets from the smallest feasible to the no-checkpoint peak)")
+        ->check(nonEmptyList("leave --budgets out for --points budgets"));
     plan->add_option("--points", r.planPoints, "Budgets when --budgets is not given [1, 50]")
         ->capture_default_str();
     plan->add_flag("--brute-force", r.planBruteForce,
@@ -150,9 +215,11 @@ CLI::App* addScalingCommand(CLI::App& app, Request& r) {
     addExperimentOptions(scaling, r.scaling);
     scaling->add_option("--vary", r.scalingAxis, "depth, seq, width or batch")->required();
     scaling->add_option("--values", r.scalingValues, "Comma-separated values, e.g. 4,8,16,32")
-        ->required();
+        ->required()
+        ->check(nonEmptyList("at least two values, e.g. 4,8,16,32"));
     scaling->add_option("--strategies", r.scaling.strategiesText,
-                        "Strategies (default: none,sqrt,full)");
+                        "Strategies (default: none,sqrt,full)")
+        ->check(nonEmptyList("leave --strategies out for the default"));
     return scaling;
 }
 
@@ -160,8 +227,12 @@ CLI::App* addPlotCommand(CLI::App& app, Request& r) {
     auto* plot = app.add_subcommand("plot", "Render the charts of a results JSON file");
     plot->add_option("results", r.plot.resultsPath, "Results JSON from run/sweep or the app")
         ->required();
-    plot->add_option("--png", r.plot.pngDir, "Folder for PNG charts")->check(nonEmpty());
-    plot->add_option("--svg", r.plot.svgDir, "Folder for SVG charts")->check(nonEmpty());
+    plot->add_option("--png", r.plot.pngDir, "Folder for PNG charts")
+        ->check(nonEmpty())
+        ->check(utf8Name());
+    plot->add_option("--svg", r.plot.svgDir, "Folder for SVG charts")
+        ->check(nonEmpty())
+        ->check(utf8Name());
     plot->add_option("--scale", r.plot.scale, "PNG pixel ratio, 1 or 2")
         ->check(CLI::IsMember({1, 2}));
     return plot;
@@ -187,7 +258,9 @@ CLI::App* addLessonCommand(CLI::App& app, Request& r) {
         ->capture_default_str();
     lesson->add_option("--json", o.jsonPath, "Write the filled lesson and its results as JSON")
         ->check(nonEmpty());
-    lesson->add_option("--pdf", o.pdfPath, "Write the lesson as a PDF handout")->check(nonEmpty());
+    lesson->add_option("--pdf", o.pdfPath, "Write the lesson as a PDF handout")
+        ->check(nonEmpty())
+        ->check(utf8Name());
     lesson->add_option("--recordings", o.recordingsDir,
                        "Folder of recordings (default: <lessons>/recordings)")
         ->check(nonEmpty());

@@ -6,6 +6,7 @@
 #include <QCommandLineParser>
 #include <QIcon>
 #include <cstdio>
+#include <cstring>
 
 #include "window/app_setup.h"
 #include "window/language.h"
@@ -13,20 +14,32 @@
 #include "window/main_window.h"
 #include "window/projector_mode.h"
 
-int main(int argc, char* argv[]) {
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("checkpointlab"));
-    QApplication::setOrganizationDomain(QStringLiteral("checkpointlab.github.io"));
-    QApplication::setApplicationName(QStringLiteral("ckptlab"));
-    QApplication::setApplicationDisplayName(QStringLiteral("Checkpoint Lab"));
-    QApplication::setApplicationVersion(QStringLiteral(CKPTLAB_VERSION));
-    // Must match the .desktop file's name so Wayland compositors find the icon and entry.
-    QApplication::setDesktopFileName(QStringLiteral(CKPTLAB_APP_ID));
+namespace {
 
-    ckptlab::ui::initializeUi();
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/ckptlab.svg")));
+// Names and version: QSettings' folder, the help and --version texts. Static, so they can be
+// set before any application object exists.
+void setIdentity() {
+    QCoreApplication::setOrganizationName(QStringLiteral("checkpointlab"));
+    QCoreApplication::setOrganizationDomain(QStringLiteral("checkpointlab.github.io"));
+    QCoreApplication::setApplicationName(QStringLiteral("ckptlab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(CKPTLAB_VERSION));
+}
 
-    QCommandLineParser parser;
+struct Options {
+    QCommandLineOption lang{QStringLiteral("lang"),
+                            QStringLiteral("The language: en or zh_CN (default: the one chosen "
+                                           "in View > Language, else the system's)."),
+                            QStringLiteral("code")};
+    QCommandLineOption projector{
+        QStringLiteral("projector"),
+        QStringLiteral("Start in projector mode: large fonts, thick lines, high-contrast charts.")};
+    QCommandLineOption lesson{
+        QStringLiteral("lesson"),
+        QStringLiteral("Open straight into this lesson (its id, e.g. where-memory-goes)."),
+        QStringLiteral("id")};
+};
+
+void describe(QCommandLineParser& parser, const Options& options) {
     parser.setApplicationDescription(
         QStringLiteral("Explore gradient checkpointing with real LibTorch measurements."));
     parser.addHelpOption();
@@ -35,22 +48,50 @@ int main(int argc, char* argv[]) {
                                  QStringLiteral("Results JSON files to open (optional); several "
                                                 "open side by side to compare them."),
                                  QStringLiteral("[RESULTS.json ...]"));
-    const QCommandLineOption langOption(
-        QStringLiteral("lang"),
-        QStringLiteral("The language: en or zh_CN (default: the one chosen in View > Language, "
-                       "else the system's)."),
-        QStringLiteral("code"));
-    parser.addOption(langOption);
-    const QCommandLineOption projectorOption(
-        QStringLiteral("projector"),
-        QStringLiteral("Start in projector mode: large fonts, thick lines, high-contrast charts."));
-    parser.addOption(projectorOption);
-    const QCommandLineOption lessonOption(
-        QStringLiteral("lesson"),
-        QStringLiteral("Open straight into this lesson (its id, e.g. where-memory-goes)."),
-        QStringLiteral("id"));
-    parser.addOption(lessonOption);
+    parser.addOption(options.lang);
+    parser.addOption(options.projector);
+    parser.addOption(options.lesson);
+}
+
+// --help and --version only print: they are answered before QApplication, which aborts where
+// there is no display (a terminal over ssh, a packaging check).
+bool asksOnlyForText(int argc, char* argv[]) {
+    for (int i = 1; i < argc; ++i) {
+        const char* arg = argv[i];
+        if (std::strcmp(arg, "--") == 0) return false;
+        for (const char* option : {"-h", "--help", "-?", "--help-all", "-v", "--version"})
+            if (std::strcmp(arg, option) == 0) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    setIdentity();
+    const Options options;
+    if (asksOnlyForText(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        QCommandLineParser parser;
+        describe(parser, options);
+        parser.process(core);  // prints the help or the version and exits 0
+        return 0;
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationDisplayName(QStringLiteral("Checkpoint Lab"));
+    // Must match the .desktop file's name so Wayland compositors find the icon and entry.
+    QApplication::setDesktopFileName(QStringLiteral(CKPTLAB_APP_ID));
+
+    ckptlab::ui::initializeUi();
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/ckptlab.svg")));
+
+    QCommandLineParser parser;
+    describe(parser, options);
     parser.process(app);
+    const QCommandLineOption& langOption = options.lang;
+    const QCommandLineOption& projectorOption = options.projector;
+    const QCommandLineOption& lessonOption = options.lesson;
     QString language = ckptlab::ui::startupLanguage();
     if (parser.isSet(langOption)) {
         language = parser.value(langOption);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 8 on real CUDA: checks what issue 8 changed for `--device cuda[:N]` and the modelled
+# The CUDA input rules on real CUDA: checks `--device cuda[:N]` and the modelled
 # memory limit, with ckptlab-cli built against the machine's Python torch. One-shot driver for
 # the device tool; no PyTorch reference and no full-size sweep (device_run.sh does those).
 #

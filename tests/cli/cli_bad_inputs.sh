@@ -79,7 +79,7 @@ expect 2 "--strategies: item 1" -- scaling --vary depth --values 2,4 --strategie
 expect 2 "--values: item 2 of \"2,,4\" is empty" -- scaling --vary depth --values 2,,4
 expect 2 "--values: item 2 (\"4x\") must be a whole number between 1 and 512" -- scaling --vary depth --values 2,4x
 expect 2 "--budgets: item 2 (\"x\") is not a number" -- plan --budgets 1,x "${tiny[@]}"
-expect 2 "memory-limit must be between 0" -- run --memory-limit -5 "${tiny[@]}"
+expect 2 "memory-limit must be 0 (no limit) or between 0.001 and 16777216 MiB (got -5)" -- run --memory-limit -5 "${tiny[@]}"
 expect 2 "is predicted to need more than 8 EiB" -- run -s none --block transformer --depth 512 --heads 256 --width 16384 --seq 65536 --batch 4096
 expect 2 "--seed must be a whole number from 0 to 18446744073709551615 (got \"-1\")" -- run --seed -1 "${tiny[@]}"
 expect 2 "--seed must be a whole number" -- run --seed 99999999999999999999999 "${tiny[@]}"
@@ -88,6 +88,45 @@ expect 2 "--png: must not be empty" -- sweep --png "" "${tiny[@]}"
 expect 2 "strategies: none is listed twice (items 1 and 2)" -- sweep --strategies none,none "${tiny[@]}"
 expect 2 "strategies: every:2 is listed twice (items 2 and 3)" -- sweep --strategies none,every:2,every:02 "${tiny[@]}"
 expect 2 "values: 2 is listed twice (items 1 and 2)" -- scaling --vary depth --values 2,2 "${tiny[@]}"
+# An explicitly empty list is a mistake (an unset shell variable), never the default.
+for command in sweep pareto scaling; do
+    extra=()
+    [[ $command == scaling ]] && extra=(--vary depth --values 2,4)
+    expect 2 "--strategies: must not be empty" -- "$command" "${extra[@]}" --strategies "" "${tiny[@]}"
+    expect 2 "--strategies: must not be empty" -- "$command" "${extra[@]}" --strategies " " "${tiny[@]}"
+done
+expect 2 "--preset: must not be empty" -- sweep --preset "" "${tiny[@]}"
+expect 2 "--values: must not be empty" -- scaling --vary depth --values "" "${tiny[@]}"
+expect 2 "--values: must not be empty" -- scaling --vary depth --values " " "${tiny[@]}"
+expect 2 "--budgets: must not be empty" -- plan --budgets "" "${tiny[@]}"
+expect 2 "--budgets: must not be empty" -- plan --budgets " " "${tiny[@]}"
+# A limit below the smallest enforceable one is refused, not rounded to no limit; the value
+# is shown as given.
+expect 2 "memory-limit must be 0 (no limit) or between 0.001 and 16777216 MiB (got 1e-07)" -- run --memory-limit 0.0000001 "${tiny[@]}"
+expect 2 "(got 1e-300)" -- sweep --memory-limit 1e-300 "${tiny[@]}"
+# Numbers in messages: %g, never hundreds of digits.
+expect 2 "--budgets must be between 0.001 and 10000000 MiB (got 1e+308)" -- plan --budgets 1e308 "${tiny[@]}"
+expect 2 "--budgets must be between 0.001 and 10000000 MiB (got 0.0005)" -- plan --budgets 0.0005 "${tiny[@]}"
+# Sizes compared in one message show enough digits to tell them apart: on the tiny model both
+# are far below 0.1 MiB.
+for args in "run -s optimal:0.001" "plan --budgets 0.001" "run -s none --memory-limit 0.001"; do
+    # Both streams: the out-of-memory row is in the table.
+    # shellcheck disable=SC2086
+    err=$("$cli" $args "${tiny[@]}" 2>&1 | grep -E "below|out of memory")
+    if ! python3 - "$err" <<'PY'; then
+import re, sys
+err = sys.argv[1]
+sizes = re.findall(r"(\d+(?:\.\d+)?) MiB", err)
+assert len(sizes) >= 2, err
+a, b = sizes[0], sizes[1]
+assert a != b and float(a) != float(b), f"sizes read the same: {err}"
+assert float(a) > 0 and float(b) > 0, f"a size reads as zero: {err}"
+PY
+        echo "FAIL: ckptlab-cli $args: $err"
+        failures=$((failures + 1))
+    fi
+done
+
 # The default model, not the tiny one: its sweeps take many seconds, so an output checked only
 # after the work would fail the time limit.
 for command in run sweep pareto scaling plan; do

@@ -46,6 +46,19 @@ sed 's/"depth": 4,/"depth": 0,/' "$data/01-tiny.json" > "$out/broken/01-tiny.jso
 expect 2 'step "compare": experiment.config.depth: expected a whole number in [1, 512], got 0' \
     -- --lessons "$out/broken" tiny
 expect 1 'lesson check failed' -- --lessons "$out/broken" --check
+# Beside a good lesson, the broken file is named and left out; the good one still lists and shows.
+mkdir -p "$out/mixed"
+cp "$data/01-tiny.json" "$out/mixed/"
+sed 's/"id": "tiny"/"id": "other"/; s/"depth": 4,/"depth": 0,/' "$data/01-tiny.json" \
+    > "$out/mixed/02-other.json"
+text=$("$cli" lesson --lessons "$out/mixed" --list 2> "$out/mixed.err") ||
+    fail "--list with one broken file exited $?: $(cat "$out/mixed.err")"
+grep -qP '^tiny\tA tiny lesson\t2 steps$' <<<"$text" || fail "--list beside a broken file: $text"
+grep -qF 'left out: ' "$out/mixed.err" && grep -qF '02-other.json' "$out/mixed.err" ||
+    fail "the broken file is not named: $(cat "$out/mixed.err")"
+"$cli" lesson --lessons "$out/mixed" --recordings "$data/recordings" tiny > /dev/null 2>&1 ||
+    fail "a lesson beside a broken file does not show"
+expect 1 'lesson check failed' -- --lessons "$out/mixed" --recordings "$data/recordings" --check
 
 # From the recording, in English and Chinese, and as JSON.
 text=$("$cli" lesson "${lessons[@]}" tiny 2>&1) || fail "lesson tiny exited $?: $text"

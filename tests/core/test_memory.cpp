@@ -140,3 +140,41 @@ TEST(Measurement, FullPeakIsTheAnalyticMinimumOfTheOwnershipRules) {
     EXPECT_EQ(full.metrics.activation_bytes, c.depth * (out + rng));
     EXPECT_EQ(full.breakdown.gradients, (c.depth - 1) * block + d * e + 4 * d * d * e);
 }
+
+// The same for the transformer block, at a shape where its peak is in block 0's attention
+// backward (S x S scores larger than the 4d-wide FFN tensors), right after the softmax's
+// backward. The moment PyTorch's non-reentrant checkpoint peaks too, with the same tensors
+// (bench/side_by_side/torch_side_by_side.py). There the FFN sub-block's residual gradient has
+// been accumulated into the block's incoming gradient in place; a checkpoint that kept the
+// incoming gradient alive through the whole segment's backward held one block output more.
+TEST(Measurement, TransformerFullPeakIsTheAnalyticMinimumOfTheOwnershipRules) {
+    ExperimentConfig c = test::quickConfig(BlockKind::Transformer, 4, 32, 128, 2, /*dropout=*/0);
+    c.threads = 1;
+    ResultSet set = Runner().sweep(c, {"full"});
+    const auto& full = byName(set, "full");
+    ASSERT_FALSE(full.error) << *full.error;
+    const std::int64_t e = 4;  // float32
+    const std::int64_t n = std::int64_t(c.batch) * c.seq, d = c.width;
+    const std::int64_t out = n * d * e;  // a sub-block's output, and q, k, v each
+    const std::int64_t scores = std::int64_t(c.batch) * c.heads * c.seq * c.seq * e;
+    const std::int64_t lnGrads = 2 * d * e;
+    const std::int64_t attention = lnGrads + (3 * d * d + 3 * d) * e + (d * d + d) * e;
+    const std::int64_t ffn = lnGrads + (4 * d * d + 4 * d) * e + (4 * d * d + d) * e;
+    const std::int64_t rng = at::detail::getDefaultCPUGenerator().get_state().nbytes();
+    ASSERT_GT(scores, 4 * out);  // the attention's backward is where the peak is
+    const std::int64_t expected =
+        (c.depth - 1) * (attention + ffn)  // the gradients of blocks 1..L-1
+        + ffn                              // block 0's FFN gradients
+        + (d * d + d) * e                  // block 0's `proj` gradients, just made
+        + out                              // the step's output, held until the step ends
+        + 2 * e                            // the loss and its gradient
+        + rng                              // block 0's checkpoint: the RNG state it restores
+        + out                              // the gradient of block 0's middle (h = x + attn(x)),
+                                           // in the memory of the block's incoming gradient
+        + out + 2 * n * e                  // recomputed LayerNorm output, its mean and rstd
+        + 2 * out                          // q and kᵀ as the first product saves them
+        + out                              // v's gradient, waiting for q's and k's
+        + 3 * scores;                      // softmax output, its gradient, the scores'
+    EXPECT_EQ(full.metrics.peak_bytes, expected);
+    EXPECT_EQ(full.breakdown.gradients, (c.depth - 1) * (attention + ffn) + ffn + (d * d + d) * e);
+}

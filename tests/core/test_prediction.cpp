@@ -11,12 +11,31 @@
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 #include "test_configs.h"
+#include "tolerance.h"
 
 using namespace ckptlab;
 
 namespace {
 
 using test::predictionConfig;
+
+// A predicted step time sums a few costs per unit (forward, recompute, backward, kept backward)
+// in orders that differ between the planner and the replay: 4 roundings a unit, of values up
+// to the step's time.
+double stepSlack(double stepMs, std::size_t units) {
+    return test::tolerance::formula(stepMs, 4 * static_cast<int>(units));
+}
+
+// The cost model's units: a transformer block is two (attention, FFN).
+std::size_t unitsOf(const ExperimentConfig& c) {
+    return static_cast<std::size_t>(c.depth) * (c.block == BlockKind::Transformer ? 2 : 1);
+}
+
+// "Slower than optimal" is (step / optimal − 1) · 100 of two such sums: their slack relative to
+// the step, in percent, and the formula's own 3 roundings.
+double slowerSlackPct(std::size_t units) {
+    return 100 * stepSlack(1.0, units) + test::tolerance::formula(100.0, 3);
+}
 
 double errorPct(double predicted, double measured) {
     return 100.0 * (predicted - measured) / measured;
@@ -58,9 +77,14 @@ TEST(Prediction, FfnBlockStrategiesWithin5Percent) {
 }
 
 TEST(Prediction, TransformerStrategiesWithin5Percent) {
-    expectPredictionsWithin5Percent(
-        predictionConfig(BlockKind::Transformer),
-        {"none", "full", "every:2", "segments:2", "sqrt", "attn", "ffn"});
+    // To the byte where the peak is in a backward: the replay hands a checkpoint's incoming
+    // gradient to its body's backward as the engine does. attn peaks in a recompute's forward,
+    // where the generator state the checkpoint keeps to restore afterwards (5 KiB) is not
+    // replayed.
+    expectPredictionsWithin5Percent(predictionConfig(BlockKind::Transformer),
+                                    {"none", "full", "every:2", "segments:2", "sqrt", "ffn"},
+                                    /*peakSlack=*/8);
+    expectPredictionsWithin5Percent(predictionConfig(BlockKind::Transformer), {"attn"});
 }
 
 TEST(Prediction, AdamStateAndStepAreIncluded) {
@@ -85,7 +109,7 @@ TEST(Prediction, NoHandWrittenStrategyBeatsTheOptimalPlan) {
                 predict(model, makePlan(parseStrategy(name, c.depth, block), c.depth));
             const std::int64_t budget = p.peak_bytes + planner.roundingSlack(p.peak_bytes);
             const PlannedSchedule best = planner.plan(budget);
-            EXPECT_LE(best.prediction.step_ms, p.step_ms + 1e-9)
+            EXPECT_LE(best.prediction.step_ms, p.step_ms + stepSlack(p.step_ms, model.units.size()))
                 << name << " is below the optimal curve: planner or cost model is wrong";
             EXPECT_LE(best.prediction.peak_bytes, budget);
         }
@@ -145,7 +169,7 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
         EXPECT_TRUE(run.ok()) << run.strategy;
         ASSERT_TRUE(rows[i].slower_than_optimal_pct) << run.strategy;
-        EXPECT_GE(*rows[i].slower_than_optimal_pct, -1e-6)
+        EXPECT_GE(*rows[i].slower_than_optimal_pct, -slowerSlackPct(unitsOf(c)))
             << run.strategy << " is below the optimal curve: planner or cost model is wrong";
         if (run.strategy.rfind("optimal:", 0) == 0) {
             ++optimalRuns;
@@ -159,14 +183,15 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
     // recompute's backward is predicted to beat a kept block's.
     const RunResult& top = set.runs.back();
     const RunResult& none = *set.find("none");
-    EXPECT_LE(top.prediction->step_ms, none.prediction->step_ms + 1e-9) << top.schedule;
+    const double noneSlack = stepSlack(none.prediction->step_ms, unitsOf(c));
+    EXPECT_LE(top.prediction->step_ms, none.prediction->step_ms + noneSlack) << top.schedule;
     EXPECT_LE(top.prediction->peak_bytes, none.prediction->peak_bytes) << top.schedule;
     // The frontier spans the runs: it starts at or below every run's peak and ends at or
     // below `none`'s time.
     for (const RunResult& run : set.runs)
         EXPECT_LE(set.predicted_frontier.front().peak_bytes, run.prediction->peak_bytes)
             << run.strategy;
-    EXPECT_LE(set.predicted_frontier.back().step_ms, none.prediction->step_ms + 1e-9);
+    EXPECT_LE(set.predicted_frontier.back().step_ms, none.prediction->step_ms + noneSlack);
 }
 
 TEST(Prediction, PlannerMatchesBruteForceOnMeasuredCosts) {
@@ -186,12 +211,13 @@ TEST(Prediction, PlannerMatchesBruteForceOnMeasuredCosts) {
             const std::int64_t budget = low + (high - low) * i / 4;
             const PlannedSchedule planned = planner.plan(budget);
             const double exact = bruteForcePlan(model, budget).best.prediction.step_ms;
-            EXPECT_GE(planned.prediction.step_ms, exact - 1e-9);
+            EXPECT_GE(planned.prediction.step_ms, exact - stepSlack(exact, model.units.size()));
             EXPECT_LE(planned.prediction.peak_bytes, budget);
             try {
                 const double tighter = bruteForcePlan(model, budget - planner.roundingSlack(budget))
                                            .best.prediction.step_ms;
-                EXPECT_LE(planned.prediction.step_ms, tighter + 1e-9)
+                EXPECT_LE(planned.prediction.step_ms,
+                          tighter + stepSlack(tighter, model.units.size()))
                     << toString(block) << " budget " << budget << ": "
                     << describeSchedule(planned.plan);
             } catch (const BudgetError&) {

@@ -1,5 +1,6 @@
 // Results files: JSON round trip and strict rejection, the CSV summary, and Chrome traces.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <filesystem>
@@ -785,6 +786,63 @@ TEST(ResultsFiles, SaveReportsFileProblemsAndLeavesNoTemporary) {
     EXPECT_FALSE(fs::exists(directory + ".tmp"));
     EXPECT_THROW(saveSummaryCsv(sampleResults(), ""), ResultsFileError);
     EXPECT_THROW(saveChromeTrace(sampleResults(), nowhere), ResultsFileError);
+}
+
+// A symbolic link is written through to its target and stays a link; a replaced file keeps its
+// permission bits; a new one gets 0666 less the umask; a name that is not UTF-8 is kept.
+TEST(ResultsFiles, AtomicWritesKeepLinksPermissionsAndNames) {
+    TempDir dir;
+    const auto mode = [](const std::string& path) {
+        return fs::status(path).permissions() & fs::perms::mask;
+    };
+    fs::create_directory(dir.file("real"));
+    const std::string target = dir.file("real/r.csv");
+    std::ofstream(target) << "old\n";
+    fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write |
+                                fs::perms::group_read);  // 0640
+    const std::string link = dir.file("r.csv");
+    fs::create_symlink("real/r.csv", link);  // relative to the link's folder
+    saveSummaryCsv(sampleResults(), link);
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(readText(target).rfind("strategy,", 0), 0u) << readText(target);
+    EXPECT_EQ(mode(target), fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
+
+    // A plain file its owner made 0604 stays 0604 when replaced.
+    const std::string plain = dir.file("plain.json");
+    std::ofstream(plain) << "old\n";
+    fs::permissions(plain, fs::perms(0604));
+    saveResults(sampleResults(), plain);
+    EXPECT_EQ(mode(plain), fs::perms(0604));
+    EXPECT_EQ(loadResults(plain).runs.size(), sampleResults().runs.size());
+
+    // A dangling link: its target is created.
+    const std::string dangling = dir.file("t.json");
+    fs::create_symlink(dir.file("real/new-trace.json"), dangling);
+    saveChromeTrace(sampleResults(), dangling);
+    EXPECT_TRUE(fs::is_symlink(dangling));
+    EXPECT_NE(readText(dir.file("real/new-trace.json")).find("traceEvents"), std::string::npos);
+
+    // New files under two umasks.
+    for (const auto& [mask, expected] : {std::pair{mode_t(027), fs::perms(0640)},
+                                         std::pair{mode_t(002), fs::perms(0664)}}) {
+        const mode_t previous = ::umask(mask);
+        const std::string fresh = dir.file("new-" + std::to_string(mask) + ".json");
+        saveResults(sampleResults(), fresh);
+        ::umask(previous);
+        EXPECT_EQ(mode(fresh), expected) << "umask " << mask;
+    }
+
+    // Latin-1 "café": the byte 0xE9, not UTF-8, written under exactly that name.
+    const std::string latin = dir.file("caf\xe9.json");
+    saveResults(sampleResults(), latin);
+    EXPECT_TRUE(fs::is_regular_file(latin));
+    for (const auto& entry : fs::directory_iterator(dir.file("")))
+        EXPECT_EQ(entry.path().filename().string().find("\xef\xbf\xbd"), std::string::npos)
+            << "a name was rewritten to U+FFFD";
+    // Nothing temporary left behind.
+    for (const auto& entry : fs::recursive_directory_iterator(dir.file("")))
+        EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos)
+            << entry.path();
 }
 
 // ---------------------------------------------------------------- CSV

@@ -17,6 +17,7 @@
 #include "engine/step.h"
 #include "engine/step_clock.h"
 #include "test_configs.h"
+#include "tolerance.h"
 
 namespace ckptlab {
 namespace {
@@ -91,13 +92,15 @@ TEST(StepClock, SweepReportsTheMatmulRateOfEachRun) {
         ASSERT_TRUE(run.ok()) << run.strategy;
         ASSERT_TRUE(run.metrics.step_gflop && run.metrics.gflop_per_s) << run.strategy;
         const double flops = stepFlops(c, run.forward_counts).total();
-        EXPECT_DOUBLE_EQ(*run.metrics.step_gflop, flops / 1e9);
-        EXPECT_NEAR(*run.metrics.gflop_per_s, flops / (run.metrics.step_ms * 1e-3) / 1e9,
-                    1e-9 * *run.metrics.gflop_per_s);
+        // flops.cpp's formulas, in the same order: bitwise.
+        EXPECT_EQ(*run.metrics.step_gflop, flops / 1e9);
+        EXPECT_EQ(*run.metrics.gflop_per_s, flops / (run.metrics.step_ms * 1e-3) / 1e9);
         EXPECT_FALSE(run.cuda_allocator);
     }
     // full recomputes every block's forward once: a third more matmul work than none.
-    EXPECT_DOUBLE_EQ(*set.runs[1].metrics.step_gflop / *set.runs[0].metrics.step_gflop, 4.0 / 3);
+    // Three roundings (two divisions by 1e9, one ratio) against the exact 4/3.
+    EXPECT_NEAR(*set.runs[1].metrics.step_gflop / *set.runs[0].metrics.step_gflop, 4.0 / 3,
+                test::tolerance::formula(4.0 / 3, 3));
 }
 
 }  // namespace

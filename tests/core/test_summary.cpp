@@ -6,10 +6,15 @@
 #include <limits>
 
 #include "ckptlab/summary.h"
+#include "tolerance.h"
 
 using namespace ckptlab;
 
 namespace {
+
+// A summary percentage, or a quotient of two, is at most 9 roundings (bytes to MiB, ratio,
+// difference, percent, quotient) of values up to 100.
+const double kPercentSlack = test::tolerance::formula(100.0, 9);
 
 RunResult makeRun(const std::string& strategy, double peakMiB, double activationMiB,
                   double stepMs) {
@@ -47,11 +52,11 @@ TEST(Summary, PredictionErrorsArePercentOfTheMeasurement) {
     const SummaryRow row = summarizeRun(run, nullptr);
     ASSERT_TRUE(row.predicted_peak_mib && row.peak_error_pct);
     EXPECT_DOUBLE_EQ(*row.predicted_peak_mib, 45.0);
-    EXPECT_NEAR(*row.peak_error_pct, -10.0, 1e-9);  // predicted 10 % too low
+    EXPECT_NEAR(*row.peak_error_pct, -10.0, kPercentSlack);  // predicted 10 % too low
     ASSERT_TRUE(row.predicted_step_ms && row.step_error_pct);
-    EXPECT_NEAR(*row.step_error_pct, 25.0, 1e-9);
+    EXPECT_NEAR(*row.step_error_pct, 25.0, kPercentSlack);
     ASSERT_TRUE(row.optimal_step_ms && row.slower_than_optimal_pct);
-    EXPECT_NEAR(*row.slower_than_optimal_pct, 56.25, 1e-9);  // 500 / 320 - 1
+    EXPECT_NEAR(*row.slower_than_optimal_pct, 56.25, kPercentSlack);  // 500 / 320 - 1
 
     run.error = "failed";  // partial metrics: nothing to compare
     EXPECT_FALSE(summarizeRun(run, nullptr).peak_error_pct);
@@ -82,11 +87,11 @@ TEST(Summary, PercentagesAgainstBaseline) {
     EXPECT_DOUBLE_EQ(row.activations_mib, 10.0);
     EXPECT_DOUBLE_EQ(row.step_ms, 250.0);
     ASSERT_TRUE(row.memory_saved_pct);
-    EXPECT_NEAR(*row.memory_saved_pct, 60.0, 1e-9);
+    EXPECT_NEAR(*row.memory_saved_pct, 60.0, kPercentSlack);
     ASSERT_TRUE(row.time_added_pct);
-    EXPECT_NEAR(*row.time_added_pct, 25.0, 1e-9);
+    EXPECT_NEAR(*row.time_added_pct, 25.0, kPercentSlack);
     ASSERT_TRUE(row.saved_per_added);
-    EXPECT_NEAR(*row.saved_per_added, 2.4, 1e-9);
+    EXPECT_NEAR(*row.saved_per_added, 2.4, kPercentSlack);
     EXPECT_TRUE(row.grad_ok);
     EXPECT_FALSE(row.error);
 }
@@ -104,8 +109,8 @@ TEST(Summary, BaselineAgainstItselfHasNoRatio) {
 TEST(Summary, FasterOrBiggerRunsGiveSignedPercentagesAndNoRatio) {
     const RunResult none = makeRun("none", 100, 80, 200);
     const SummaryRow row = summarizeRun(makeRun("odd", 150, 80, 150), &none);
-    EXPECT_NEAR(*row.memory_saved_pct, -50.0, 1e-9);
-    EXPECT_NEAR(*row.time_added_pct, -25.0, 1e-9);
+    EXPECT_NEAR(*row.memory_saved_pct, -50.0, kPercentSlack);
+    EXPECT_NEAR(*row.time_added_pct, -25.0, kPercentSlack);
     EXPECT_FALSE(row.saved_per_added);
 }
 
@@ -159,15 +164,71 @@ TEST(Summary, SummarizeFindsNoneWhereverItIs) {
     const auto rows = summarize(set);
     ASSERT_EQ(rows.size(), 3u);
     EXPECT_EQ(rows[0].strategy, "full");
-    EXPECT_NEAR(*rows[0].memory_saved_pct, 75.0, 1e-9);
-    EXPECT_NEAR(*rows[0].time_added_pct, 50.0, 1e-9);
-    EXPECT_NEAR(*rows[0].saved_per_added, 1.5, 1e-9);
-    EXPECT_NEAR(*rows[2].memory_saved_pct, 50.0, 1e-9);
-    EXPECT_NEAR(*rows[2].time_added_pct, 10.0, 1e-9);
-    EXPECT_NEAR(*rows[2].saved_per_added, 5.0, 1e-9);
+    EXPECT_NEAR(*rows[0].memory_saved_pct, 75.0, kPercentSlack);
+    EXPECT_NEAR(*rows[0].time_added_pct, 50.0, kPercentSlack);
+    EXPECT_NEAR(*rows[0].saved_per_added, 1.5, kPercentSlack);
+    EXPECT_NEAR(*rows[2].memory_saved_pct, 50.0, kPercentSlack);
+    EXPECT_NEAR(*rows[2].time_added_pct, 10.0, kPercentSlack);
+    EXPECT_NEAR(*rows[2].saved_per_added, 5.0, kPercentSlack);
 
     set.runs.erase(set.runs.begin() + 1);
     for (const SummaryRow& row : summarize(set)) EXPECT_FALSE(row.memory_saved_pct);
+}
+
+// A scaling sweep over depth 2 and 4: each size's runs are compared with that size's `none`,
+// never with the first `none` of the set.
+TEST(Summary, ScalingSweepComparesEachSizeWithItsOwnNone) {
+    ResultSet set;
+    const auto at = [](RunResult run, int depth) {
+        run.config.depth = depth;
+        return run;
+    };
+    set.runs = {at(makeRun("none", 100, 80, 200), 2), at(makeRun("full", 40, 20, 260), 2),
+                at(makeRun("none", 200, 160, 400), 4), at(makeRun("full", 60, 20, 500), 4)};
+    const auto rows = summarize(set);
+    ASSERT_EQ(rows.size(), 4u);
+    for (std::size_t none : {0u, 2u}) {  // each none against itself
+        ASSERT_TRUE(rows[none].memory_saved_pct && rows[none].time_added_pct) << none;
+        EXPECT_DOUBLE_EQ(*rows[none].memory_saved_pct, 0.0) << none;
+        EXPECT_DOUBLE_EQ(*rows[none].time_added_pct, 0.0) << none;
+    }
+    EXPECT_NEAR(*rows[1].memory_saved_pct, 60.0, kPercentSlack);  // 40 against depth 2's 100
+    EXPECT_NEAR(*rows[1].time_added_pct, 30.0, kPercentSlack);    // 260 against 200
+    EXPECT_NEAR(*rows[3].memory_saved_pct, 70.0, kPercentSlack);  // 60 against depth 4's 200
+    EXPECT_NEAR(*rows[3].time_added_pct, 25.0, kPercentSlack);    // 500 against 400
+    EXPECT_EQ(baselineFor(set, set.runs[3]), &set.runs[2]);
+
+    // A size whose `none` failed has nothing to compare with; the other size still has.
+    set.runs[2].error = "out of memory";
+    const auto failed = summarize(set);
+    EXPECT_FALSE(failed[3].memory_saved_pct);
+    EXPECT_NEAR(*failed[1].memory_saved_pct, 60.0, kPercentSlack);
+    EXPECT_EQ(baselineFor(set, set.runs[3]), &set.runs[2]);  // named, so front ends say why
+
+    // Without a `none` of its size, a run is not compared with another size's.
+    set.runs.erase(set.runs.begin() + 2);
+    EXPECT_EQ(baselineFor(set, set.runs[2]), nullptr);
+    EXPECT_FALSE(summarize(set)[2].memory_saved_pct);
+}
+
+// The same step is every field that changes the work or its timing; a different seed or
+// number of repeats measures the same step.
+TEST(Summary, SameStepIgnoresOnlyHowTheStepIsSampled) {
+    ExperimentConfig a;
+    ExperimentConfig b = a;
+    b.seed = 7, b.repeats = 12, b.warmup = 3, b.memory_limit_mib = 512;
+    EXPECT_TRUE(sameStep(a, b));
+    for (auto change : std::vector<void (*)(ExperimentConfig&)>{
+             [](ExperimentConfig& c) { c.width = 128; }, [](ExperimentConfig& c) { c.seq = 64; },
+             [](ExperimentConfig& c) { c.batch = 4; }, [](ExperimentConfig& c) { c.depth = 3; },
+             [](ExperimentConfig& c) { c.dtype = DType::BFloat16; },
+             [](ExperimentConfig& c) { c.block = BlockKind::Transformer; },
+             [](ExperimentConfig& c) { c.threads = 2; },
+             [](ExperimentConfig& c) { c.keep_grads = true; }}) {
+        ExperimentConfig other = a;
+        change(other);
+        EXPECT_FALSE(sameStep(a, other));
+    }
 }
 
 TEST(Downsample, SmallInputIsReturnedUnchanged) {

@@ -1,4 +1,4 @@
-// The timed steps of a sweep, interleaved in rounds (issue 11): the order they are taken in,
+// The timed steps of a sweep, interleaved in rounds: the order they are taken in,
 // the rounds recorded beside the samples, the spread and thread CPU time per run, adaptive
 // repeats, cancel, a run out of memory taking no rounds, and the machine's load from /proc.
 #include <gtest/gtest.h>
@@ -10,6 +10,7 @@
 #include "ckptlab/runner.h"
 #include "ckptlab/step_stats.h"
 #include "engine/machine_load.h"
+#include "locale_scope.h"
 #include "test_configs.h"
 
 using namespace ckptlab;
@@ -186,4 +187,16 @@ TEST(MachineLoad, ParsesProcFiles) {
     EXPECT_FALSE(engine::parseCpuTimes("intr 1 2 3"));
     EXPECT_DOUBLE_EQ(engine::stealPercent({1000, 10}, {2000, 60}), 5.0);
     EXPECT_DOUBLE_EQ(engine::stealPercent({1000, 10}, {1000, 10}), 0.0);
+}
+
+// The kernel writes a point whatever the locale; the app runs under the user's.
+TEST(MachineLoad, ParsesProcFilesUnderADecimalCommaLocale) {
+    test::LocaleScope german("de_DE.UTF-8");
+    if (!german.active())
+        GTEST_SKIP() << "locale de_DE.UTF-8 is not installed; generate it with "
+                        "localedef -i de_DE -f UTF-8 de_DE.UTF-8 (package locales)";
+    EXPECT_EQ(engine::parseLoadAverage("0.52 0.58 0.59 1/389 12345"), 0.52);
+    const auto t = engine::parseCpuTimes("cpu  1000 5 50 8000 10 1 2 3200 7 0");
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->steal, 3200u);
 }

@@ -2,6 +2,8 @@
 // memory, a sweep the runner refuses in the worker becomes a message, invalid parameters and
 // strategies are named by their panels and refused on Run.
 
+#include <QDir>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTemporaryDir>
@@ -31,6 +33,7 @@ private Q_SLOTS:
     void refusedInWorkerGivesMessage();
     void panelsNameBadInputs();
     void runRefusesBadInputs();
+    void undecodableNamesAreRefused();
 
 private:
     MessageRecorder m_recorder;
@@ -159,6 +162,23 @@ void TestBadInputs::runRefusesBadInputs() {
     strategies->setCheckedStrategies({});
     QVERIFY(!window.startSweep());
     QCOMPARE(m_recorder.messages.last().title, QStringLiteral("No strategy"));
+}
+
+// A name whose bytes were not UTF-8 reaches Qt with U+FFFD in their place: writing it would
+// create a file under another name, so every save and export refuses it with a message.
+void TestBadInputs::undecodableNamesAreRefused() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("caf") + QChar(QChar::ReplacementCharacter) +
+                                      QStringLiteral(".json"));
+    const QString reason = refuseUnwritableFile(nullptr, path, QStringLiteral("Cannot save"));
+    QVERIFY2(reason.contains(QStringLiteral("UTF-8")), qPrintable(reason));
+    QCOMPARE(m_recorder.messages.size(), 1);
+    QVERIFY(!QFileInfo::exists(path));
+    QVERIFY(QDir(dir.path()).entryList(QDir::Files).isEmpty());
+    // A plain name passes.
+    QVERIFY(refuseUnwritableFile(nullptr, dir.filePath(QStringLiteral("café.json")),
+                                 QStringLiteral("Cannot save"))
+                .isEmpty());
 }
 
 QTEST_MAIN(TestBadInputs)

@@ -1,5 +1,5 @@
 // Cancel (Esc) stops a running sweep within seconds and keeps every finished result; closing
-// the window mid-sweep cancels and joins the sweep thread.
+// the window mid-sweep asks, then cancels and joins the sweep thread.
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -95,9 +95,12 @@ void TestCancel::closingMidSweepStopsCleanly() {
     QSignalSpy progress(sweep, &SweepController::progress);
     QVERIFY(window->startSweep());
     QVERIFY(progress.wait(60000));
+    m_recorder.answer = true;  // "Stop the sweep?": measured runs are never dropped unasked
     QElapsedTimer closing;
     closing.start();
     QVERIFY(window->close());  // sets cancel and joins the sweep thread
+    QCOMPARE(m_recorder.messages.size(), 1);
+    QCOMPARE(m_recorder.messages.first().kind, MessageKind::Question);
     QVERIFY(!sweep->isRunning());
     QVERIFY2(closing.elapsed() < 5000, qPrintable(QString::number(closing.elapsed())));
     delete window;

@@ -282,6 +282,23 @@ void TestFiles::opensScalingSweep() {
         QCOMPARE(model->index(row, ResultsTableModel::MemorySavedColumn).data().toString(),
                  QStringLiteral("50.0 %"));
 
+    // Export Summary says what the screen says: the same rule (core's summarize), so each
+    // none saves 0 % and each full 50 %, at both depths.
+    const QString csv = m_dir.filePath(QStringLiteral("scaling.csv"));
+    QVERIFY(part<FileController>(window, "files")->exportCsv(csv));
+    QFile csvFile(csv);
+    QVERIFY(csvFile.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csvFile.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), 5);
+    const int savedColumn = int(lines[0].split(',').indexOf("memory_saved_pct"));
+    QVERIFY(savedColumn > 0);
+    for (int row = 0; row < 4; ++row) {
+        const QByteArray saved = lines[row + 1].split(',').value(savedColumn);
+        QCOMPARE(saved, row % 2 == 0 ? QByteArray("0.00") : QByteArray("50.00"));
+        QCOMPARE(model->index(row, ResultsTableModel::MemorySavedColumn).data().toString(),
+                 QString::fromLatin1(saved.left(saved.size() - 1)) + QStringLiteral(" %"));
+    }
+
     // A plain sweep hides the scaling tab again.
     QVERIFY(!part<ChartsPanel>(*m_swept, "charts")->isAvailable(ChartKind::Scaling));
     QVERIFY(m_recorder.messages.isEmpty());

@@ -17,6 +17,7 @@
 #include <QtTest>
 #include <cmath>
 
+#include "tolerance.h"
 #include "ui_test_support.h"
 
 #include "charts/chart_builders.h"
@@ -77,6 +78,7 @@ private Q_SLOTS:
     void init();
 
     void fieldReachesConfig();
+    void typedPointOrCommaIsTheDecimalPoint();
     void limitComesBackNextSession();
     void outOfRangeIsNamedByTheField();
     void outOfRangeIsRefusedOnRun();
@@ -111,13 +113,55 @@ void TestMemoryLimit::fieldReachesConfig() {
     field->setValue(12.5);
     QCOMPARE(parameters.config().memory_limit_mib, 12.5);
     QVERIFY(parameters.problems().isEmpty());
-    QCOMPARE(field->text(), QStringLiteral("12.5 MiB"));  // no trailing zeros
+    // No trailing zeros; the point is the widget's locale's (a comma under de_DE).
+    QCOMPARE(field->text(),
+             QStringLiteral("12") + field->locale().decimalPoint() + QStringLiteral("5 MiB"));
 
     ExperimentConfig c = tinyConfig();
     c.memory_limit_mib = 0.125;
     parameters.setConfig(c);
     QCOMPARE(field->value(), 0.125);
     QCOMPARE(parameters.config().memory_limit_mib, 0.125);
+}
+
+// A typed '.' or ',' is the decimal point in every locale, and no number shows thousands
+// separators: Qt's own spin box reads "3.25" under German as 325 MiB (the point is German's
+// thousands separator) and "3,25" under English as 325 MiB.
+void TestMemoryLimit::typedPointOrCommaIsTheDecimalPoint() {
+    for (const QLocale& locale :
+         {QLocale(QLocale::German, QLocale::Germany), QLocale(QLocale::French, QLocale::France),
+          QLocale(QLocale::English, QLocale::UnitedStates)}) {
+        ParameterPanel parameters;
+        parameters.setLocale(locale);
+        ExperimentConfig transformer = tinyConfig();  // dropout is a transformer's field
+        transformer.block = BlockKind::Transformer;
+        parameters.setConfig(transformer);
+        auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
+        auto* dropout = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("dropout"));
+        QVERIFY(field && dropout);
+        const QString point = locale.decimalPoint();
+        for (const QString& typed : {QStringLiteral("3.25"), QStringLiteral("3,25")}) {
+            field->setValue(7);
+            field->selectAll();
+            QTest::keyClicks(field, typed);
+            QTest::keyClick(field, Qt::Key_Return);
+            QVERIFY2(parameters.config().memory_limit_mib == 3.25,
+                     qPrintable(locale.name() + QStringLiteral(": typed ") + typed +
+                                QStringLiteral(", got ") + field->text()));
+            QCOMPARE(field->text(), QStringLiteral("3") + point + QStringLiteral("25 MiB"));
+        }
+        field->setValue(2048);
+        QCOMPARE(field->text(), QStringLiteral("2048 MiB"));
+        for (const QString& typed : {QStringLiteral("0.2"), QStringLiteral("0,2")}) {
+            dropout->setValue(0.5);
+            dropout->selectAll();
+            QTest::keyClicks(dropout, typed);
+            QTest::keyClick(dropout, Qt::Key_Return);
+            QVERIFY2(std::abs(parameters.config().dropout - 0.2) < 1e-12,
+                     qPrintable(locale.name() + QStringLiteral(": typed ") + typed +
+                                QStringLiteral(", got ") + dropout->text()));
+        }
+    }
 }
 
 void TestMemoryLimit::limitComesBackNextSession() {
@@ -266,7 +310,8 @@ void TestMemoryLimit::noneRunsOutWhereFullFits() {
     QCOMPARE(cross->property(kStrategyProperty).toString(), QStringLiteral("none"));
     auto* limitLine = findSeries<QLineSeries>(timeline, QStringLiteral("memoryLimit"));
     QVERIFY(limitLine);
-    QVERIFY(qAbs(limitLine->at(0).y() - (limit - double(baseline) / kMiB)) < 1e-6);
+    QVERIFY(qAbs(limitLine->at(0).y() - (limit - double(baseline) / kMiB)) <
+            ckptlab::test::tolerance::formula(limit, 2));  // ÷ and −
 
     // The tradeoff chart plots none as a cross, not as a measured point.
     QChart* tradeoff = part<ChartsPanel>(window, "charts")->chart(ChartKind::Tradeoff);

@@ -12,6 +12,7 @@
 #include <QTableWidget>
 #include <QtTest>
 
+#include "tolerance.h"
 #include "ui_test_support.h"
 
 #include "charts/chart_export.h"
@@ -277,7 +278,11 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve() {
     // Nothing hand-written is predicted faster than the optimal schedule at its own peak.
     for (const SummaryRow& row : summarize(results)) {
         QVERIFY(row.slower_than_optimal_pct);
-        QVERIFY2(*row.slower_than_optimal_pct > -1e-6, row.strategy.c_str());
+        // Two predicted sums of 4 costs a block, in other orders, and (a / b − 1) · 100.
+        const double slack =
+            100 * ckptlab::test::tolerance::formula(1.0, 4 * results.runs.front().config.depth) +
+            ckptlab::test::tolerance::formula(100.0, 3);
+        QVERIFY2(*row.slower_than_optimal_pct > -slack, row.strategy.c_str());
     }
     QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("Hand-written")),
              qPrintable(window.statusBar()->currentMessage()));
@@ -409,6 +414,9 @@ void TestPlanAndPredict::badScalingValuesGiveMessages() {
     part<StrategyList>(window, "strategies")->setCheckedStrategies({"none"});
     for (const auto& [values, expected] : std::vector<std::pair<QString, QString>>{
              {QStringLiteral("4"), QStringLiteral("at least two")},
+             // An empty box is refused like the CLI's --values "", never a default.
+             {QString(), QStringLiteral("at least two")},
+             {QStringLiteral(" , "), QStringLiteral("at least two")},
              {QStringLiteral("4,x"), QStringLiteral("\"x\" is not a whole number")},
              {QStringLiteral("0,4"), QStringLiteral("depth must be between 1 and 512")}}) {
         m_recorder.reset();

@@ -9,6 +9,7 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "tolerance.h"
 #include "ui_test_support.h"
 
 #include "charts/chart_style.h"
@@ -108,7 +109,9 @@ void TestPlayback::eventsAreInOrderAndCoverTheStep() {
         QCOMPARE(events.back().end_ms, lastEnd);
         for (std::size_t i = 0; i < events.size(); ++i) {
             QVERIFY(events[i].end_ms > events[i].begin_ms);
-            if (i > 0) QVERIFY(events[i].begin_ms >= events[i - 1].end_ms - 1e-9);
+            if (i > 0)  // a sum of phase times on each side, two roundings apart at most
+                QVERIFY(events[i].begin_ms >=
+                        events[i - 1].end_ms - ckptlab::test::tolerance::formula(lastEnd, 2));
             covered += events[i].end_ms - events[i].begin_ms;
         }
         QVERIFY2(covered >= 0.999 * (lastEnd - firstBegin), run.strategy.c_str());
@@ -415,7 +418,8 @@ void TestPlayback::playingAdvancesTheCursor() {
     // At 1× the whole step lasts kSecondsAtOneX seconds.
     controller->setSpeed(1);
     QVERIFY(qAbs(controller->stepMsPerSecond() * PlaybackController::kSecondsAtOneX -
-                 controller->step().duration()) < 1e-9);
+                 controller->step().duration()) <
+            ckptlab::test::tolerance::formula(controller->step().duration(), 2));  // ÷ then ×
 }
 
 QTEST_MAIN(TestPlayback)

@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "tolerance.h"
 #include "ui_test_support.h"
 
 #include "charts/chart_builders.h"
@@ -26,6 +27,12 @@ using namespace ckptlab::ui;
 using namespace ckptlab::ui::test;
 
 namespace {
+
+// A size the code scales by `factor`: at least factor × normal, less two roundings (the product
+// may be taken in another order).
+bool scaledAtLeast(double size, double factor, double normal) {
+    return size >= factor * normal - ckptlab::test::tolerance::formula(factor * normal, 2);
+}
 
 // Two runs with a timeline each: enough for every builder to draw lines.
 ResultSet smallResults() {
@@ -95,17 +102,18 @@ void TestProjector::fontsGrowAtLeastOnePointSix() {
 
     setProjectorMode(true);
     QVERIFY(isProjectorMode());
-    QVERIFY(QApplication::font().pointSizeF() >= 1.6 * appNormal - 1e-9);
-    QVERIFY(chartTitleFont().pointSizeF() >= 1.6 * titleNormal - 1e-9);
+    QVERIFY(scaledAtLeast(QApplication::font().pointSizeF(), 1.6, appNormal));
+    QVERIFY(scaledAtLeast(chartTitleFont().pointSizeF(), 1.6, titleNormal));
     for (const QFont& f : {axisTitleFont(), axisLabelFont(), legendFont(), pointLabelFont()})
-        QVERIFY(f.pointSizeF() >= 1.6 * 10 - 1e-9);
+        QVERIFY(scaledAtLeast(f.pointSizeF(), 1.6, 10));
     std::unique_ptr<QChart> big(buildTimelineChart(results, timelines(results)));
-    QVERIFY(big->titleFont().pointSizeF() >= 1.6 * chartTitleNormal - 1e-9);
-    QVERIFY(big->legend()->font().pointSizeF() >= 1.6 * normal->legend()->font().pointSizeF() - 1e-9);
+    QVERIFY(scaledAtLeast(big->titleFont().pointSizeF(), 1.6, chartTitleNormal));
+    QVERIFY(scaledAtLeast(big->legend()->font().pointSizeF(), 1.6,
+                          normal->legend()->font().pointSizeF()));
     const auto axes = big->axes();
     QVERIFY(!axes.isEmpty());
-    QVERIFY(axes.front()->labelsFont().pointSizeF() >=
-            1.6 * normal->axes().front()->labelsFont().pointSizeF() - 1e-9);
+    QVERIFY(scaledAtLeast(axes.front()->labelsFont().pointSizeF(), 1.6,
+                          normal->axes().front()->labelsFont().pointSizeF()));
 
     setProjectorMode(false);
     QCOMPARE(QApplication::font().pointSizeF(), appNormal);
@@ -124,10 +132,10 @@ void TestProjector::chartsUseTheHighContrastThemeAndThickerLines() {
     std::unique_ptr<QChart> big(buildTimelineChart(results, timelines(results)));
     QCOMPARE(big->theme(), QChart::ChartThemeHighContrast);
     applyProjectorLook(big.get());
-    QVERIFY(firstLineWidth(big.get()) >= 2 * thin - 1e-9);
+    QVERIFY(scaledAtLeast(firstLineWidth(big.get()), 2, thin));
     // The emphasis of a selected run scales with it.
     setSelectedStrategy(big.get(), QStringLiteral("none"));
-    QVERIFY(firstLineWidth(big.get()) >= 4 * thin - 1e-9);
+    QVERIFY(scaledAtLeast(firstLineWidth(big.get()), 4, thin));
     std::unique_ptr<QChart> tradeoff(buildTradeoffChart(results));
     QCOMPARE(tradeoff->theme(), QChart::ChartThemeHighContrast);
 }

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tolerance.h"
 #include "ui_test_support.h"
 
 #include "charts/chart_builders.h"
@@ -162,7 +163,8 @@ void TestTimeIntervals::tinySweepShowsIntervalsAndErrorBars() {
         QCOMPARE(bar->property("ckptlabIntervalLow").toDouble(), stats.interval->low);
         QCOMPARE(bar->property("ckptlabIntervalHigh").toDouble(), stats.interval->high);
         QVERIFY(!bar->points().isEmpty() &&
-                std::abs(bar->points()[2].x() - double(run->metrics.peak_bytes) / kMiB) < 1e-9);
+                std::abs(bar->points()[2].x() - double(run->metrics.peak_bytes) / kMiB) <
+                    ckptlab::test::tolerance::formula(double(run->metrics.peak_bytes) / kMiB, 2));
     }
     // The selection thickens the selected run's bar.
     document->select(1);

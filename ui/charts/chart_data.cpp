@@ -101,7 +101,8 @@ std::vector<TimelineData> makeTimelineData(const ResultSet& results, const RunRe
             chosen.push_back(run);
     };
     take(first);
-    take(results.find(kBaseline.toStdString()));
+    // Beside it, the `none` of the same size (a scaling sweep has one per size).
+    take(first ? baselineFor(results, *first) : results.find(kBaseline.toStdString()));
     for (const RunResult* run : runs) take(run);
 
     std::vector<TimelineData> data;

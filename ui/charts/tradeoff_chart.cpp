@@ -115,13 +115,14 @@ std::vector<Failed> failedRuns(const ResultSet& results) {
 
 // Measured runs as points; runs without a peak or a step time (not measured) are left out.
 // The tooltip says what the error bar is, or that the fastest repeat has none.
-std::vector<Point> measuredPoints(const std::vector<const RunResult*>& runs,
-                                  const RunResult* baseline, bool fastest) {
+// Each tooltip compares with the `none` of the run's own size (summary.h's baselineFor).
+std::vector<Point> measuredPoints(const ResultSet& results,
+                                  const std::vector<const RunResult*>& runs, bool fastest) {
     std::vector<Point> points;
     for (const RunResult* run : runs) {
         const QPointF value(double(run->metrics.peak_bytes) / kMiB, run->metrics.step_ms);
         if (!std::isfinite(value.x()) || !std::isfinite(value.y())) continue;  // not measured
-        QString tooltip = runTooltip(*run, baseline);
+        QString tooltip = runTooltip(*run, baselineFor(results, *run));
         const QString interval =
             fastest ? ChartText::tr("fastest repeat: no error bar (the interval is the median's)")
                     : stepIntervalLine(*run);
@@ -268,7 +269,7 @@ QChart* buildTradeoffChart(const ResultSet& results, bool fastest) {
 
     const RunResult* baseline = results.find("none");
     if (baseline && baseline->error) baseline = nullptr;
-    std::vector<Point> points = measuredPoints(runs, baseline, fastest);
+    std::vector<Point> points = measuredPoints(results, runs, fastest);
     const std::vector<StepErrorBar> bars = fastest ? std::vector<StepErrorBar>{}
                                                    : stepErrorBars(runs);
     if (points.empty() && failed.empty()) return makeEmptyChart();

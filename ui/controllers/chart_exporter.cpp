@@ -98,12 +98,14 @@ bool ChartExporter::exportChart(ChartKind kind, ChartFormat format, const QStrin
 
 QStringList ChartExporter::exportAll(const QString& folder) {
     QStringList written;
-    const std::string why = checkOutputDir(QFile::encodeName(folder).toStdString(),
-                                           QDir::toNativeSeparators(folder).toStdString());
-    if (!why.empty()) {
+    QString why = undecodableNameText(folder);
+    if (why.isEmpty())
+        why = QString::fromStdString(checkOutputDir(
+            QFile::encodeName(folder).toStdString(), QDir::toNativeSeparators(folder).toStdString()));
+    if (!why.isEmpty()) {
         showMessage(m_window, MessageKind::Error, tr("Cannot export charts"),
                     tr("Cannot export into %1.\n\n%2\n\nNothing was written.")
-                        .arg(QDir::toNativeSeparators(folder), QString::fromStdString(why)));
+                        .arg(QDir::toNativeSeparators(folder), why));
         return written;
     }
     // Every target of an existing folder is checked before the first is written, so a name

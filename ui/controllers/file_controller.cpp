@@ -4,6 +4,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLocale>
+#include <QScopeGuard>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "ckptlab/comparison.h"
@@ -51,8 +52,13 @@ QString comparisonProblem(const QStringList& paths) {
 
 }  // namespace
 
-FileController::FileController(ResultsDocument* document, Settings* settings, QWidget* window)
-    : QObject(window), m_document(document), m_settings(settings), m_window(window) {
+FileController::FileController(ResultsDocument* document, Settings* settings, QWidget* window,
+                               DocumentBusy* busy)
+    : QObject(window),
+      m_document(document),
+      m_settings(settings),
+      m_busy(busy ? busy : new DocumentBusy(this)),
+      m_window(window) {
     setObjectName(QStringLiteral("files"));
     connect(&m_loading, &QFutureWatcher<std::vector<LoadedResults>>::finished, this,
             &FileController::onLoaded);
@@ -63,17 +69,24 @@ FileController::~FileController() {
 }
 
 void FileController::openDialog() {
+    DocumentHold hold(m_busy, DocumentAction::Open, m_window);
+    if (!hold) return;
     const QStringList paths = QFileDialog::getOpenFileNames(
         m_window, tr("Open results (several to compare them)"),
         m_settings->lastFolder(FolderKind::Results),
         tr("Checkpoint Lab results (*.json);;All files (*)"));
-    if (!paths.isEmpty()) openFiles(paths);
+    if (!paths.isEmpty()) openHeld(paths, hold);
 }
 
 void FileController::open(const QString& path) { openFiles({path}); }
 
 void FileController::openFiles(const QStringList& paths) {
-    if (paths.isEmpty() || m_loading.isRunning()) return;  // one load at a time
+    if (paths.isEmpty()) return;
+    DocumentHold hold(m_busy, DocumentAction::Open, m_window);
+    if (hold) openHeld(paths, hold);
+}
+
+void FileController::openHeld(const QStringList& paths, DocumentHold& hold) {
     if (paths.size() > 1) {
         const QString problem = comparisonProblem(paths);
         if (!problem.isEmpty()) {
@@ -83,20 +96,27 @@ void FileController::openFiles(const QStringList& paths) {
         }
     }
     if (!mayReplaceResults()) return;
-    load(paths, {});
+    load(paths, {}, hold);
 }
 
 void FileController::addDialog() {
+    DocumentHold hold(m_busy, DocumentAction::AddFile, m_window);
+    if (!hold) return;
     const QStringList paths = QFileDialog::getOpenFileNames(
         m_window, tr("Add results to compare"), m_settings->lastFolder(FolderKind::Results),
         tr("Checkpoint Lab results (*.json);;All files (*)"));
-    if (!paths.isEmpty()) addFiles(paths);
+    if (!paths.isEmpty()) addHeld(paths, hold);
 }
 
 void FileController::addFiles(const QStringList& paths) {
-    if (paths.isEmpty() || m_loading.isRunning()) return;
+    if (paths.isEmpty()) return;
+    DocumentHold hold(m_busy, DocumentAction::AddFile, m_window);
+    if (hold) addHeld(paths, hold);
+}
+
+void FileController::addHeld(const QStringList& paths, DocumentHold& hold) {
     if (m_document->isEmpty()) {
-        openFiles(paths);
+        openHeld(paths, hold);
         return;
     }
     std::vector<ResultSource> keep = m_document->sources();
@@ -120,7 +140,7 @@ void FileController::addFiles(const QStringList& paths) {
         showMessage(m_window, MessageKind::Error, tr("Cannot add these files"), problem);
         return;
     }
-    load(paths, std::move(keep));
+    load(paths, std::move(keep), hold);
 }
 
 bool FileController::mayReplaceResults() {
@@ -130,13 +150,17 @@ bool FileController::mayReplaceResults() {
                       "replaces them.\n\nReplace them anyway?"));
 }
 
-void FileController::load(const QStringList& paths, std::vector<ResultSource> keep) {
+void FileController::load(const QStringList& paths, std::vector<ResultSource> keep,
+                          DocumentHold& hold) {
     m_settings->setLastFolder(FolderKind::Results, paths.front());
     m_keep = std::move(keep);
+    m_loadAction = hold.action();
     m_loading.setFuture(QtConcurrent::run(loadAll, paths));
+    hold.keep();  // until onLoaded has put the files on screen
 }
 
 void FileController::onLoaded() {
+    const auto release = qScopeGuard([this] { m_busy->end(m_loadAction); });
     std::vector<LoadedResults> loaded = m_loading.result();
     std::vector<ResultSource> sources = std::move(m_keep);
     m_keep.clear();
@@ -192,9 +216,14 @@ bool FileController::hasResults() {
 
 QString FileController::askSavePath(const QString& caption, const QString& suffix,
                                     const QString& filter) {
-    const QString base = m_document->filePath().isEmpty()
-                             ? QStringLiteral("ckptlab-results")
-                             : QFileInfo(m_document->filePath()).completeBaseName();
+    QString base = m_document->filePath().isEmpty()
+                       ? QStringLiteral("ckptlab-results")
+                       : QFileInfo(m_document->filePath()).fileName();
+    for (const QString& known : {QStringLiteral(".ckptlab.json"), QStringLiteral(".json")})
+        if (base.endsWith(known, Qt::CaseInsensitive)) {
+            base.chop(known.size());
+            break;
+        }
     const QString suggested =
         m_settings->lastFolder(FolderKind::Export) + QLatin1Char('/') + base + suffix;
     QString path = QFileDialog::getSaveFileName(m_window, caption, suggested, filter);
@@ -203,21 +232,33 @@ QString FileController::askSavePath(const QString& caption, const QString& suffi
 }
 
 void FileController::save() {
-    if (refuseSeveral()) return;
+    DocumentHold hold(m_busy, DocumentAction::Save, m_window);
+    if (!hold || refuseSeveral()) return;
     if (m_document->filePath().isEmpty())
-        saveAsDialog();
+        saveAsHeld();
     else
-        saveTo(m_document->filePath());
+        saveHeld(m_document->filePath());
 }
 
 void FileController::saveAsDialog() {
+    DocumentHold hold(m_busy, DocumentAction::Save, m_window);
+    if (hold) saveAsHeld();
+}
+
+void FileController::saveAsHeld() {
     if (!hasResults() || refuseSeveral()) return;
-    const QString path = askSavePath(tr("Save results"), QStringLiteral(".json"),
+    // .ckptlab.json: the name the desktop's MIME type (packaging/) knows as a results file.
+    const QString path = askSavePath(tr("Save results"), QStringLiteral(".ckptlab.json"),
                                      tr("Checkpoint Lab results (*.json)"));
-    if (!path.isEmpty()) saveTo(path);
+    if (!path.isEmpty()) saveHeld(path);
 }
 
 bool FileController::saveTo(const QString& path) {
+    DocumentHold hold(m_busy, DocumentAction::Save, m_window);
+    return hold && saveHeld(path);
+}
+
+bool FileController::saveHeld(const QString& path) {
     if (!hasResults() || refuseSeveral()) return false;
     if (!refuseUnwritableFile(m_window, path, tr("Cannot save results")).isEmpty()) return false;
     try {

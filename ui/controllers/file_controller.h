@@ -4,7 +4,8 @@
 // has a dialog-free variant taking a path, used by the dialogs, the command line and tests.
 // Several files open side by side (ResultsDocument::resetSources): Open with several, or Add
 // Results File… beside what is open. Save refuses them (each is a file already); the CSV export
-// writes core's comparison CSV instead of one set's summary.
+// writes core's comparison CSV instead of one set's summary. Open, Add and Save take the
+// document (DocumentBusy) for their dialogs, and a load keeps it until the files are on screen.
 
 #include <QFutureWatcher>
 #include <QObject>
@@ -14,6 +15,7 @@
 
 #include "document/metatypes.h"
 #include "document/result_sources.h"
+#include "window/document_busy.h"
 
 class QWidget;
 
@@ -32,7 +34,9 @@ struct LoadedResults {
 class FileController : public QObject {
     Q_OBJECT
 public:
-    FileController(ResultsDocument* document, Settings* settings, QWidget* window);
+    // `busy`: the window's; without one (a controller on its own) it keeps its own.
+    FileController(ResultsDocument* document, Settings* settings, QWidget* window,
+                   DocumentBusy* busy = nullptr);
     ~FileController() override;
 
     bool isLoading() const { return m_loading.isRunning(); }
@@ -63,8 +67,14 @@ Q_SIGNALS:
 private:
     bool hasResults();
     bool mayReplaceResults();
-    // Loads `paths` beside `keep` (the sources already open when adding).
-    void load(const QStringList& paths, std::vector<ResultSource> keep);
+    // The actions themselves, run while the caller holds the document.
+    void openHeld(const QStringList& paths, DocumentHold& hold);
+    void addHeld(const QStringList& paths, DocumentHold& hold);
+    void saveAsHeld();
+    bool saveHeld(const QString& path);
+    // Loads `paths` beside `keep` (the sources already open when adding); the load keeps
+    // `hold` until onLoaded.
+    void load(const QStringList& paths, std::vector<ResultSource> keep, DocumentHold& hold);
     void showSources(std::vector<ResultSource> sources);
     // Checks the target, writes with `save`, reports a failure under `failureTitle`.
     bool exportWith(const QString& path, const QString& failureTitle,
@@ -76,9 +86,11 @@ private:
 
     ResultsDocument* m_document;
     Settings* m_settings;
+    DocumentBusy* m_busy;
     QWidget* m_window;
     QFutureWatcher<std::vector<LoadedResults>> m_loading;
     std::vector<ResultSource> m_keep;  // the sources kept beside the files loading
+    DocumentAction m_loadAction = DocumentAction::Open;  // what holds the document while loading
 };
 
 }  // namespace ckptlab::ui

@@ -55,6 +55,7 @@ LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig&
         f.step_ms = entry.step_ms;
         result.strategies.push_back(f);
     }
+    result.costs = std::make_shared<const CostModel>(costs);
     result.valid = true;
     return result;
 }

@@ -1,12 +1,12 @@
 #pragma once
-// What each strategy will take, predicted from the measured costs of one block before anything
-// runs (the same cost model and replay the runner uses): the live forecast beside the
-// parameters.
+// What each strategy will take, predicted from the measured cost model before anything runs
+// (the same measurement and replay the runner uses): the live forecast beside the parameters.
 
 #include <QMetaType>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ckptlab/config.h"
@@ -36,6 +36,7 @@ struct LivePrediction {
     std::int64_t minimum_peak = 0;  // the smallest peak any schedule reaches
     double measure_ms = 0;          // how long measuring the block took (0 when cached)
     QString blockCosts;             // the measured costs of one block, as lines of text
+    std::shared_ptr<const CostModel> costs;  // what the forecast replayed; null when invalid
 
     const StrategyForecast* find(const QString& strategy) const;
 };

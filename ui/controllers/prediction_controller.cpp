@@ -18,6 +18,7 @@ PredictionController::PredictionController(QObject* parent)
     m_thread.setObjectName(QStringLiteral("ckptlab-predict"));
     m_worker->moveToThread(&m_thread);
     connect(m_worker, &PredictionWorker::predicted, this, &PredictionController::onPredicted);
+    connect(m_worker, &PredictionWorker::done, this, &PredictionController::onJobDone);
     m_thread.start();
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(kDebounceMs);
@@ -64,6 +65,7 @@ void PredictionController::dispatch() {
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     const quint64 job = ++m_job;
     m_busy = true;
+    ++m_inFlight;
     PredictionWorker* worker = m_worker;
     const CancelFlag flag = m_cancel;
     const ExperimentConfig config = m_config;
@@ -80,6 +82,27 @@ void PredictionController::onPredicted(quint64 job, const LivePrediction& predic
     Q_EMIT updated(prediction);
 }
 
+void PredictionController::onJobDone() {
+    if (m_inFlight > 0) --m_inFlight;
+    if (m_inFlight == 0) runIdleCallbacks();
+}
+
+void PredictionController::whenIdle(std::function<void()> then) {
+    if (isWorkerIdle()) {
+        then();
+        return;
+    }
+    m_whenIdle.push_back(std::move(then));
+}
+
+void PredictionController::runIdleCallbacks() {
+    // A callback may ask for more (or start a measurement): take the list first.
+    std::vector<std::function<void()>> waiting;
+    waiting.swap(m_whenIdle);
+    Q_EMIT workerIdle();
+    for (auto& then : waiting) then();
+}
+
 void PredictionController::shutdown() {
     if (!m_worker) return;
     m_debounce.stop();
@@ -88,6 +111,10 @@ void PredictionController::shutdown() {
     m_thread.wait();
     delete m_worker;
     m_worker = nullptr;
+    // The thread has stopped: whatever waited for it may go on (its `done` signals, still
+    // queued, are never delivered now).
+    m_inFlight = 0;
+    runIdleCallbacks();
 }
 
 }  // namespace ckptlab::ui

@@ -3,6 +3,8 @@
 #include <QElapsedTimer>
 #include <algorithm>
 
+#include "ckptlab/number_text.h"
+
 namespace ckptlab::ui {
 
 namespace {
@@ -14,9 +16,10 @@ constexpr std::size_t kCachedShapes = 16;
 std::string costKey(const ExperimentConfig& c) {
     return toString(c.block) + '|' + std::to_string(c.width) + '|' + std::to_string(c.seq) + '|' +
            std::to_string(c.batch) + '|' + std::to_string(c.heads) + '|' +
-           std::to_string(c.dropout) + '|' + toString(c.dtype) + '|' + c.device + '|' +
+           formatShortest(c.dropout) + '|' + toString(c.dtype) + '|' + c.device + '|' +
            toString(c.optimizer) + '|' + std::to_string(c.seed) + '|' + std::to_string(c.threads) +
-           '|' + std::to_string(c.warmup) + '|' + std::to_string(c.repeats);
+           '|' + std::to_string(c.warmup) + '|' + std::to_string(c.repeats) + '|' +
+           std::to_string(costMeasurementDepth(c));
 }
 
 void PredictionWorker::predict(quint64 job, const ExperimentConfig& config,
@@ -28,30 +31,30 @@ void PredictionWorker::predict(quint64 job, const ExperimentConfig& config,
         auto cached = m_cache.find(key);
         double measureMs = 0;
         if (cached == m_cache.end()) {
-            ExperimentConfig one = config;
-            one.depth = 1;
+            // The runner's measurement of the same config: the same block, repeats and chain
+            // for the kept-block backward.
             QElapsedTimer clock;
             clock.start();
-            CostModel block = measureCostModel(one, cancel.get());
+            CostModel block = measureCostModel(config, cancel.get());
             measureMs = double(clock.nsecsElapsed()) / 1e6;
             if (m_cache.size() >= kCachedShapes)
                 m_cache.clear();  // rarely reached; simpler than least-recently-used
             cached = m_cache.emplace(key, std::move(block)).first;
         }
         // Every block of the chain costs what the measured one did.
-        CostModel chain = cached->second;
-        chain.units.clear();
-        for (int b = 0; b < config.depth; ++b)
-            chain.units.insert(chain.units.end(), cached->second.units.begin(),
-                               cached->second.units.end());
-        result = forecastFromCosts(chain, config, strategies);
+        result = forecastFromCosts(costModelAtDepth(cached->second, config.depth), config,
+                                   strategies);
         result.measure_ms = measureMs;
     } catch (const std::exception& e) {
-        if (cancel && cancel->load()) return;  // superseded: nobody waits for this one
+        if (cancel && cancel->load()) {  // superseded: nobody waits for this one
+            Q_EMIT done(job);
+            return;
+        }
         result.valid = false;
         result.error = QString::fromStdString(e.what()).section(QLatin1Char('\n'), 0, 0);
     }
     Q_EMIT predicted(job, result);
+    Q_EMIT done(job);
 }
 
 }  // namespace ckptlab::ui

@@ -1,6 +1,8 @@
 #pragma once
-// The live forecast's thread side: measures one block (ckptlab::measureCostModel) and keeps
-// the last few cost models, keyed by everything but the depth.
+// The live forecast's thread side: measures the config's cost model as the runner does
+// (ckptlab::measureCostModel on the same config) and keeps the last few, keyed by everything
+// the measurement depends on: the depth only through the chain it measures
+// (costMeasurementDepth), so deeper chains replay the same block costs.
 
 #include <QObject>
 #include <map>
@@ -24,12 +26,15 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void predicted(quint64 job, const ckptlab::ui::LivePrediction& prediction);
+    // After every job, `predicted` or not (cancelled, superseded): the worker is free again.
+    void done(quint64 job);
 
 private:
     std::map<std::string, CostModel> m_cache;  // one block's units per shape
 };
 
-// The block's shape and measurement settings: what a block's costs depend on (not the depth).
+// What the measured costs depend on: the block's shape, the measurement settings and the
+// measured chain (costMeasurementDepth), not the depth itself.
 std::string costKey(const ExperimentConfig& config);
 
 }  // namespace ckptlab::ui

@@ -1,5 +1,7 @@
 #include "controllers/sweep_controller.h"
 
+#include <QPointer>
+
 namespace ckptlab::ui {
 
 SweepController::SweepController(QObject* parent) : QObject(parent), m_worker(new SweepWorker) {
@@ -34,7 +36,7 @@ quint64 SweepController::start(const ExperimentConfig& config, const QStringList
     return start(request);
 }
 
-quint64 SweepController::start(const SweepRequest& request) {
+quint64 SweepController::start(const SweepRequest& request, const StartGate& gate) {
     if (!m_worker) return 0;  // shut down: the window is closing
     if (m_cancel)
         m_cancel->store(true);  // a superseded job stops early; its signals are dropped below
@@ -45,12 +47,20 @@ quint64 SweepController::start(const SweepRequest& request) {
     m_runs = 0;
     m_awaitingTimes = 0;
     m_clock.start();
-    SweepWorker* worker = m_worker;
     CancelFlag flag = m_cancel;
-    QMetaObject::invokeMethod(
-        worker, [worker, job, request, flag] { worker->run(job, request, flag); },
-        Qt::QueuedConnection);
+    auto go = [self = QPointer<SweepController>(this), job, request, flag] {
+        // Gone, shut down or superseded while the gate was closed: nobody waits for this job.
+        if (!self || !self->m_worker || job != self->m_job) return;
+        SweepWorker* worker = self->m_worker;
+        QMetaObject::invokeMethod(
+            worker, [worker, job, request, flag] { worker->run(job, request, flag); },
+            Qt::QueuedConnection);
+    };
     Q_EMIT started(job);
+    if (gate)
+        gate(go);
+    else
+        go();
     return job;
 }
 

@@ -6,6 +6,8 @@
 #include <QObject>
 #include <QThread>
 
+#include <functional>
+
 #include "controllers/sweep_worker.h"
 
 namespace ckptlab::ui {
@@ -16,8 +18,14 @@ public:
     explicit SweepController(QObject* parent = nullptr);
     ~SweepController() override;
 
+    // Called with the function that hands the sweep to its worker thread; calls it (on this
+    // thread) once the sweep may run, e.g. when another LibTorch worker has stopped.
+    using StartGate = std::function<void(std::function<void()> go)>;
+
     // Starts a sweep, cancelling any sweep still running (its later results are dropped).
-    quint64 start(const SweepRequest& request);
+    // With a gate, the sweep counts as running at once (started, isRunning, cancel) but its
+    // worker begins only when the gate says go; cancelled meanwhile, it ends at once then.
+    quint64 start(const SweepRequest& request, const StartGate& gate = {});
     quint64 start(const ExperimentConfig& config, const QStringList& strategies);
     // Asks the current sweep to stop; the runner honours it within about a second.
     void cancel();

@@ -34,6 +34,11 @@ Environment environmentOrEmpty(const ExperimentConfig& config) {
 
 void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag cancel) {
     const ExperimentConfig& config = request.config;
+    if (cancel && cancel->load()) {
+        // Cancelled before it began (SweepController's start gate): nothing to build or run.
+        Q_EMIT finished(jobId, true, environmentOrEmpty(config));
+        return;
+    }
     const QStringList& strategies = request.strategies;
     std::vector<std::string> names;
     names.reserve(strategies.size());

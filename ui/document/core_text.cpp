@@ -128,7 +128,8 @@ QString fieldErrorText(const FieldError& error, const ExperimentConfig& c) {
             .arg(limits::cudaDeviceMax)
             .arg(QString::fromStdString(c.device));
     if (f == "memory-limit")
-        return CoreText::tr("memory limit must be between 0 (no limit) and %1 MiB (got %2)")
+        return CoreText::tr("memory limit must be 0 (no limit) or between %1 and %2 MiB (got %3)")
+            .arg(limits::memoryLimitMinMib)
             .arg(qlonglong(limits::memoryLimitMaxMib))
             .arg(c.memory_limit_mib);
     if (f == "time-limit")
@@ -142,7 +143,7 @@ QString fieldErrorText(const FieldError& error, const ExperimentConfig& c) {
 QString configErrorText(const std::string& message) {
     const QString text = QString::fromStdString(message);
     static const QRegularExpression limit(
-        QStringLiteral(R"re(^memory-limit must be between 0 \(no limit\) and (\S+) MiB \(got (.*)\)$)re"));
+        QStringLiteral(R"re(^memory-limit must be 0 \(no limit\) or between (\S+) and (\S+) MiB \(got (.*)\)$)re"));
     static const QRegularExpression timeLimit(
         QStringLiteral(R"re(^time-limit must be between (\S+) and (\S+) seconds \(got (.*)\)$)re"));
     static const QRegularExpression range(
@@ -153,8 +154,8 @@ QString configErrorText(const std::string& message) {
         QStringLiteral(R"re(^device must be cpu, cuda or cuda:N with N from 0 to (\d+) \(got "(.*)"\)$)re"));
     QRegularExpressionMatch m;
     if ((m = limit.match(text)).hasMatch())
-        return CoreText::tr("memory limit must be between 0 (no limit) and %1 MiB (got %2)")
-            .arg(m.captured(1), m.captured(2));
+        return CoreText::tr("memory limit must be 0 (no limit) or between %1 and %2 MiB (got %3)")
+            .arg(m.captured(1), m.captured(2), m.captured(3));
     if ((m = timeLimit.match(text)).hasMatch())
         return CoreText::tr("time limit must be between %1 and %2 seconds (got %3)")
             .arg(m.captured(1), m.captured(2), m.captured(3));

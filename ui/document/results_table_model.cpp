@@ -29,22 +29,15 @@ QString signedPercent(const std::optional<double>& value) {
     return (*value < 0 ? QStringLiteral("−") : QStringLiteral("+")) + text;
 }
 
+// Core's summary (each run against the `none` of its own size), the same rows the CSV export
+// writes; a scaling sweep's rows say their size.
 std::vector<SummaryRow> summaryRows(const ResultSet& results) {
+    std::vector<SummaryRow> rows = summarize(results);
     ScalingAxis axis = ScalingAxis::Depth;
-    if (!detectScaling(results, &axis)) return summarize(results);
-    std::vector<SummaryRow> rows;
-    for (const RunResult& run : results.runs) {
-        const int size = axisValue(run.config, axis);
-        const RunResult* baseline = nullptr;
-        for (const RunResult& other : results.runs)
-            if (other.strategy == "none" && !other.error && axisValue(other.config, axis) == size) {
-                baseline = &other;
-                break;
-            }
-        SummaryRow row = summarizeRun(run, baseline);
-        row.strategy += " (" + toString(axis) + " " + std::to_string(size) + ")";
-        rows.push_back(std::move(row));
-    }
+    if (!detectScaling(results, &axis)) return rows;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        rows[i].strategy += " (" + toString(axis) + " " +
+                            std::to_string(axisValue(results.runs[i].config, axis)) + ")";
     return rows;
 }
 

@@ -10,6 +10,7 @@
 
 #include "ckptlab/runner.h"
 #include "document/core_text.h"
+#include "panels/decimal_spin_box.h"
 #include "panels/repeats_field.h"
 
 namespace ckptlab::ui {
@@ -34,24 +35,6 @@ void setComboData(QComboBox* combo, const QVariant& data) {
     if (index >= 0) combo->setCurrentIndex(index);
 }
 
-// MiB with up to three decimals (a KiB or so, for the tiny models of a class) written without
-// trailing zeros: "62", "0.25", not "62.000".
-class MibSpinBox : public QDoubleSpinBox {
-public:
-    using QDoubleSpinBox::QDoubleSpinBox;
-
-protected:
-    QString textFromValue(double value) const override {
-        QString text = locale().toString(value, 'f', decimals());
-        const QChar point = locale().decimalPoint().front();
-        if (text.contains(point)) {
-            while (text.endsWith(QLatin1Char('0'))) text.chop(1);
-            if (text.endsWith(point)) text.chop(1);
-        }
-        return text;
-    }
-};
-
 }  // namespace
 
 ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QGridLayout(this)) {
@@ -71,7 +54,7 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QG
     m_batch = addSpin("batch", tr("B&atch"), limits::batch, tr("Sequences per step B"));
     m_heads = addSpin("heads", tr("&Heads"), limits::heads,
                       tr("Attention heads; must divide the width (transformer only)"));
-    m_dropout = new QDoubleSpinBox;
+    m_dropout = new DecimalSpinBox;
     m_dropout->setObjectName("dropout");
     m_dropout->setRange(0.0, limits::dropoutMax);
     m_dropout->setSingleStep(0.05);
@@ -87,7 +70,11 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QG
     for (const std::string& device : availableDevices())
         m_device->addItem(QString::fromStdString(device), QString::fromStdString(device));
     place(tr("De&vice"), m_device);
-    m_memoryLimit = new MibSpinBox;
+    // MiB with up to three decimals (a KiB or so, for the tiny models of a class) written
+    // without trailing zeros: "62", "0.25", not "62.000".
+    auto* memoryLimit = new DecimalSpinBox;
+    memoryLimit->setTrimmedZeros(true);
+    m_memoryLimit = memoryLimit;
     m_memoryLimit->setObjectName(QStringLiteral("memoryLimit"));
     m_memoryLimit->setRange(0.0, limits::memoryLimitMaxMib);
     m_memoryLimit->setDecimals(3);

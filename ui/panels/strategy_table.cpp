@@ -14,6 +14,7 @@
 #include "controllers/live_prediction.h"
 #include "document/core_text.h"
 #include "document/format.h"
+#include "panels/decimal_spin_box.h"
 
 namespace ckptlab::ui {
 
@@ -39,7 +40,7 @@ public:
     QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&,
                           const QModelIndex& index) const override {
         if (isBudgetRow(index.siblingAtColumn(NameColumn))) {
-            auto* spin = new QDoubleSpinBox(parent);
+            auto* spin = new DecimalSpinBox(parent);
             spin->setRange(0.01, 1e7);
             spin->setDecimals(2);
             spin->setSuffix(QStringLiteral(" MiB"));
@@ -52,7 +53,7 @@ public:
     // Only optimal's budget is a double: shown short, with its unit.
     QString displayText(const QVariant& value, const QLocale& locale) const override {
         if (value.typeId() == QMetaType::Double)
-            return locale.toString(value.toDouble(), 'g', 4) + QStringLiteral(" MiB");
+            return decimalText(locale, value.toDouble(), 'g', 4) + QStringLiteral(" MiB");
         return QStyledItemDelegate::displayText(value, locale);
     }
 };

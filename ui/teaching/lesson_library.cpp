@@ -8,6 +8,7 @@ namespace ckptlab::ui {
 bool LessonLibrary::load(const QString& dir, QString* error) {
     m_lessons.clear();
     m_entries.clear();
+    m_problems.clear();
     m_dir = dir;
     auto fail = [&](const QString& message) {
         m_lessons.clear();
@@ -17,12 +18,17 @@ bool LessonLibrary::load(const QString& dir, QString* error) {
     if (dir.isEmpty() || !QDir(dir).exists())
         return fail(QStringLiteral("No lessons folder found (set CKPTLAB_LESSONS_DIR)."));
     try {
-        m_lessons = loadLessons(QFile::encodeName(dir).toStdString());
+        LessonFolder folder = loadLessonFolder(QFile::encodeName(dir).toStdString());
+        m_lessons = std::move(folder.lessons);
+        for (const std::string& problem : folder.problems)
+            m_problems << QString::fromStdString(problem);
     } catch (const std::exception& e) {
         return fail(QString::fromStdString(e.what()));
     }
     if (m_lessons.empty())
-        return fail(QStringLiteral("%1 holds no lesson.").arg(QDir::toNativeSeparators(dir)));
+        return fail(m_problems.isEmpty()
+                        ? QStringLiteral("%1 holds no lesson.").arg(QDir::toNativeSeparators(dir))
+                        : m_problems.join(QLatin1Char('\n')));
     m_entries.resize(m_lessons.size());
     return true;
 }

@@ -17,9 +17,12 @@ enum class ResultsSource { None, Recorded, Live };
 
 class LessonLibrary {
 public:
-    // Loads every lesson in `dir`. False with *error (naming the file and field) when the folder
-    // is missing, holds no lesson or holds an invalid one; the library is then empty.
+    // Loads every lesson in `dir` that reads. A broken file is left out and named in problems();
+    // the others load. False with *error (naming the file and field) when the folder is missing
+    // or no lesson in it reads; the library is then empty.
     bool load(const QString& dir, QString* error);
+    // The lesson files left out by the last load, one line each naming the file and field.
+    QStringList problems() const { return m_problems; }
 
     const std::vector<Lesson>& lessons() const { return m_lessons; }
     int count() const { return int(m_lessons.size()); }
@@ -50,6 +53,7 @@ private:
 
     QString m_dir;
     std::vector<Lesson> m_lessons;
+    QStringList m_problems;
     std::vector<Entry> m_entries;
 };
 

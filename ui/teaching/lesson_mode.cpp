@@ -54,7 +54,8 @@ LessonMode::LessonMode(MainWindow* window, QMenu* viewMenu)
       m_parameters(partOf<ParameterPanel>(window, "parameters")),
       m_strategies(partOf<StrategyList>(window, "strategies")),
       m_curves(partOf<CurveSweepPanel>(window, "curveSweeps")),
-      m_sweep(partOf<SweepController>(window, "sweepController")) {
+      m_sweep(partOf<SweepController>(window, "sweepController")),
+      m_busy(partOf<DocumentBusy>(window, "documentBusy")) {
     setObjectName(QStringLiteral("lessons"));
     m_panel = new LessonPanel;
     m_dock = new QDockWidget(tr("Lesson"), window);
@@ -77,6 +78,7 @@ LessonMode::LessonMode(MainWindow* window, QMenu* viewMenu)
     });
     connect(m_sweep, &SweepController::started, this, &LessonMode::updateActions);
     connect(m_sweep, &SweepController::idle, this, &LessonMode::updateActions);
+    connect(m_busy, &DocumentBusy::changed, this, &LessonMode::updateActions);
     connect(window, &MainWindow::sweepEnded, this, &LessonMode::onSweepEnded);
     window->installEventFilter(this);  // fitDock() when the window is resized
     connect(projectorMode(), &ProjectorMode::changed, this, [this] {
@@ -92,10 +94,20 @@ LessonMode::LessonMode(MainWindow* window, QMenu* viewMenu)
 }
 
 bool LessonMode::ensureLibrary() {
-    if (m_library.count() > 0) return true;
-    showMessage(m_window, MessageKind::Warning, tr("No lessons"),
-                tr("The lessons could not be read:\n%1").arg(m_libraryError));
-    return false;
+    if (m_library.count() == 0) {
+        showMessage(m_window, MessageKind::Warning, tr("No lessons"),
+                    tr("The lessons could not be read:\n%1").arg(m_libraryError));
+        return false;
+    }
+    // A broken lesson file hides only itself; it is named once, when lessons are first asked for.
+    if (!m_problemsShown && !m_library.problems().isEmpty()) {
+        m_problemsShown = true;
+        showMessage(m_window, MessageKind::Warning, tr("Some lessons are left out"),
+                    tr("These lesson files could not be read and are left out; the other "
+                       "lessons work:\n%1")
+                        .arg(m_library.problems().join(QLatin1Char('\n'))));
+    }
+    return true;
 }
 
 bool LessonMode::openLesson(const QString& id) {
@@ -120,10 +132,11 @@ bool LessonMode::mayReplaceResults() {
 }
 
 bool LessonMode::goToStep(int lesson, int step) {
-    if (m_sweep->isRunning() || lesson < 0 || lesson >= m_library.count()) return false;
+    if (lesson < 0 || lesson >= m_library.count()) return false;
     const Lesson& l = m_library.lesson(lesson);
     if (step < 0 || step >= int(l.steps.size())) return false;
-    if (!mayReplaceResults()) return false;
+    DocumentHold hold(m_busy, DocumentAction::LessonStep, m_window);
+    if (!hold || !mayReplaceResults()) return false;
     const bool sameStep = lesson == m_lesson && step == m_step;
     m_lesson = lesson;
     m_step = step;
@@ -238,14 +251,14 @@ void LessonMode::showChart(const LessonStep& step) {
 }
 
 bool LessonMode::runLive() {
-    if (m_lesson < 0 || m_sweep->isRunning()) return false;
+    // Checked before the panels change: they describe the sweep in flight.
+    if (m_lesson < 0 || !m_busy->mayStart(DocumentAction::LessonLiveRun, m_window)) return false;
     const LessonStep& step = m_library.lesson(m_lesson).steps[size_t(m_step)];
     applyExperiment(step);
     m_liveLesson = m_lesson;
     m_liveStep = m_step;
     // The window's own Run path: its checks, confirmations, progress and status line.
-    const bool started =
-        step.experiment.scaling_axis ? m_window->startScalingSweep() : m_window->startSweep();
+    const bool started = m_window->startLessonRun(step.experiment.scaling_axis.has_value());
     if (!started) m_liveLesson = m_liveStep = -1;
     updateActions();
     return started;

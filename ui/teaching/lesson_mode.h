@@ -11,6 +11,7 @@
 #include <QString>
 
 #include "teaching/lesson_library.h"
+#include "window/document_busy.h"
 
 class QAction;
 class QDockWidget;
@@ -60,7 +61,8 @@ public Q_SLOTS:
     // Opens the lesson at its first step and shows the dock. An unknown id shows a message
     // listing the ids and returns false.
     bool openLesson(const QString& id);
-    // False when the user keeps unsaved measured results, or a sweep is running.
+    // False when the user keeps unsaved measured results, or another action holds the document
+    // (window/document_busy.h: a sweep, a load).
     bool goToStep(int lesson, int step);
     bool nextStep();
     bool previousStep();
@@ -95,8 +97,10 @@ private:
     StrategyList* m_strategies;
     CurveSweepPanel* m_curves;
     SweepController* m_sweep;
+    DocumentBusy* m_busy;
     LessonLibrary m_library;
     QString m_libraryError;
+    bool m_problemsShown = false;  // the broken lesson files were named
     LessonPanel* m_panel = nullptr;
     QDockWidget* m_dock = nullptr;
     int m_lesson = -1;

@@ -76,7 +76,7 @@ void LessonMode::createActions(QMenu* viewMenu) {
 }
 
 void LessonMode::updateActions() {
-    const bool running = m_sweep->isRunning();
+    const bool running = m_busy->isBusy();  // anything replacing the results, a sweep included
     const bool open = m_lesson >= 0;
     const int steps = open ? int(m_library.lesson(m_lesson).steps.size()) : 0;
     m_openAction->setEnabled(!running);
@@ -136,6 +136,11 @@ QString lessonIdProblem(const QString& id) {
                       &error))
         return LessonMode::tr("Cannot open lesson \"%1\": %2").arg(id, error);
     if (library.indexOf(id) >= 0) return {};
+    if (!library.problems().isEmpty())  // perhaps the one asked for
+        return LessonMode::tr("There is no lesson \"%1\" that could be read. The lessons are: "
+                              "%2. These lesson files could not be read:\n%3")
+            .arg(id, library.ids().join(QStringLiteral(", ")),
+                 library.problems().join(QLatin1Char('\n')));
     return LessonMode::tr("There is no lesson \"%1\". The lessons are: %2")
         .arg(id, library.ids().join(QStringLiteral(", ")));
 }

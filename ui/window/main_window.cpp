@@ -14,6 +14,7 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
+#include "ckptlab/runner.h"
 #include "controllers/chart_exporter.h"
 #include "controllers/file_controller.h"
 #include "controllers/prediction_controller.h"
@@ -32,6 +33,7 @@
 #include "panels/strategy_list.h"
 #include "teaching/lesson_mode.h"
 #include "window/app_setup.h"
+#include "window/messages.h"
 #include "window/projector_mode.h"
 
 namespace ckptlab::ui {
@@ -39,18 +41,20 @@ namespace ckptlab::ui {
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     initializeUi();
     setObjectName(QStringLiteral("mainWindow"));
+    m_busy = new DocumentBusy(this);
     m_document = new ResultsDocument(this);
     m_document->setObjectName(QStringLiteral("document"));
     m_sweep = new SweepController(this);
     m_predictions = new PredictionController(this);
     createPanels();
-    m_files = new FileController(m_document, &m_settings, this);
+    m_files = new FileController(m_document, &m_settings, this, m_busy);
     m_exporter = new ChartExporter(m_charts, m_document, &m_settings, this);
     createActions();
     createMenus();
     connectSignals();
     new LessonMode(this, m_viewMenu);  // the Lesson dock and menu (ui/teaching)
     restoreSettings();
+    connect(m_busy, &DocumentBusy::changed, this, &MainWindow::updateActions);
     updateActions();
     updateTitle();
 }
@@ -178,6 +182,17 @@ void MainWindow::connectSignals() {
     // Each run as soon as its traced step is done, then again once its times are measured.
     connect(m_sweep, &SweepController::traced, m_document, &ResultsDocument::addRun);
     connect(m_sweep, &SweepController::measured, m_document, &ResultsDocument::addRun);
+    // Until the sweep ends, the results on screen say where they are measured and that they are
+    // partial, so a Save in the middle writes a file that says so (the end sets both again).
+    const auto markPartial = [this](const MeasuredRun& run) {
+        if (m_sweep->runsThisSweep() == 0 || m_document->results().cancelled) return;
+        Environment environment = describeEnvironment(run.run.config);
+        // This thread's count is not the sweep's: the runner measures under config.threads.
+        if (run.run.config.threads > 0) environment.threads = run.run.config.threads;
+        m_document->setEnvironment(environment, /*cancelled=*/true);
+    };
+    connect(m_sweep, &SweepController::traced, this, markPartial);
+    connect(m_sweep, &SweepController::measured, this, markPartial);
     connect(m_sweep, &SweepController::timingReported, this, [this](const TimingRounds& timing) {
         if (m_sweep->runsThisSweep() > 0) m_document->setTiming(timing);
     });
@@ -273,7 +288,27 @@ void MainWindow::updateNotes() {
     m_notes->setVisible(!lines.isEmpty());
 }
 
+bool MainWindow::mayClose() {
+    if (m_busy->isSweepRunning()) {
+        const int runs = m_sweep->runsThisSweep();
+        return confirm(this, tr("Stop the sweep?"),
+                       tr("A sweep is running; closing stops it. The %n run(s) measured so far "
+                          "are not saved.\n\nStop the sweep and close anyway?",
+                          nullptr, runs));
+    }
+    DocumentHold hold(m_busy, DocumentAction::Close, this);
+    if (!hold) return false;  // a load, a save or a language switch: short, and said so
+    if (m_document->isEmpty() || !m_document->isModified()) return true;
+    return confirm(this, tr("Close without saving?"),
+                   tr("The results on screen were measured here and are not saved.\n\nClose "
+                      "anyway and lose them?"));
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!mayClose()) {
+        event->ignore();
+        return;
+    }
     saveSettings();
     // Stops a running sweep (the runner honours cancel within about a second) and joins it.
     m_sweep->shutdown();

@@ -4,7 +4,9 @@
 // controller, files. It has no accessors: tests reach its parts through findChild by objectName
 // (parameters, strategies, memoryEstimate, document, resultsModel, resultsView, resultsNotes,
 // charts, sweepController, predictions, curveSweeps, files, chartExporter, progressStatus,
-// runAction, ...).
+// runAction, documentBusy, ...). Every action that replaces or edits the results takes the
+// document from documentBusy first (window/document_busy.h) and is refused while another holds
+// it; the actions are enabled from it.
 
 #include <QMainWindow>
 
@@ -12,6 +14,7 @@
 #include "controllers/sweep_worker.h"
 #include "document/metatypes.h"
 #include "document/settings.h"
+#include "window/document_busy.h"
 
 class QAction;
 class QLabel;
@@ -55,6 +58,9 @@ public Q_SLOTS:
     // The checked strategies (or none, sqrt, full) at every value of the chosen dimension; the
     // Scaling tab then fits how memory and time grow.
     bool startScalingSweep();
+    // A lesson's Run live: the sweep (or scaling sweep) the panels now describe, holding the
+    // document as the lesson's live run.
+    bool startLessonRun(bool scaling);
     void cancelSweep();
     void openResultsFile(const QString& path);
     // Several files open side by side (one opens as openResultsFile does).
@@ -62,7 +68,7 @@ public Q_SLOTS:
     void showAbout();
     // View → Language: installs `code` ("en", "zh_CN"), saves the choice and rebuilds the
     // window's widgets in it, keeping the results, the parameters and the layout. Refused
-    // (false, with a message) while a sweep runs or a file loads.
+    // (false, with a message) while another action holds the document (a sweep, a load).
     bool setLanguage(const QString& code);
 
 Q_SIGNALS:
@@ -70,6 +76,8 @@ Q_SIGNALS:
     void sweepEnded(bool cancelled, bool failed);
 
 protected:
+    // Asks before stopping a running sweep or dropping unsaved measured results; refused
+    // while another action holds the document.
     void closeEvent(QCloseEvent* event) override;
 
 private:
@@ -82,7 +90,14 @@ private:
     void connectSignals();
     void restoreSettings();
     void saveSettings();
+    // The language switch itself, while the caller holds the document.
+    bool applyLanguage(const QString& code);
+    // Whether the window may close now (asks, cancels a sweep); false keeps it open.
+    bool mayClose();
 
+    // Takes the document for `action`, builds the request and starts the sweep, which keeps
+    // the document until endSweep. False when refused or when it did not start.
+    bool startHeld(DocumentAction action, SweepRequest::Kind kind);
     bool beginSweep(SweepRequest request);
     bool confirmSweep(const SweepRequest& request, const SweepCheck& check);
     void onParametersChanged();
@@ -95,6 +110,8 @@ private:
     void updateNotes();
 
     Settings m_settings;
+    DocumentBusy* m_busy;
+    DocumentAction m_sweepAction = DocumentAction::Sweep;  // what the running sweep holds as
     ResultsDocument* m_document;
     SweepController* m_sweep;
     PredictionController* m_predictions;

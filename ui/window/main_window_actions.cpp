@@ -45,6 +45,7 @@ void roomForCharts(QMainWindow* window) {
 void MainWindow::createActions() {
     m_openAction = new QAction(themed("document-open", QStyle::SP_DialogOpenButton),
                                tr("&Open Results…"), this);
+    m_openAction->setObjectName(QStringLiteral("openAction"));
     m_openAction->setShortcut(QKeySequence::Open);
     connect(m_openAction, &QAction::triggered, m_files, &FileController::openDialog);
 
@@ -59,6 +60,7 @@ void MainWindow::createActions() {
 
     m_saveAction = new QAction(themed("document-save", QStyle::SP_DialogSaveButton),
                                tr("&Save Results"), this);
+    m_saveAction->setObjectName(QStringLiteral("saveAction"));
     m_saveAction->setShortcut(QKeySequence::Save);
     connect(m_saveAction, &QAction::triggered, m_files, &FileController::save);
 

@@ -31,6 +31,16 @@
 
 namespace ckptlab::ui {
 
+namespace {
+
+// The menu shows the language in use again after a refused or failed switch.
+void checkCurrentLanguage(const QObject& window) {
+    if (auto* current = window.findChild<QAction*>(QStringLiteral("language_") + currentLanguage()))
+        current->setChecked(true);
+}
+
+}  // namespace
+
 void MainWindow::createLanguageMenu(QMenu* view) {
     // Each language in its own name, so the way back is readable whatever is installed.
     QMenu* menu = view->addMenu(tr("&Language"));
@@ -42,19 +52,35 @@ void MainWindow::createLanguageMenu(QMenu* view) {
         action->setCheckable(true);
         action->setChecked(code == currentLanguage());
         group->addAction(action);
-        // Queued: the rebuild deletes this very menu.
+        // Queued: the rebuild deletes this very menu. The switch holds the document from the
+        // click on, so nothing started meanwhile lands in the middle of the rebuild.
         connect(action, &QAction::triggered, this, [this, code] {
+            if (!m_busy->begin(DocumentAction::LanguageSwitch, this)) {
+                checkCurrentLanguage(*this);
+                return;
+            }
             QMetaObject::invokeMethod(
-                this, [this, code] { setLanguage(code); }, Qt::QueuedConnection);
+                this,
+                [this, code] {
+                    applyLanguage(code);
+                    m_busy->end(DocumentAction::LanguageSwitch);
+                },
+                Qt::QueuedConnection);
         });
     }
 }
 
 bool MainWindow::setLanguage(const QString& code) {
-    auto checkCurrent = [this] {
-        if (auto* current = findChild<QAction*>(QStringLiteral("language_") + currentLanguage()))
-            current->setChecked(true);
-    };
+    DocumentHold hold(m_busy, DocumentAction::LanguageSwitch, this);
+    if (!hold) {
+        checkCurrentLanguage(*this);
+        return false;
+    }
+    return applyLanguage(code);
+}
+
+bool MainWindow::applyLanguage(const QString& code) {
+    const auto checkCurrent = [this] { checkCurrentLanguage(*this); };
     if (!availableLanguages().contains(code)) {
         checkCurrent();
         return false;
@@ -62,13 +88,6 @@ bool MainWindow::setLanguage(const QString& code) {
     if (code == currentLanguage()) {
         saveLanguage(code);
         return true;
-    }
-    if (m_sweep->isRunning() || m_files->isLoading()) {
-        checkCurrent();
-        showMessage(this, MessageKind::Information, tr("Language"),
-                    tr("The language can change once the sweep or the file being opened is "
-                       "done. Wait for it (or cancel the sweep), then choose the language again."));
-        return false;
     }
     if (!installLanguage(code)) {
         checkCurrent();

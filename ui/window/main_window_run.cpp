@@ -1,6 +1,7 @@
 // MainWindow: starting, following and ending a sweep.
 
 #include <QAction>
+#include <QPointer>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -31,26 +32,44 @@ QString bulletList(const QStringList& items) {
 
 }  // namespace
 
-bool MainWindow::startSweep() { return beginSweep(SweepRequest{}); }
+bool MainWindow::startSweep() {
+    return startHeld(DocumentAction::Sweep, SweepRequest::Kind::Sweep);
+}
 
 bool MainWindow::startParetoSweep() {
-    SweepRequest request;
-    request.kind = SweepRequest::Kind::Pareto;
-    request.paretoPoints = m_curves->paretoPoints();
-    return beginSweep(request);
+    return startHeld(DocumentAction::Pareto, SweepRequest::Kind::Pareto);
 }
 
 bool MainWindow::startScalingSweep() {
+    return startHeld(DocumentAction::Scaling, SweepRequest::Kind::Scaling);
+}
+
+bool MainWindow::startLessonRun(bool scaling) {
+    return startHeld(DocumentAction::LessonLiveRun,
+                     scaling ? SweepRequest::Kind::Scaling : SweepRequest::Kind::Sweep);
+}
+
+bool MainWindow::startHeld(DocumentAction action, SweepRequest::Kind kind) {
+    // Held from before the first question: nothing else replaces the results while the sweep
+    // asks, starts or runs.
+    DocumentHold hold(m_busy, action, this);
+    if (!hold) return false;
     SweepRequest request;
-    request.kind = SweepRequest::Kind::Scaling;
-    request.scalingAxis = m_curves->scalingAxis();
-    QString error;
-    request.scalingValues = m_curves->scalingValues(&error);
-    if (request.scalingValues.empty()) {
-        showMessage(this, MessageKind::Warning, tr("Invalid scaling values"), error);
-        return false;
+    request.kind = kind;
+    if (kind == SweepRequest::Kind::Pareto) request.paretoPoints = m_curves->paretoPoints();
+    if (kind == SweepRequest::Kind::Scaling) {
+        request.scalingAxis = m_curves->scalingAxis();
+        QString error;
+        request.scalingValues = m_curves->scalingValues(&error);
+        if (request.scalingValues.empty()) {
+            showMessage(this, MessageKind::Warning, tr("Invalid scaling values"), error);
+            return false;
+        }
     }
-    return beginSweep(request);
+    m_sweepAction = action;
+    if (!beginSweep(request)) return false;
+    hold.keep();  // until endSweep
+    return true;
 }
 
 namespace {
@@ -127,7 +146,8 @@ bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& che
 }
 
 bool MainWindow::beginSweep(SweepRequest request) {
-    if (m_sweep->isRunning()) return false;
+    // Only under startHeld's hold on the document (window/document_busy.h).
+    if (m_sweep->isRunning() || !m_busy->isHeldBy(m_sweepAction)) return false;
     const QStringList problems = m_parameters->problems();
     if (!problems.isEmpty()) {
         showMessage(this, MessageKind::Warning, tr("Invalid configuration"),
@@ -153,8 +173,16 @@ bool MainWindow::beginSweep(SweepRequest request) {
         sweepStartMessage(request.kind, int(strategies.size()), int(request.scalingValues.size())));
     m_statusNote.clear();
     statusBar()->clearMessage();
-    m_predictions->setPaused(true);  // the sweep gets the CPU and the allocator to itself
-    m_sweep->start(request);
+    // The sweep gets the CPU and the allocator to itself: its worker begins only once the
+    // forecast's has stopped measuring (both would share LibTorch's process-wide state).
+    m_predictions->setPaused(true);
+    m_sweep->start(request, [predictions = QPointer<PredictionController>(m_predictions)](
+                                std::function<void()> go) {
+        if (predictions)
+            predictions->whenIdle(std::move(go));
+        else
+            go();
+    });
     updateActions();
     return true;
 }
@@ -194,6 +222,7 @@ void MainWindow::onSweepFailed(const QString& title, const QString& message,
 void MainWindow::endSweep(bool cancelled, bool failed) {
     m_predictions->setPaused(false);
     m_progress->end();
+    m_busy->end(m_sweepAction);
     updateActions();
     Q_EMIT sweepEnded(cancelled, failed);
 }
@@ -201,17 +230,23 @@ void MainWindow::endSweep(bool cancelled, bool failed) {
 void MainWindow::updateActions() {
     const bool running = m_sweep->isRunning();
     const bool hasResults = !m_document->isEmpty();
-    m_runAction->setEnabled(!running);
-    m_runButton->setEnabled(!running);
-    m_paretoAction->setEnabled(!running);
-    m_scalingAction->setEnabled(!running);
-    m_curves->setRunning(running);
+    const bool free = !m_busy->isBusy();
+    m_runAction->setEnabled(free);
+    m_runButton->setEnabled(free);
+    m_paretoAction->setEnabled(free);
+    m_scalingAction->setEnabled(free);
+    m_curves->setRunning(!free);
     m_cancelAction->setEnabled(running && !m_sweep->isCancelling());
     m_cancelButton->setEnabled(m_cancelAction->isEnabled());
-    m_openAction->setEnabled(!running);
-    m_addAction->setEnabled(!running);
-    for (QAction* action : {m_saveAction, m_saveAsAction, m_csvAction, m_traceAction})
-        action->setEnabled(hasResults);
+    m_openAction->setEnabled(free);
+    m_addAction->setEnabled(free);
+    // Save beside a sweep writes the runs so far (the file says it is partial).
+    for (QAction* action : {m_saveAction, m_saveAsAction})
+        action->setEnabled(hasResults && m_busy->allows(DocumentAction::Save));
+    for (QAction* action : {m_csvAction, m_traceAction}) action->setEnabled(hasResults);
+    for (QAction* language : findChildren<QAction*>())
+        if (language->objectName().startsWith(QLatin1String("language_")))
+            language->setEnabled(free);
 }
 
 }  // namespace ckptlab::ui

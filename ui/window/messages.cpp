@@ -37,11 +37,21 @@ bool confirm(QWidget* parent, const QString& title, const QString& text) {
                                  QMessageBox::No) == QMessageBox::Yes;
 }
 
+QString undecodableNameText(const QString& path) {
+    if (!path.contains(QChar(QChar::ReplacementCharacter))) return {};
+    return QObject::tr("The name holds bytes that are not UTF-8 (shown as �); they cannot "
+                       "be written back unchanged, so the file would get another name. Choose a "
+                       "name in UTF-8.");
+}
+
 QString refuseUnwritableFile(QWidget* parent, const QString& path, const QString& title) {
-    const std::string why = checkOutputFile(QFile::encodeName(path).toStdString(),
-                                            QDir::toNativeSeparators(path).toStdString());
-    if (why.empty()) return {};
-    const QString reason = QString::fromStdString(why);
+    QString reason = undecodableNameText(path);
+    if (reason.isEmpty()) {
+        const std::string why = checkOutputFile(QFile::encodeName(path).toStdString(),
+                                                QDir::toNativeSeparators(path).toStdString());
+        if (why.empty()) return {};
+        reason = QString::fromStdString(why);
+    }
     showMessage(parent, MessageKind::Error, title,
                 QObject::tr("Cannot write %1.\n\n%2\n\nNothing was written.")
                     .arg(QDir::toNativeSeparators(path), reason));

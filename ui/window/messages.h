@@ -29,6 +29,12 @@ bool confirm(QWidget* parent, const QString& title, const QString& text);
 
 // Checks that `path` can be written (core's checkOutputFile) before anything is rendered or
 // written. On a problem shows it under `title` and returns the reason; empty when writable.
+// A name with bytes that are not UTF-8 reaches Qt with U+FFFD in their place and would be
+// written under that other name, so it is refused too.
 QString refuseUnwritableFile(QWidget* parent, const QString& path, const QString& title);
+
+// Why a path cannot be written back to the same name (it holds U+FFFD, the mark of bytes that
+// were not UTF-8); empty when it can.
+QString undecodableNameText(const QString& path);
 
 }  // namespace ckptlab::ui

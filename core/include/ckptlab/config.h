@@ -60,6 +60,9 @@ inline constexpr double dropoutMax = 0.9;
 inline constexpr double timeLimitMinS = 1;      // --time-limit, seconds
 inline constexpr double timeLimitMaxS = 86400;  // a day
 inline constexpr double memoryLimitMaxMib = 16.0 * 1024 * 1024;  // 16 TiB
+// The smallest non-zero --memory-limit, as the smallest optimal:MiB budget: about a KiB, far
+// below any model's parameters, and enforced to the byte (smaller ones round to no limit).
+inline constexpr double memoryLimitMinMib = 0.001;
 inline constexpr int cudaDeviceMax = 63;
 }  // namespace limits
 

@@ -54,6 +54,7 @@ struct CostModel {
     std::vector<UnitCost> units;  // depth * unitsPerBlock, in chain order
     int unitsPerBlock = 1;
     std::int64_t checkpoint_bytes = 0;  // kept by each checkpoint besides its input (RNG state)
+    int threads = 0;  // intra-op threads the times were measured at (0: not measured)
 };
 
 struct Prediction {

@@ -82,6 +82,15 @@ Lesson loadLesson(const std::string& path);
 // invalid file, or for two lessons with one id.
 std::vector<Lesson> loadLessons(const std::string& dir);
 
+// The lessons of a folder that read, beside what is wrong with the others: one broken file (or
+// a second file with a lesson's id) is left out and named, and the rest stay usable.
+struct LessonFolder {
+    std::vector<Lesson> lessons;        // ordered as loadLessons orders them
+    std::vector<std::string> problems;  // one per file left out, naming the file and field
+};
+// Throws LessonError only when the folder itself cannot be listed.
+LessonFolder loadLessonFolder(const std::string& dir);
+
 // Where the lessons are: $CKPTLAB_LESSONS_DIR, else the installed share/ckptlab/lessons next
 // to the executable, else the source tree's resources/lessons. Empty when none exists.
 std::string lessonsDirectory(const std::string& executablePath);

@@ -15,4 +15,10 @@ std::string checkOutputFile(const std::string& path, const std::string& field);
 // exporter creates it). Otherwise the reason, prefixed with `field` (e.g. "--png").
 std::string checkOutputDir(const std::string& dir, const std::string& field);
 
+// Writes `text` to `path` as every saver does: a temporary file beside it renamed over it,
+// through a symbolic link to its target (the link stays), keeping a replaced file's permission
+// bits (a new file gets 0666 less the umask), the name byte for byte. Throws ResultsFileError
+// (results_io.h) naming the path and the reason.
+void writeTextFile(const std::string& path, const std::string& text);
+
 }  // namespace ckptlab

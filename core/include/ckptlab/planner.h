@@ -56,7 +56,8 @@ public:
     // planner accepts never exceeds the budget in predict()'s replay.
     explicit OptimalPlanner(const CostModel& model, int quanta = 300);
 
-    // Fastest plan whose predicted peak (bytes above the step's start) is within `budget`.
+    // Fastest plan whose predicted peak (bytes above the step's start) is within `budget`, to
+    // within roundingSlack, and never slower than a built-in strategy that fits the budget.
     // Throws BudgetError naming the minimum when no plan fits.
     PlannedSchedule plan(std::int64_t budgetBytes) const;
 
@@ -64,7 +65,8 @@ public:
     // and level rounds its memory up by less than one quantum. Compare strategies with it.
     std::int64_t roundingSlack(std::int64_t budgetBytes) const;
 
-    // Smallest peak any plan of the class reaches (to within one quantum of 1/1000).
+    // Smallest peak any plan of the class reaches, exactly: the replayed peak of the
+    // least-peak schedule, never above a built-in strategy's; plan() at it succeeds.
     std::int64_t minimumPeak() const;
 
 private:
@@ -72,6 +74,10 @@ private:
 
     CostModel model_;
     int quanta_;
+    // Weighed at every budget by their exact peaks besides the DP's plan: every built-in
+    // strategy's plan (none first) and the least-peak schedule.
+    std::vector<PlannedSchedule> candidates_;
+    std::int64_t floor_ = 0;
 };
 
 // Every schedule of the planner's class over `units` units: sequences of plain units and

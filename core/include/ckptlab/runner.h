@@ -1,6 +1,10 @@
 #pragma once
 // Runs experiments: one config, one or many strategies on the same weights and input.
-// Plain types in and out; safe to call from a worker thread.
+// Plain types in and out; safe to call from a worker thread. Every measurement (sweep, pareto,
+// scaling, measureCostModel) runs at the config's `threads` and draws its random numbers from
+// generators of its own; measurements on different threads run one after the other, since the
+// intra-op thread count, the cores and the caches are the whole process's
+// (engine/measurement_scope.h). A measurement waiting for another's end honours its cancel.
 
 #include <atomic>
 #include <functional>
@@ -83,11 +87,22 @@ std::vector<std::string> availableDevices();
 std::int64_t availableMemory(const std::string& device);
 
 // Measures one block of `config` (warm-up and the median of `config.repeats`, at least 5,
-// for times) and replicates it along the chain (cost_model.h). Runs LibTorch; a few block
-// steps long.
+// for times), a kept block's backward on a chain of costMeasurementDepth(config) blocks, and
+// replicates the block along the chain (cost_model.h). Runs LibTorch; a few block steps long.
+// The one cost model of the runner, the CLI's plan and the app's live forecast.
 CostModel measureCostModel(const ExperimentConfig& config,
                            const std::atomic<bool>* cancel = nullptr);
 
+// The chain measureCostModel builds to time a kept block's backward: min(depth, 4) blocks (1
+// block: no kept-block slowdown to measure). Configs equal but for depths with the same
+// value here have the same block costs (costModelAtDepth).
+int costMeasurementDepth(const ExperimentConfig& config);
+
+// `measured`'s first block repeated along a chain of `depth` blocks.
+CostModel costModelAtDepth(const CostModel& measured, int depth);
+
+// Where `config` runs: `threads` is the config's count when it sets one (what a measurement
+// runs at), LibTorch's current one otherwise.
 Environment describeEnvironment(const ExperimentConfig& config);
 
 }  // namespace ckptlab

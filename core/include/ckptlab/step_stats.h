@@ -38,7 +38,7 @@ std::optional<MedianInterval> medianInterval(const std::vector<double>& samples)
 double coefficientOfVariation(const std::vector<double>& samples);
 
 // A run's step time with its spread. From the run's recorded fields when it has them (the
-// runner sets them; files written before issue 11 do not), else from its samples.
+// runner sets them; older files do not), else from its samples.
 struct StepStats {
     int samples = 0;  // finite samples
     double median = 0;

@@ -1,5 +1,6 @@
 #pragma once
-// The summary table (CLI, CSV, GUI): each run against the `none` baseline in its set.
+// The summary table (CLI, CSV, GUI): each run against the `none` run of the same experiment in
+// its set (baselineFor), so each size of a scaling sweep is compared with its own `none`.
 
 #include <optional>
 #include <string>
@@ -53,7 +54,18 @@ struct SummaryRow {
     std::optional<OutOfMemory> out_of_memory;
 };
 
+// One row per run, in order, each compared with baselineFor(results, run).
 std::vector<SummaryRow> summarize(const ResultSet& results);
+
+// Whether two configs measure the same step: every field that changes the work or its timing
+// (block, sizes, heads, dropout, dtype, device, optimizer, threads, kept gradients). The seed,
+// the repeats and the memory limit do not: they change how it is sampled, not what.
+bool sameStep(const ExperimentConfig& a, const ExperimentConfig& b);
+
+// The `none` run `run` is compared with: the first `none` of the set that measures the same
+// step (sameStep), preferring one that finished; null when the set has none for that step.
+// Never a `none` of another size: a scaling sweep's sizes are different steps.
+const RunResult* baselineFor(const ResultSet& results, const RunResult& run);
 
 // The fastest of a run's timed repeats (its step_ms when the samples were not kept). On a
 // shared machine the sample least disturbed by other work; the median stays the headline.

@@ -5,6 +5,8 @@
 #include <torch/csrc/autograd/graph_task.h>
 #include <torch/cuda.h>
 
+#include "engine/generators.h"
+#include "engine/gradient_handover.h"
 #include "engine/step_clock.h"
 #include "engine/step_context.h"
 
@@ -19,49 +21,30 @@ using torch::autograd::variable_list;
 struct Closure : torch::CustomClassHolder {
     SegmentFn recompute;
     StepContext* context = nullptr;
-    at::Tensor cpuRngState;
-    at::Tensor cudaRngState;
-    c10::Device device{c10::kCPU};
+    at::Generator generator;  // what the segment draws from (CheckpointOptions::generator)
+    at::Tensor rngState;      // its state when the forward ran
 };
 
-// Saves the generators' states now and puts them back when the scope ends.
+// Puts a generator's state back when the scope ends.
 class RngStateGuard {
 public:
-    explicit RngStateGuard(const c10::Device& device)
-        : device_(device), cpu_(cpuGenerator().get_state()) {
-        if (device_.is_cuda()) cuda_ = cudaGenerator().get_state();
-    }
-    ~RngStateGuard() {
-        cpuGenerator().set_state(cpu_);
-        if (device_.is_cuda()) cudaGenerator().set_state(cuda_);
-    }
-    static at::Generator cpuGenerator() { return at::detail::getDefaultCPUGenerator(); }
-    at::Generator cudaGenerator() const { return at::globalContext().defaultGenerator(device_); }
+    explicit RngStateGuard(at::Generator& generator)
+        : generator_(generator), state_(generatorState(generator)) {}
+    ~RngStateGuard() { setGeneratorState(generator_, state_); }
 
 private:
-    c10::Device device_;
-    at::Tensor cpu_;
-    at::Tensor cuda_;
+    at::Generator& generator_;
+    at::Tensor state_;
 };
-
-void setRngStates(const Closure& closure) {
-    RngStateGuard::cpuGenerator().set_state(closure.cpuRngState);
-    if (closure.device.is_cuda()) {
-        at::Generator cuda = at::globalContext().defaultGenerator(closure.device);
-        cuda.set_state(closure.cudaRngState);
-    }
-}
 
 class CheckpointFunction : public torch::autograd::Function<CheckpointFunction> {
 public:
     static torch::Tensor forward(AutogradContext* ctx, torch::Tensor input,
                                  at::TensorList parameters, const SegmentFn* segment,
                                  c10::intrusive_ptr<Closure> closure) {
-        closure->device = input.device();
-        closure->cpuRngState = RngStateGuard::cpuGenerator().get_state();
-        if (closure->device.is_cuda())
-            closure->cudaRngState =
-                at::globalContext().defaultGenerator(closure->device).get_state();
+        if (!closure->generator.defined())
+            closure->generator = at::globalContext().defaultGenerator(input.device());
+        closure->rngState = generatorState(closure->generator);
         std::vector<torch::Tensor> saved{input};
         saved.insert(saved.end(), parameters.begin(), parameters.end());
         ctx->save_for_backward(saved);
@@ -100,8 +83,10 @@ public:
         torch::Tensor output;
         const Label before = step ? step->currentLabel() : Label{};
         {
-            RngStateGuard restoreAfter(closure->device);
-            setRngStates(*closure);
+            // The recompute draws the forward's dropout masks; the run's draws go on afterwards
+            // as if it had not happened.
+            RngStateGuard restoreAfter(closure->generator);
+            setGeneratorState(closure->generator, closure->rngState);
             torch::AutoGradMode enableGrad(true);
             if (step) {
                 step->throwIfCancelled();
@@ -156,10 +141,11 @@ public:
             }
             output.reset();
             // The recomputed graph is this call's own; under create_graph the gradients'
-            // graph goes through it, so it must stay.
-            auto computed = torch::autograd::Engine::get_default_engine().execute(
-                roots, {gradOutputs[0]}, /*keep_graph=*/createGraph,
-                /*create_graph=*/createGraph, /*accumulate_grad=*/false, targets);
+            // graph goes through it, so it must stay. The incoming gradient goes to it as its
+            // own (gradient_handover.h): the engine may then reuse it for the residual's
+            // gradient, as PyTorch's does, instead of holding it beside that sum.
+            auto computed = backwardOwningIncoming(roots[0], gradOutputs[0],
+                                                   /*keepGraph=*/createGraph, createGraph, targets);
             for (std::size_t i = 0; i < computed.size(); ++i) grads[slot[i]] = computed[i];
         }
         return grads;
@@ -173,6 +159,7 @@ torch::Tensor checkpoint(const SegmentFn& segment, const torch::Tensor& input,
     auto closure = c10::make_intrusive<Closure>();
     closure->recompute = options.recompute ? options.recompute : segment;
     closure->context = options.context;
+    closure->generator = options.generator;
     return CheckpointFunction::apply(input, at::TensorList(parameters), &segment, closure);
 }
 

@@ -1,12 +1,13 @@
 #pragma once
 // checkpoint(segment, input): activation recomputation as a reentrant autograd Function.
 // Forward runs the segment without a graph and keeps only its input; backward restores the
-// RNG state, runs the segment again with grad on and differentiates it (docs/ARCHITECTURE.md).
+// state of the segment's generator (CheckpointOptions::generator), runs the segment again with
+// grad on and differentiates it (docs/ARCHITECTURE.md).
 // A backward with retain_graph=true can be repeated and recomputes the same way (same dropout
 // masks); without it, a second backward is LibTorch's own "Trying to backward through the
 // graph a second time". Under create_graph=true the gradients are differentiable (with
 // respect to the input and the parameters), so double backward gives the plain model's
-// second derivatives. A single plain backward drops the recompute state (RNG states) as soon
+// second derivatives. A single plain backward drops the recompute state (RNG state) as soon
 // as it has used it.
 
 #include <torch/torch.h>
@@ -25,6 +26,11 @@ struct CheckpointOptions {
     // tutorial's closure bug) so the gradient check can be seen catching them.
     SegmentFn recompute;
     StepContext* context = nullptr;  // labels and recompute timing; optional
+    // The generator the segment's random ops draw from (the run's own: Model::generator()).
+    // Forward saves its state and backward restores it for the recompute, so recomputed
+    // dropout masks equal the forward's. Unset: LibTorch's default generator of the input's
+    // device, for segments that draw from it (plain torch::dropout) on one thread only.
+    at::Generator generator;
 };
 
 // `parameters` must hold every tensor the segment uses that needs a gradient: backward returns

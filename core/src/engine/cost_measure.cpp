@@ -8,6 +8,8 @@
 #include "ckptlab/cost_model.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/statistics.h"
+#include "engine/generators.h"
+#include "engine/measurement_scope.h"
 #include "engine/memory_tracker.h"
 #include "engine/model.h"
 #include "engine/step.h"
@@ -29,6 +31,9 @@ std::int64_t maxTotal(const engine::MemoryTracker& tracker, std::size_t from) {
 // Blocks of the chain on which a kept block's backward is timed.
 constexpr int kKeptChainBlocks = 4;
 
+// Inputs and output gradients of the measurement, from a generator of its own (generators.h).
+constexpr std::uint64_t kProbeSeedOffset = 2;
+
 // How much longer a block's backward takes when its activations were kept since a forward
 // through the whole chain than right after its own forward: the ratio of the medians of the
 // two, taken in the same rounds (so a slow period of the machine hits both). Gradients are set
@@ -44,9 +49,12 @@ double measureKeptRatio(const ExperimentConfig& config, const torch::Device& dev
     engine::Model chain = engine::buildModel(chainConfig, device);
     const auto options =
         torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
+    at::Generator generator = engine::makeGenerator(device, config.seed + kProbeSeedOffset);
     torch::Tensor input =
-        torch::randn({config.batch, config.seq, config.width}, options).requires_grad_();
-    torch::Tensor gradOut = torch::randn({config.batch, config.seq, config.width}, options);
+        engine::randn({config.batch, config.seq, config.width}, generator, options)
+            .requires_grad_();
+    torch::Tensor gradOut =
+        engine::randn({config.batch, config.seq, config.width}, generator, options);
     auto clearGrads = [&] {
         input.mutable_grad().reset();
         for (auto& p : chain.parameters()) p.mutable_grad().reset();
@@ -83,8 +91,10 @@ public:
         : block_(block), part_(part), device_(device) {
         const auto options =
             torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
-        input_ = torch::randn({config.batch, config.seq, config.width}, options).requires_grad_();
-        gradOut_ = torch::randn({config.batch, config.seq, config.width}, options);
+        at::Generator generator = engine::makeGenerator(device, config.seed + kProbeSeedOffset);
+        input_ = engine::randn({config.batch, config.seq, config.width}, generator, options)
+                     .requires_grad_();
+        gradOut_ = engine::randn({config.batch, config.seq, config.width}, generator, options);
         params_ = block.partParameters(part);
         optimizer_ = engine::makeOptimizer(config.optimizer, params_);
     }
@@ -194,7 +204,24 @@ private:
 
 constexpr int kMinCostRepeats = 5;
 
+int costMeasurementDepth(const ExperimentConfig& config) {
+    return std::min(config.depth, kKeptChainBlocks);
+}
+
+CostModel costModelAtDepth(const CostModel& measured, int depth) {
+    CostModel chain = measured;
+    chain.units.clear();
+    const auto perBlock = static_cast<std::size_t>(std::max(1, measured.unitsPerBlock));
+    if (measured.units.size() < perBlock) return chain;
+    for (int b = 0; b < depth; ++b)
+        chain.units.insert(chain.units.end(), measured.units.begin(),
+                           measured.units.begin() + static_cast<std::ptrdiff_t>(perBlock));
+    return chain;
+}
+
 CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<bool>* cancel) {
+    // Re-entrant: inside a sweep or pareto this is their scope again.
+    const engine::MeasurementScope measuring(config.threads, cancel);
     ExperimentConfig one = config;
     one.depth = 1;
     const torch::Device device(config.device == "cuda" ? "cuda:0" : config.device);
@@ -203,13 +230,14 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
 
     CostModel cost;
     cost.unitsPerBlock = block.partCount();
-    cost.checkpoint_bytes = at::detail::getDefaultCPUGenerator().get_state().nbytes();
+    cost.threads = at::get_num_threads();
+    cost.checkpoint_bytes = engine::generatorState(model.generator()).nbytes();
     if (device.is_cuda())
         cost.checkpoint_bytes = 0;  // CUDA RNG state lives on the host, not in device memory
     std::vector<UnitCost> perPart;
     for (int part = 0; part < block.partCount(); ++part) {
         UnitProbe probe(block, part, config, device);
-        torch::manual_seed(config.seed + 1);
+        engine::reseed(model.generator(), config.seed + 1);
         UnitCost c = probe.measureMemory();
         // One block is cheap next to the sweep: time it at least 5 times, so a single slow
         // repeat (a page fault, a neighbour) cannot make every prediction of the sweep wrong.

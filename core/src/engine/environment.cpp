@@ -13,6 +13,7 @@
 
 #include <ctime>
 #include <fstream>
+#include <locale>
 #include <sstream>
 
 #include "ckptlab/estimate.h"
@@ -118,7 +119,9 @@ Environment describeEnvironment(const ExperimentConfig& config) {
     env.libtorch_version = TORCH_VERSION;
     env.device = config.device;
     env.dtype = toString(config.dtype);
-    env.threads = at::get_num_threads();
+    // The count the config's measurements run at (engine/measurement_scope.h), also when asked
+    // outside one: the intra-op count of this thread is only LibTorch's default then.
+    env.threads = config.threads > 0 ? config.threads : at::get_num_threads();
     env.blas = loadedBlas();
     env.cuda_compiled = at::hasCUDA();
     env.created_utc = nowUtc();
@@ -135,6 +138,7 @@ Environment describeEnvironment(const ExperimentConfig& config) {
 std::int64_t availableMemory(const std::string& device) {
     if (device == "cpu") {
         std::istringstream line(firstLineWith("/proc/meminfo", "MemAvailable:"));
+        line.imbue(std::locale::classic());
         std::string key;
         std::int64_t kib = 0;
         line >> key >> kib;

@@ -24,6 +24,7 @@ torch::Tensor Executor::runSegments(const std::vector<Segment>& segments, torch:
         };
         CheckpointOptions options;
         options.context = &context_;
+        options.generator = model_.generator();
         if (plan_.recomputeLastSegment) {
             // The tutorial's bug: the closure sees the loop variable's final value, so every
             // segment recomputes the last segment's blocks.

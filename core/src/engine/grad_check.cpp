@@ -1,5 +1,6 @@
 #include "engine/grad_check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -149,15 +150,31 @@ double maxAbsDiff(const std::vector<torch::Tensor>& reference,
     return foldMaxAbsDiff(compareAll(reference, gradients));
 }
 
+GradCheckSize gradCheckSize(const ExperimentConfig& config) {
+    const std::int64_t reduction = std::max<std::int64_t>(4 * std::int64_t{config.width},
+                                                          std::int64_t{config.batch} * config.seq);
+    const int perBlock = config.block == BlockKind::Transformer ? 9 : 3;
+    return {config.dtype, reduction, config.depth * perBlock + 1};
+}
+
+double gradTolerance(const GradCheckSize& size, double scale) {
+    constexpr double uSum = 1.0 / (1 << 24);  // float32's unit roundoff
+    constexpr double lambda = 10;
+    const double uOut = size.dtype == DType::BFloat16 ? 1.0 / (1 << 8) : 0.0;
+    const double n = static_cast<double>(size.reduction) * size.layers;
+    const double worstCase = n * uSum < 1 ? n * uSum / (1 - n * uSum) : kInf;
+    const double probable = std::expm1(lambda * std::sqrt(n) * uSum + n * uSum * uSum / (1 - uSum));
+    return 2 * (size.layers * uOut + std::min(worstCase, probable)) * scale;
+}
+
 GradCheck checkGradients(const std::vector<torch::Tensor>& reference,
-                         const std::vector<torch::Tensor>& gradients, DType dtype,
+                         const std::vector<torch::Tensor>& gradients, const GradCheckSize& size,
                          const std::vector<std::string>& names) {
     const std::vector<PairComparison> pairs = compareAll(reference, gradients);
     GradCheck check;
     check.checked = true;
     check.max_abs_diff = foldMaxAbsDiff(pairs);
-    check.tolerance =
-        (dtype == DType::Float32 ? 1e-5 : 1e-2) * std::max(finiteScale(reference), 1.0);
+    check.tolerance = gradTolerance(size, finiteScale(reference));
     check.note = describeNonFinite(pairs, names);
     return check;
 }

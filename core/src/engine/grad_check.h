@@ -3,6 +3,7 @@
 
 #include <torch/torch.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,13 +24,42 @@ std::vector<torch::Tensor> snapshot(const std::vector<torch::Tensor>& gradients)
 double maxAbsDiff(const std::vector<torch::Tensor>& reference,
                   const std::vector<torch::Tensor>& gradients);
 
-// Recomputation repeats the same arithmetic, so on CPU the difference is exactly zero; the
-// tolerance only absorbs non-deterministic GPU kernels, scaled to the finite gradients'
-// magnitude. A NaN or Inf difference fails. When a gradient holds NaN or Inf in either run,
-// `note` says which, in how many elements and in which run, naming gradient i `names[i]`
-// ("gradient i" when `names` is shorter).
+// What the gradient check's tolerance is derived from: the dtype and the size of the step.
+struct GradCheckSize {
+    // From a dtype alone: one term in one layer, only the rounding of the values themselves
+    // (gradients made by hand, in tests).
+    GradCheckSize(DType dtype = DType::Float32, std::int64_t reduction = 1, int layers = 1)
+        : dtype(dtype), reduction(reduction), layers(layers) {}
+    DType dtype;
+    std::int64_t reduction;  // the most terms one value sums (a matmul's inner size, tokens)
+    int layers;              // reductions chained between the loss and the deepest gradient
+};
+
+// A step of `config`: reduction max(4·width, batch·seq) (the FFN's hidden size; a weight's
+// gradient sums over every token; attention's sums are no longer), layers depth × the block's
+// chained reductions (FFN: norm, up, down; transformer: norm, qkv, scores, softmax, context,
+// proj, and its FFN's 3) + 1 for the loss.
+GradCheckSize gradCheckSize(const ExperimentConfig& config);
+
+// The largest |difference| two computations of the same gradients may show when their kernels
+// sum in different orders (GPU atomics, another BLAS path), `scale` being the reference's
+// largest finite |gradient|:
+//   2 · (layers · u_out + bound(layers · reduction, u_sum)) · scale,
+// where bound(n, u), relative to the magnitudes summed, is the smaller of the worst case
+// n·u / (1 − n·u) of a sum of n terms in any order (Higham 2002, §3.1) and the probabilistic
+// exp(10·√n·u + n·u²/(1 − u)) − 1 (Higham & Mary 2019, Thm 2.4; exceeded with probability
+// below 1e-12 up to n = 2.6e9), layers chaining their sums; u_sum = 2^-24 (float32 and bfloat16 both sum in
+// float32), u_out = 2^-8 for bfloat16's rounding of each layer's output (0 for float32); and 2
+// because each run is within the bound of the exact value. tests/support/tolerance.h applies
+// the same rule to the tests' comparisons.
+double gradTolerance(const GradCheckSize& size, double scale);
+
+// Recomputation replays the same kernels on the same shapes, so on CPU the difference is
+// exactly zero; gradTolerance only admits reordered sums. A NaN or Inf difference fails. When a
+// gradient holds NaN or Inf in either run, `note` says which, in how many elements and in which
+// run, naming gradient i `names[i]` ("gradient i" when `names` is shorter).
 GradCheck checkGradients(const std::vector<torch::Tensor>& reference,
-                         const std::vector<torch::Tensor>& gradients, DType dtype,
+                         const std::vector<torch::Tensor>& gradients, const GradCheckSize& size,
                          const std::vector<std::string>& names = {});
 
 // Names of Workbench::gradients() in its order: "input", then "block 3 ffn.up.weight", ...

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <fstream>
+#include <locale>
 #include <sstream>
 #include <vector>
+
+#include "ckptlab/number_text.h"
 
 namespace ckptlab::engine {
 namespace {
@@ -24,14 +27,15 @@ std::optional<CpuTimes> readCpuTimes() { return parseCpuTimes(firstLine("/proc/s
 }  // namespace
 
 std::optional<double> parseLoadAverage(const std::string& loadavg) {
-    std::istringstream in(loadavg);
-    double load = 0;
-    if (!(in >> load) || load < 0) return std::nullopt;
+    // The kernel writes a point whatever the locale.
+    const auto load = parseDecimal(loadavg.substr(0, loadavg.find(' ')));
+    if (!load || !(*load >= 0)) return std::nullopt;
     return load;
 }
 
 std::optional<CpuTimes> parseCpuTimes(const std::string& statLine) {
     std::istringstream in(statLine);
+    in.imbue(std::locale::classic());
     std::string label;
     if (!(in >> label) || label != "cpu") return std::nullopt;
     // user nice system idle iowait irq softirq steal [guest guest_nice]; guest time is already

@@ -168,8 +168,8 @@ RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& pla
             if (g.defined()) g = g * 0.5;
     }
     context.tracker.reset();
-    run.grad_check =
-        checkGradients(reference, gradients, bench.config.dtype, gradientNames(bench.model));
+    run.grad_check = checkGradients(reference, gradients, gradCheckSize(bench.config),
+                                    gradientNames(bench.model));
     gradients.clear();
     progress.step(name + ": traced step");
 

@@ -90,7 +90,9 @@ private:
     const void* refused_ = nullptr;       // the refused block, whose free must not be recorded
 };
 
-// Installs a tracker for the current scope; the autograd engine carries it into backward.
+// Installs a tracker for the current scope; the autograd engine carries it into backward. The
+// slot is thread-local (ThreadLocalDebugInfo), not a process-wide allocator hook: a tracker
+// never sees another thread's allocations, so two measurements at once cannot mix.
 class TrackingScope {
 public:
     explicit TrackingScope(std::shared_ptr<MemoryTracker> tracker)

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "engine/generators.h"
+
 namespace ckptlab::engine {
 
 torch::Tensor Block::forward(torch::Tensor x) {
@@ -23,8 +25,9 @@ torch::Tensor FfnBlock::forwardPart(int /*part*/, const torch::Tensor& x) { retu
 
 std::vector<torch::Tensor> FfnBlock::partParameters(int /*part*/) { return parameters(); }
 
-TransformerBlock::TransformerBlock(int width, int heads, double dropout)
-    : heads_(heads), dropout_(dropout) {
+TransformerBlock::TransformerBlock(int width, int heads, double dropout,
+                                   at::Generator dropoutGenerator)
+    : heads_(heads), dropout_(dropout), dropoutGenerator_(std::move(dropoutGenerator)) {
     norm_ = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({width})));
     qkv_ = register_module("qkv", torch::nn::Linear(width, 3 * width));
     proj_ = register_module("proj", torch::nn::Linear(width, width));
@@ -39,7 +42,8 @@ torch::Tensor TransformerBlock::attention(const torch::Tensor& x) {
     qkv = qkv.permute({2, 0, 3, 1, 4});
     auto q = qkv[0], k = qkv[1], v = qkv[2];
     auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim));
-    auto probs = torch::dropout(torch::softmax(scores, -1), dropout_, is_training());
+    auto probs = engine::dropout(torch::softmax(scores, -1), dropout_, is_training(),
+                                 dropoutGenerator_);
     auto context = torch::matmul(probs, v).transpose(1, 2).reshape({batch, seq, width});
     return proj_->forward(context);
 }
@@ -70,17 +74,45 @@ torch::ScalarType scalarType(DType dtype) {
     return dtype == DType::Float32 ? torch::kFloat32 : torch::kBFloat16;
 }
 
-Model::Model(const ExperimentConfig& config, const torch::Device& device) {
-    torch::manual_seed(config.seed);
+namespace {
+
+// nn::Linear draws its default initialisation from LibTorch's process-wide generator, which
+// another thread may be seeding or drawing from at the same time: draw every Linear again, in
+// construction order and with the same distributions (kaiming_uniform_ with a = √5 for the
+// weight, U(±1/√fan_in) for the bias, bounds computed as LinearImpl::reset_parameters does),
+// from `generator`. LayerNorm's ones and zeros need no generator.
+void initializeLinearLayers(torch::nn::Module& model, at::Generator& generator) {
+    torch::NoGradGuard noGrad;
+    for (const auto& module : model.modules(/*include_self=*/false)) {
+        auto* linear = module->as<torch::nn::Linear>();
+        if (!linear) continue;
+        const auto fanIn = linear->weight.size(1);
+        const double gain = torch::nn::init::calculate_gain(torch::kLeakyReLU, std::sqrt(5));
+        const double weightBound = std::sqrt(3.0) * (gain / std::sqrt(fanIn));
+        linear->weight.uniform_(-weightBound, weightBound, generator);
+        if (linear->bias.defined()) {
+            const double biasBound = 1 / std::sqrt(fanIn);
+            linear->bias.uniform_(-biasBound, biasBound, generator);
+        }
+    }
+}
+
+}  // namespace
+
+Model::Model(const ExperimentConfig& config, const torch::Device& device)
+    : generator_(makeGenerator(device, config.seed + 1)) {
     blocks_ = register_module("blocks", torch::nn::ModuleList());
     for (int i = 0; i < config.depth; ++i) {
         std::shared_ptr<Block> block;
         if (config.block == BlockKind::Ffn)
             block = std::make_shared<FfnBlock>(config.width);
         else
-            block = std::make_shared<TransformerBlock>(config.width, config.heads, config.dropout);
+            block = std::make_shared<TransformerBlock>(config.width, config.heads, config.dropout,
+                                                       generator_);
         blocks_->push_back(block);
     }
+    at::Generator weights = makeGenerator(torch::kCPU, config.seed);
+    initializeLinearLayers(*this, weights);
     to(device, scalarType(config.dtype));
     train();
 }

@@ -42,7 +42,8 @@ private:
 // output projection) so its S² activations are real, then the FFN; each with a residual.
 class TransformerBlock : public Block {
 public:
-    TransformerBlock(int width, int heads, double dropout);
+    // Dropout masks are drawn from `dropoutGenerator`, the model's own (generators.h).
+    TransformerBlock(int width, int heads, double dropout, at::Generator dropoutGenerator);
     int partCount() const override { return 2; }
     torch::Tensor forwardPart(int part, const torch::Tensor& x) override;
     std::vector<torch::Tensor> partParameters(int part) override;
@@ -52,6 +53,7 @@ private:
 
     int heads_;
     double dropout_;
+    at::Generator dropoutGenerator_;
     torch::nn::LayerNorm norm_{nullptr};
     torch::nn::Linear qkv_{nullptr};
     torch::nn::Linear proj_{nullptr};
@@ -75,15 +77,20 @@ public:
     }
     // The parameters of blocks [begin, end), in the order of parameters().
     std::vector<torch::Tensor> blockParameters(int begin, int end) const;
+    // What the model's dropout draws from, on its device: the run's own, not LibTorch's
+    // process-wide default (generators.h). runStep reseeds it so every strategy sees the same
+    // masks; a checkpoint saves and restores it around its recompute.
+    at::Generator& generator() { return generator_; }
 
 private:
+    at::Generator generator_;
     torch::nn::ModuleList blocks_{nullptr};
 };
 
 torch::ScalarType scalarType(DType dtype);
 
-// Weights and input drawn from `config.seed`, placed on `device` in `config.dtype`; the model
-// in training mode.
+// Weights and input drawn from `config.seed` (from generators of their own), placed on
+// `device` in `config.dtype`; the model in training mode.
 Model buildModel(const ExperimentConfig& config, const torch::Device& device);
 torch::Tensor buildInput(const ExperimentConfig& config, const torch::Device& device);
 

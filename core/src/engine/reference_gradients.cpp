@@ -3,32 +3,10 @@
 #include <new>
 #include <string>
 
+#include "engine/generators.h"
 #include "engine/memory_tracker.h"
 
 namespace ckptlab::engine {
-namespace {
-
-struct RngStates {
-    at::Tensor cpu;
-    at::Tensor cuda;
-};
-
-RngStates saveRng(const torch::Device& device) {
-    RngStates states{at::detail::getDefaultCPUGenerator().get_state(), {}};
-    if (device.is_cuda()) states.cuda = at::globalContext().defaultGenerator(device).get_state();
-    return states;
-}
-
-void restoreRng(const RngStates& states, const torch::Device& device) {
-    at::Generator cpu = at::detail::getDefaultCPUGenerator();
-    cpu.set_state(states.cpu);
-    if (device.is_cuda()) {
-        at::Generator cuda = at::globalContext().defaultGenerator(device);
-        cuda.set_state(states.cuda);
-    }
-}
-
-}  // namespace
 
 std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
     bench.clearGradients();
@@ -38,25 +16,27 @@ std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
         return bench.model.block(u / parts).forwardPart(u % parts, x);
     };
 
-    // The same dropout masks as runStep: same seed, units consumed in the same order.
-    torch::manual_seed(bench.config.seed + 1);
+    // The same dropout masks as runStep: the model's generator, same seed, units consumed in
+    // the same order.
+    at::Generator& generator = bench.model.generator();
+    reseed(generator, bench.config.seed + 1);
     std::vector<torch::Tensor> inputs;
-    std::vector<RngStates> rng;
+    std::vector<at::Tensor> rng;
     torch::Tensor x = bench.input.detach();
     {
         torch::NoGradGuard noGrad;
         for (int u = 0; u < units; ++u) {
             inputs.push_back(x);
-            rng.push_back(saveRng(bench.device));
+            rng.push_back(generatorState(generator));
             x = runUnit(u, x);
         }
     }
     // loss = output.sum(), so the output's gradient is all ones.
     torch::Tensor grad = torch::ones_like(x);
     x = torch::Tensor();
-    const RngStates after = saveRng(bench.device);
+    const at::Tensor after = generatorState(generator);
     for (int u = units - 1; u >= 0; --u) {
-        restoreRng(rng[static_cast<std::size_t>(u)], bench.device);
+        setGeneratorState(generator, rng[static_cast<std::size_t>(u)]);
         torch::Tensor in = inputs[static_cast<std::size_t>(u)].detach().requires_grad_(true);
         inputs[static_cast<std::size_t>(u)] = torch::Tensor();
         torch::AutoGradMode enableGrad(true);
@@ -64,7 +44,7 @@ std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
         out.backward(grad);  // accumulates into this unit's parameters' .grad
         grad = in.grad();
     }
-    restoreRng(after, bench.device);
+    setGeneratorState(generator, after);
     if (bench.input.requires_grad()) bench.input.mutable_grad() = grad;
     return bench.gradients();
 }

@@ -15,6 +15,7 @@
 #include "engine/grad_check.h"
 #include "engine/machine_load.h"
 #include "engine/measure_run.h"
+#include "engine/measurement_scope.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
 #include "engine/timed_rounds.h"
@@ -41,20 +42,22 @@ torch::Device resolveDevice(const std::string& name) {
     return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(*index));
 }
 
-// at::set_num_threads changes the whole process: put the previous count back afterwards, so a
-// later run with threads = 0 really gets LibTorch's default (config.h).
-class ThreadCountScope {
-public:
-    explicit ThreadCountScope(int threads) : previous_(at::get_num_threads()) {
-        if (threads > 0) at::set_num_threads(threads);
+// Enters the measurement scope of `config` (engine/measurement_scope.h): its thread count,
+// no other measurement at the same time. Null when cancelled while waiting for one.
+std::unique_ptr<engine::MeasurementScope> enterMeasurement(const ExperimentConfig& config,
+                                                           const std::atomic<bool>* cancel) {
+    try {
+        return std::make_unique<engine::MeasurementScope>(config.threads, cancel);
+    } catch (const engine::Cancelled&) {
+        return nullptr;
     }
-    ~ThreadCountScope() {
-        if (at::get_num_threads() != previous_) at::set_num_threads(previous_);
-    }
+}
 
-private:
-    int previous_;
-};
+ResultSet cancelledBeforeStart() {
+    ResultSet results;
+    results.cancelled = true;
+    return results;
+}
 
 }  // namespace
 
@@ -104,7 +107,8 @@ void Runner::check(const ExperimentConfig& config, const std::vector<std::string
 ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<std::string>& strategies,
                         const RunnerHooks& hooks) {
     const std::vector<Strategy> parsed = checkedStrategies(config, strategies);
-    const ThreadCountScope threads(config.threads);
+    const auto measuring = enterMeasurement(config, hooks.cancel);
+    if (!measuring) return cancelledBeforeStart();
     const torch::Device device = resolveDevice(config.device);
 
     ResultSet results;
@@ -235,6 +239,9 @@ ResultSet Runner::pareto(const ExperimentConfig& config,
     if (auto error = plannerLimitError(config, "pareto"); !error.empty()) throw ConfigError(error);
     if (auto error = paretoPointsError(points); !error.empty())
         throw ConfigError("points " + error);
+    // One scope over the cost model and the sweep: both at the config's thread count.
+    const auto measuring = enterMeasurement(config, hooks.cancel);
+    if (!measuring) return cancelledBeforeStart();
     if (hooks.progress) hooks.progress(0.0, "measuring the cost model");
     CostModel costs;
     try {
@@ -282,6 +289,8 @@ ResultSet Runner::scaling(const ExperimentConfig& config, ScalingAxis axis,
                 e.available);
         }
     }
+    const auto measuring = enterMeasurement(config, hooks.cancel);
+    if (!measuring) return cancelledBeforeStart();
     ResultSet all;
     for (std::size_t i = 0; i < values.size(); ++i) {
         const ExperimentConfig& c = sizes[i];

@@ -4,6 +4,7 @@
 
 #include "engine/cuda_allocator_stats.h"
 #include "engine/executor.h"
+#include "engine/generators.h"
 #include "engine/step_clock.h"
 
 namespace ckptlab::engine {
@@ -55,8 +56,9 @@ StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
     const bool cuda = bench.device.is_cuda();
     // The tutorial's protocol adds this step's gradients into the previous step's.
     if (!context.keepGradients) bench.clearGradients();
-    // The same dropout masks for every strategy, so their gradients can be compared.
-    torch::manual_seed(bench.config.seed + 1);
+    // The same dropout masks for every strategy, so their gradients can be compared; from the
+    // model's own generator, which no other thread draws from.
+    reseed(bench.model.generator(), bench.config.seed + 1);
     // On CPU the clock is the host's. On CUDA the host must wait for the device before it reads
     // a host clock; with CUDA events (a core built with CKPTLAB_WITH_CUDA) only the traced
     // step still waits, at every phase and recompute, so that its timeline's host times follow

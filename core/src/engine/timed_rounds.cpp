@@ -6,9 +6,9 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/statistics.h"
 #include "ckptlab/step_stats.h"
 
@@ -79,11 +79,7 @@ void finishMetrics(Lane& lane, bool cpuDevice) {
     }
 }
 
-std::string fixed1(double value) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f", value);
-    return buffer;
-}
+std::string fixed1(double value) { return formatFixed(value, 1); }
 
 std::string roundsNote(const TimingRounds& t, const std::vector<Lane>& lanes) {
     const std::string taken = std::to_string(t.rounds) + " interleaved round" +

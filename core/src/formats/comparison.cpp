@@ -5,15 +5,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <functional>
-#include <locale>
 #include <map>
 #include <set>
-#include <sstream>
 #include <system_error>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/step_stats.h"
 #include "ckptlab/summary.h"
 
@@ -25,13 +23,7 @@ const ScalingAxis kAllAxes[] = {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxi
                                 ScalingAxis::Batch};
 
 // Shortest text of a number, always with a dot: 0.1, 2.65, 64.
-std::string number(double value) {
-    std::ostringstream out;
-    out.imbue(std::locale::classic());
-    out.precision(6);
-    out << value;
-    return out.str();
-}
+std::string number(double value) { return formatGeneral(value); }
 
 std::string letterOf(int index) { return std::string(1, static_cast<char>('A' + index)); }
 
@@ -86,14 +78,21 @@ const std::vector<Field>& fields() {
     return all;
 }
 
+// The number a value starts with ("2.5 MiB", "16,32,64"), in the classic locale, as strtod
+// would read it in "C".
+std::optional<double> leadingNumber(const std::string& text) {
+    std::size_t end = text.find_first_not_of("0123456789.eE+-");
+    if (end == std::string::npos) end = text.size();
+    for (; end > 0; --end)
+        if (const auto number = parseDecimal(std::string_view(text).substr(0, end))) return number;
+    return std::nullopt;
+}
+
 // Numbers in numeric order, other text alphabetically.
 bool lessValue(const std::string& a, const std::string& b) {
-    char* endA = nullptr;
-    char* endB = nullptr;
-    const double x = std::strtod(a.c_str(), &endA);
-    const double y = std::strtod(b.c_str(), &endB);
-    const bool numA = endA != a.c_str(), numB = endB != b.c_str();
-    if (numA && numB && x != y) return x < y;
+    const auto x = leadingNumber(a), y = leadingNumber(b);
+    const bool numA = x.has_value(), numB = y.has_value();
+    if (numA && numB && *x != *y) return *x < *y;
     if (numA != numB) return numA;
     return a < b;
 }

@@ -1,7 +1,6 @@
 #include "formats/csv_cells.h"
 
-#include <locale>
-#include <sstream>
+#include "ckptlab/number_text.h"
 
 namespace ckptlab::detail {
 
@@ -16,14 +15,7 @@ std::string csvQuoted(const std::string& cell) {
     return out + '"';
 }
 
-std::string csvFixed(double value, int decimals) {
-    std::ostringstream out;
-    out.imbue(std::locale::classic());
-    out.setf(std::ios::fixed);
-    out.precision(decimals);
-    out << value;
-    return out.str();
-}
+std::string csvFixed(double value, int decimals) { return formatFixed(value, decimals); }
 
 std::string csvLine(const std::vector<std::string>& cells) {
     std::string line;

@@ -1,8 +1,11 @@
 // File helpers: atomic writes for every saver, and the size-capped read of a results file.
 #include "formats/file_io.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +15,7 @@
 #include <string>
 #include <system_error>
 
+#include "ckptlab/output_paths.h"
 #include "ckptlab/results_io.h"
 
 namespace ckptlab {
@@ -23,6 +27,54 @@ constexpr std::size_t kMaxFileBytes = std::size_t{1} << 30;
 
 std::string errnoText(int error) {
     return std::error_code(error ? error : EIO, std::generic_category()).message();
+}
+
+// The file a path names once its symbolic links are followed (a chain of them too): the one
+// an atomic write must replace. A dangling link names the file it would create. Byte-exact:
+// no name is decoded or re-encoded on the way.
+std::string linkTarget(const std::string& path) {
+    std::string current = path;
+    for (int hops = 0; hops < 40; ++hops) {  // Linux's own limit on a chain (ELOOP)
+        struct stat info {};
+        if (::lstat(current.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) return current;
+        std::string link(static_cast<std::size_t>(info.st_size > 0 ? info.st_size : 256), '\0');
+        ssize_t n = 0;
+        while ((n = ::readlink(current.c_str(), link.data(), link.size())) >= 0 &&
+               static_cast<std::size_t>(n) == link.size())
+            link.resize(link.size() * 2);  // the link changed since lstat: read it whole
+        if (n < 0) return current;  // the rename will say what is wrong
+        link.resize(static_cast<std::size_t>(n));
+        const std::size_t slash = current.rfind('/');
+        current = link.front() == '/' || slash == std::string::npos
+                      ? link
+                      : current.substr(0, slash + 1) + link;
+    }
+    throw ResultsFileError("cannot write " + path + ": " + errnoText(ELOOP));
+}
+
+// A new file beside `target` (the same folder, so the rename stays on one file system), made
+// with O_EXCL so it never reuses someone's FILE.tmp; mode 0666 less the umask.
+int createTemporary(const std::string& target, std::string* name) {
+    static std::atomic<unsigned> counter{0};
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        *name = target + ".tmp-" + std::to_string(::getpid()) + "-" +
+                std::to_string(counter.fetch_add(1));
+        const int fd = ::open(name->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;  // errno is EEXIST
+}
+
+// 0 when all of `text` is written, else the errno.
+int writeAll(int fd, const std::string& text) {
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return n < 0 && errno ? errno : EIO;
+        done += static_cast<std::size_t>(n);
+    }
+    return 0;
 }
 
 }  // namespace
@@ -75,32 +127,42 @@ std::string readFile(const std::string& path) {
     return text;
 }
 
-// Writes FILE.tmp and renames it over FILE, so a crash or a full disk never leaves a
-// half-written results file where a good one was.
+// Writes a temporary file beside FILE and renames it over FILE, so a crash or a full disk
+// never leaves a half-written results file where a good one was. A symbolic link is written
+// through (its target is replaced, the link stays), and a replaced file keeps its permission
+// bits and, where allowed, its owner; a new file gets 0666 less the umask, as fopen gives.
 void writeFileAtomically(const std::string& path, const std::string& text) {
     if (path.empty()) throw ResultsFileError("cannot write: no file name given");
-    const std::string temporary = path + ".tmp";
-    std::FILE* file = std::fopen(temporary.c_str(), "wb");
-    if (!file) throw ResultsFileError("cannot write " + path + ": " + errnoText(errno));
-    int error = 0;
-    if (std::fwrite(text.data(), 1, text.size(), file) != text.size()) {
-        error = errno ? errno : EIO;
+    const std::string target = linkTarget(path);
+    struct stat existing {};
+    const bool replacing = ::stat(target.c_str(), &existing) == 0;
+    if (replacing && !S_ISREG(existing.st_mode))
+        throw ResultsFileError("cannot write " + path + ": " +
+                               (S_ISDIR(existing.st_mode) ? "it is a directory"
+                                                          : "not a regular file"));
+    std::string temporary;
+    const int fd = createTemporary(target, &temporary);
+    if (fd < 0) throw ResultsFileError("cannot write " + path + ": " + errnoText(errno));
+    int error = writeAll(fd, text);
+    if (!error && replacing) {
+        // The owner first: chown clears the set-id bits that fchmod then restores.
+        if (existing.st_uid != ::geteuid() || existing.st_gid != ::getegid())
+            (void)::fchown(fd, existing.st_uid, existing.st_gid);  // only root may; else keep ours
+        if (::fchmod(fd, existing.st_mode & 07777) != 0) error = errno ? errno : EIO;
     }
-    if (std::fflush(file) != 0 && !error) error = errno ? errno : EIO;
-    if (std::fclose(file) != 0 && !error) error = errno ? errno : EIO;
-    std::error_code ec;
+    if (!error && ::fsync(fd) != 0) error = errno ? errno : EIO;
+    if (::close(fd) != 0 && !error) error = errno ? errno : EIO;
+    if (!error && ::rename(temporary.c_str(), target.c_str()) != 0) error = errno ? errno : EIO;
     if (error) {
-        std::filesystem::remove(temporary, ec);
+        ::unlink(temporary.c_str());
         throw ResultsFileError("cannot write " + path + ": " + errnoText(error));
-    }
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
-        throw ResultsFileError("cannot write " + path + ": " + ec.message());
     }
 }
 
 }  // namespace detail
+
+void writeTextFile(const std::string& path, const std::string& text) {
+    detail::writeFileAtomically(path, text);
+}
 
 }  // namespace ckptlab

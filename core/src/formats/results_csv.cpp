@@ -1,8 +1,7 @@
 // The summary table as CSV (RFC 4180 quoting), one row per run with its config beside it.
 #include <cmath>
-#include <locale>
-#include <sstream>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
 #include "formats/csv_cells.h"
@@ -12,13 +11,7 @@ namespace ckptlab {
 
 namespace {
 
-std::string significant(double value) {
-    std::ostringstream out;
-    out.imbue(std::locale::classic());
-    out.precision(6);
-    out << value;
-    return out.str();
-}
+std::string significant(double value) { return formatGeneral(value); }
 
 // A gradient difference; NaN and Inf spelled "nan" and "inf" whatever the sign bit.
 std::string gradDiffCell(double value) {

@@ -75,7 +75,7 @@ Metrics readMetrics(const Json& j, const Path& at) {
             fail(at.member(key), "expected a finite number of 0 or more, got " + numberText(value));
         *field = value;
     }
-    readStepSpread(f, m);  // issue 11's keys (timing_json.cpp)
+    readStepSpread(f, m);  // the step-time keys (timing_json.cpp)
     return m;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The results file's fields about time and noise (issue 11), written and read in one place:
+// The results file's fields about time and noise, written and read in one place:
 // a run's step-time spread and rounds, the machine's load in "environment", the set's
 // "timing", and the config's adaptive repeats. All optional on reading, so older files load;
 // written only when set.

@@ -1,8 +1,9 @@
 #include "ckptlab/config.h"
 
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
+
+#include "ckptlab/number_text.h"
 
 namespace ckptlab {
 namespace {
@@ -36,11 +37,10 @@ std::vector<FieldError> validate(const ExperimentConfig& c) {
     }
     if (!(c.dropout >= 0.0 && c.dropout <= limits::dropoutMax)) {
         errors.push_back({"dropout", "dropout must be between 0 and 0.9 (got " +
-                                         std::to_string(c.dropout) + ")"});
+                                         formatFixed(c.dropout, 6) + ")"});
     }
     if (!(c.time_limit_s >= limits::timeLimitMinS && c.time_limit_s <= limits::timeLimitMaxS)) {
-        char got[64];
-        std::snprintf(got, sizeof got, "%g", c.time_limit_s);
+        const std::string got = formatGeneral(c.time_limit_s);
         errors.push_back({"time-limit", "time-limit must be between " +
                                             std::to_string(static_cast<int>(limits::timeLimitMinS)) +
                                             " and " +
@@ -52,11 +52,16 @@ std::vector<FieldError> validate(const ExperimentConfig& c) {
                                         std::to_string(limits::cudaDeviceMax) + " (got \"" +
                                         c.device + "\")"});
     }
-    if (!(c.memory_limit_mib >= 0 && c.memory_limit_mib <= limits::memoryLimitMaxMib)) {
+    // Below the smallest limit nothing is enforced (the tracker counts whole bytes and 0 is no
+    // limit), so such a value is refused rather than recorded as a limit that never applied.
+    const bool noLimit = c.memory_limit_mib == 0;
+    if (!noLimit && !(c.memory_limit_mib >= limits::memoryLimitMinMib &&
+                      c.memory_limit_mib <= limits::memoryLimitMaxMib)) {
         errors.push_back(
-            {"memory-limit", "memory-limit must be between 0 (no limit) and " +
+            {"memory-limit", "memory-limit must be 0 (no limit) or between " +
+                                 formatGeneral(limits::memoryLimitMinMib) + " and " +
                                  std::to_string(static_cast<long long>(limits::memoryLimitMaxMib)) +
-                                 " MiB (got " + std::to_string(c.memory_limit_mib) + ")"});
+                                 " MiB (got " + formatGeneral(c.memory_limit_mib) + ")"});
     }
     return errors;
 }
@@ -70,9 +75,9 @@ std::optional<int> parseDeviceIndex(const std::string& device) {
     if (digits.empty() || digits.size() > 2) return std::nullopt;
     for (char ch : digits)
         if (ch < '0' || ch > '9') return std::nullopt;
-    const int index = std::stoi(digits);
-    if (index > limits::cudaDeviceMax) return std::nullopt;
-    return index;
+    const auto index = parseInteger(digits);
+    if (!index || *index > limits::cudaDeviceMax) return std::nullopt;
+    return static_cast<int>(*index);
 }
 
 std::string toString(BlockKind kind) { return kind == BlockKind::Ffn ? "ffn" : "transformer"; }
@@ -146,19 +151,13 @@ std::vector<int> parseIntList(const std::string& text, const std::string& field,
     const auto items = splitList(text, field);
     for (std::size_t i = 0; i < items.size(); ++i) {
         const std::string& item = items[i];
-        std::size_t used = 0;
-        long long value = 0;
-        try {
-            value = std::stoll(item, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != item.size() || value < range.min || value > range.max)
+        const auto value = parseInteger(item);
+        if (!value || *value < range.min || *value > range.max)
             throw std::invalid_argument(field + ": item " + std::to_string(i + 1) + " (\"" + item +
                                         "\") must be a whole number between " +
                                         std::to_string(range.min) + " and " +
                                         std::to_string(range.max));
-        values.push_back(static_cast<int>(value));
+        values.push_back(static_cast<int>(*value));
     }
     return values;
 }
@@ -168,17 +167,11 @@ std::vector<double> parseNumberList(const std::string& text, const std::string& 
     const auto items = splitList(text, field);
     for (std::size_t i = 0; i < items.size(); ++i) {
         const std::string& item = items[i];
-        std::size_t used = 0;
-        double value = 0;
-        try {
-            value = std::stod(item, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used != item.size() || !std::isfinite(value))
+        const auto value = parseDecimal(item);
+        if (!value || !std::isfinite(*value))
             throw std::invalid_argument(field + ": item " + std::to_string(i + 1) + " (\"" + item +
                                         "\") is not a number");
-        values.push_back(value);
+        values.push_back(*value);
     }
     return values;
 }

@@ -2,18 +2,14 @@
 #include "ckptlab/noise.h"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/step_stats.h"
 
 namespace ckptlab {
 namespace {
 
-std::string format(const char* pattern, double a, double b) {
-    char buffer[256];
-    std::snprintf(buffer, sizeof buffer, pattern, a, b);
-    return buffer;
-}
+std::string pct(double value, int decimals) { return formatFixed(value, decimals) + "%"; }
 
 }  // namespace
 
@@ -26,9 +22,8 @@ std::vector<NoiseWarning> noiseWarnings(const ResultSet& results, const NoiseThr
         const double cvPct = stats.cv * 100.0;
         if (cvPct > t.cv_pct) {
             NoiseWarning w{NoiseWarning::Kind::Cv, run.strategy, cvPct, t.cv_pct, {}};
-            w.message = run.strategy + format(": step times vary by %.1f%% (CV above %.0f%%); "
-                                              "compare its time by its interval",
-                                              cvPct, t.cv_pct);
+            w.message = run.strategy + ": step times vary by " + pct(cvPct, 1) + " (CV above " +
+                        pct(t.cv_pct, 0) + "); compare its time by its interval";
             warnings.push_back(std::move(w));
         }
     }
@@ -36,17 +31,16 @@ std::vector<NoiseWarning> noiseWarnings(const ResultSet& results, const NoiseThr
         const double steal = std::max(load->steal_pct_before, load->steal_pct_during);
         if (steal > t.steal_pct) {
             NoiseWarning w{NoiseWarning::Kind::Steal, {}, steal, t.steal_pct, {}};
-            w.message = format("CPU steal time %.1f%% (above %.0f%%): the hypervisor gave this "
-                               "machine's CPUs to others during the sweep",
-                               steal, t.steal_pct);
+            w.message = "CPU steal time " + pct(steal, 1) + " (above " + pct(t.steal_pct, 0) +
+                        "): the hypervisor gave this machine's CPUs to others during the sweep";
             warnings.push_back(std::move(w));
         }
         if (load->cpus > 0 && load->load_before >= load->cpus) {
             NoiseWarning w{NoiseWarning::Kind::Load, {}, load->load_before,
                            static_cast<double>(load->cpus), {}};
-            w.message = format("load average %.2f on %.0f CPUs when the sweep began: other work "
-                               "was competing for the CPUs",
-                               load->load_before, static_cast<double>(load->cpus));
+            w.message = "load average " + formatFixed(load->load_before, 2) + " on " +
+                        formatFixed(static_cast<double>(load->cpus), 0) +
+                        " CPUs when the sweep began: other work was competing for the CPUs";
             warnings.push_back(std::move(w));
         }
     }

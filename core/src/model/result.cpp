@@ -1,8 +1,9 @@
 #include "ckptlab/result.h"
 
 #include <cctype>
-#include <cstdio>
-#include <cstdlib>
+
+#include "ckptlab/number_text.h"
+#include "ckptlab/size_text.h"
 
 namespace ckptlab {
 
@@ -32,16 +33,13 @@ std::string describeWhere(Phase phase, int block) {
 }
 
 std::string describe(const OutOfMemory& oom) {
-    auto mib = [](std::int64_t bytes) {
-        char text[48];
-        std::snprintf(text, sizeof text, "%.2f MiB",
-                      static_cast<double>(bytes) / (1024.0 * 1024.0));
-        return std::string(text);
-    };
+    // Digits enough to tell the three apart on a tiny model, where all are below 0.01 MiB.
+    const std::vector<std::string> mib =
+        mibTexts({oom.requested_bytes, oom.allocated_bytes, oom.limit_bytes}, 2);
     std::string text = "out of memory at " + describeWhere(oom.phase, oom.block) +
-                       ": tried to allocate " + mib(oom.requested_bytes) + " with " +
-                       mib(oom.allocated_bytes) + " allocated";
-    text += oom.limit_bytes > 0 ? ", over the " + mib(oom.limit_bytes) + " limit"
+                       ": tried to allocate " + mib[0] + " MiB with " + mib[1] +
+                       " MiB allocated";
+    text += oom.limit_bytes > 0 ? ", over the " + mib[2] + " MiB limit"
                                 : std::string(", and the allocator failed");
     return text;
 }
@@ -52,10 +50,13 @@ std::int64_t requestedBytesIn(const std::string& message) {
     const std::string key = "tried to allocate ";
     const auto at = lower.find(key);
     if (at == std::string::npos) return 0;
-    char* end = nullptr;
-    const char* number = lower.c_str() + at + key.size();
-    const double value = std::strtod(number, &end);
-    if (end == number || !(value >= 0)) return 0;
+    // LibTorch writes the size with a point in every locale ("2.00 GiB", "1024 bytes").
+    const std::size_t from = at + key.size();
+    std::size_t to = lower.find_first_not_of("0123456789.", from);
+    if (to == std::string::npos) to = lower.size();
+    const double value = parseDecimal(std::string_view(lower).substr(from, to - from)).value_or(-1);
+    if (!(value >= 0)) return 0;
+    const char* end = lower.c_str() + to;
     while (*end == ' ') ++end;
     // "bytes" and anything unknown count as bytes; each binary prefix multiplies by 1024.
     double scale = 1;

@@ -2,10 +2,9 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/result.h"
 
 namespace ckptlab {
@@ -41,7 +40,9 @@ bool parseInt(const std::string& text, long long& value) {
     if (i == text.size()) return false;
     for (std::size_t j = i; j < text.size(); ++j)
         if (!std::isdigit(static_cast<unsigned char>(text[j]))) return false;
-    value = std::stoll(text);
+    const auto parsed = parseInteger(text);
+    if (!parsed) return false;
+    value = *parsed;
     return true;
 }
 
@@ -50,9 +51,8 @@ bool parseInt(const std::string& text, long long& value) {
 std::string Strategy::name() const {
     const auto& info = infoFor(kind);
     if (kind == StrategyKind::Optimal) {
-        char text[48];
-        std::snprintf(text, sizeof text, "optimal:%.10g", budget_mib);
-        return text;
+        // The classic locale's point, so that the name reads back under any locale.
+        return "optimal:" + formatGeneral(budget_mib, 10);
     }
     return info.hasParam ? std::string(info.name) + ":" + std::to_string(param) : info.name;
 }
@@ -84,9 +84,8 @@ Strategy parseForm(const std::string& text) {
                                 "\")");
     } else if (info->kind == StrategyKind::Optimal) {
         const std::string number = colon == std::string::npos ? "" : text.substr(colon + 1);
-        char* end = nullptr;
-        const double mib = number.empty() ? 0.0 : std::strtod(number.c_str(), &end);
-        if (number.empty() || *end != '\0' || !(mib >= 1.0 / 1024) || mib > 1e7) {
+        const double mib = parseDecimal(number).value_or(0.0);
+        if (!(mib >= 1.0 / 1024) || mib > 1e7) {
             throw StrategyError(
                 "optimal:MiB needs a memory budget between 0.001 and 10000000 "
                 "MiB above the step's start, e.g. optimal:64 (got \"" +

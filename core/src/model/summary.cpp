@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "ckptlab/step_stats.h"
+#include "ckptlab/strategy.h"
 
 namespace ckptlab {
 
@@ -117,11 +119,30 @@ ResultSet withFastestSteps(const ResultSet& results) {
     return light;
 }
 
+bool sameStep(const ExperimentConfig& a, const ExperimentConfig& b) {
+    const auto step = [](const ExperimentConfig& c) {
+        return std::tie(c.block, c.depth, c.width, c.seq, c.batch, c.heads, c.dropout, c.dtype,
+                        c.device, c.optimizer, c.threads, c.keep_grads);
+    };
+    return step(a) == step(b);
+}
+
+const RunResult* baselineFor(const ResultSet& results, const RunResult& run) {
+    const std::string none = Strategy{}.name();
+    const RunResult* failed = nullptr;
+    for (const RunResult& other : results.runs) {
+        if (other.strategy != none || !sameStep(other.config, run.config)) continue;
+        if (!other.error) return &other;
+        if (!failed) failed = &other;  // says why nothing is compared (summarizeRun)
+    }
+    return failed;
+}
+
 std::vector<SummaryRow> summarize(const ResultSet& results) {
-    const RunResult* baseline = results.find("none");
     std::vector<SummaryRow> rows;
     rows.reserve(results.runs.size());
-    for (const RunResult& run : results.runs) rows.push_back(summarizeRun(run, baseline));
+    for (const RunResult& run : results.runs)
+        rows.push_back(summarizeRun(run, baselineFor(results, run)));
     return rows;
 }
 

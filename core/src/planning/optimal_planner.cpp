@@ -2,15 +2,20 @@
 // items; the first is either unit i run with grad (its activations kept) or a checkpoint of
 // [i, k) whose body is itself a schedule of [i, k) run again in backward. T(i, j, m) is the
 // least time for [i, j) whose peak stays within m above the level where it starts. The
-// memory terms mirror predict()'s replay exactly (see predict.cpp), so with one byte per
-// quantum the DP and the replay agree; with coarser quanta every cost is rounded up.
+// memory terms mirror predict()'s replay exactly (schedule_dp.h), so with one byte per
+// quantum the DP and the replay agree; with coarser quanta every cost is rounded up, which is
+// why the planner also weighs candidates by their exact peaks (planner_candidates.h): near the
+// floor the rounding alone would refuse budgets that schedules fit.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <unordered_map>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/planner.h"
+#include "ckptlab/size_text.h"
+#include "planning/planner_candidates.h"
+#include "planning/schedule_dp.h"
 
 namespace ckptlab {
 namespace {
@@ -24,12 +29,7 @@ struct Choice {
 
 class Dp {
 public:
-    Dp(const CostModel& model, std::int64_t quantum) : m_(model), q_(quantum) {
-        const int n = static_cast<int>(model.units.size());
-        gradPrefix_.assign(n + 1, 0);
-        for (int u = 0; u < n; ++u)
-            gradPrefix_[u + 1] = gradPrefix_[u] + model.units[u].param_grad_bytes;
-    }
+    Dp(const CostModel& model, std::int64_t quantum) : memory_(model), q_(quantum) {}
 
     // `body`: [i, j) is (part of) a checkpoint's body, run again just before its backward.
     Choice best(int i, int j, std::int64_t m, bool body) {
@@ -47,20 +47,14 @@ public:
         while (i < j) {
             const Choice c = best(i, j, m, body);
             if (c.split < 0) {
-                if (!items.empty() && !items.back().checkpointed && items.back().inner.empty() &&
-                    items.back().end == i)
-                    items.back().end = i + 1;
-                else
-                    items.push_back({i, i + 1, false, {}});
-                m -= up(unit(i).kept_bytes);
+                appendPlainUnit(items, i);
+                m -= up(memory_.unit(i).kept_bytes);
                 i += 1;
             } else {
                 const int k = c.split;
-                Segment s{i, k, true, build(i, k, m - levelAfterRest(i, k, j, body), true)};
-                if (s.inner.size() == 1 && !s.inner[0].checkpointed && s.inner[0].inner.empty())
-                    s.inner.clear();  // a body of plain units needs no inner plan
-                items.push_back(s);
-                m -= up(unit(k - 1).output_bytes + m_.checkpoint_bytes);
+                items.push_back(checkpointOf(
+                    i, k, build(i, k, m - up(memory_.levelAtCheckpointBackward(k, j, body)), true)));
+                m -= up(memory_.keptByCheckpoint(k));
                 i = k;
             }
         }
@@ -70,79 +64,43 @@ public:
     std::int64_t up(std::int64_t bytes) const { return (bytes + q_ - 1) / q_; }
 
 private:
-    const UnitCost& unit(int u) const { return m_.units[u]; }
-    std::int64_t grads(int a, int b) const { return gradPrefix_[b] - gradPrefix_[a]; }
-
-    // The output of [.., j) still held when its backward begins: the step holds the chain's;
-    // a checkpoint drops its recomputed body's output before the body's backward.
-    std::int64_t heldOutput(int j, bool body) const { return body ? 0 : unit(j - 1).output_bytes; }
-
-    // Level (bytes above the suffix's start) when the checkpoint [i, k)'s backward begins.
-    std::int64_t levelAfterRest(int i, int k, int j, bool body) const {
-        (void)i;
-        if (k == j) return up(heldOutput(k, body) + m_.checkpoint_bytes);
-        return up(m_.checkpoint_bytes + unit(k - 1).output_bytes + heldOutput(j, body) +
-                  grads(k, j));
-    }
-
     Choice solve(int i, int j, std::int64_t m, bool body) {
         Choice best;
-        const UnitCost& c = unit(i);
+        const UnitCost& c = memory_.unit(i);
         // Unit i with grad, then the rest, then unit i's backward.
         if (up(forwardPeakOf(c)) <= m) {
             double rest = 0;
-            std::int64_t level = up(c.kept_bytes - c.output_bytes + heldOutput(j, body));
-            if (i + 1 < j) {
-                rest = this->best(i + 1, j, m - up(c.kept_bytes), body).time;
-                level = up(c.kept_bytes + heldOutput(j, body) + grads(i + 1, j));
-            }
+            if (i + 1 < j) rest = this->best(i + 1, j, m - up(c.kept_bytes), body).time;
+            const std::int64_t level = up(memory_.levelAtPlainBackward(i, j, body));
             if (rest < kInfinite && level + up(backwardPeakOf(c)) <= m)
                 best = {c.forward_ms + rest + backwardMsOf(c, body), -1};
         }
         // A checkpoint of [i, k), then the rest, then the checkpoint's recompute and backward.
+        // A body that is one checkpoint of itself is never faster (one more forward, less
+        // memory for the same body): skipped, as the class leaves it out.
         std::int64_t nogradPeak = 0;
         double nogradMs = 0;
-        for (int k = i + 1; k <= j; ++k) {
-            const UnitCost& last = unit(k - 1);
-            const std::int64_t previousOutput = k - 1 > i ? unit(k - 2).output_bytes : 0;
-            nogradPeak = std::max(nogradPeak, up(previousOutput + nogradPeakOf(last)));
-            nogradMs += last.nograd_ms;
+        for (int k = i + 1; k <= j && !(body && k == j); ++k) {
+            nogradPeak = std::max(nogradPeak, up(memory_.nogradPeakIn(i, k - 1)));
+            nogradMs += memory_.unit(k - 1).nograd_ms;
             if (nogradPeak > m) break;  // longer segments only run more without grad
             double rest = 0;
             if (k < j) {
-                rest = this->best(k, j, m - up(last.output_bytes + m_.checkpoint_bytes), body).time;
+                rest = this->best(k, j, m - up(memory_.keptByCheckpoint(k)), body).time;
                 if (rest == kInfinite) continue;
             }
             const double recompute =
-                this->best(i, k, m - levelAfterRest(i, k, j, body), true).time;
+                this->best(i, k, m - up(memory_.levelAtCheckpointBackward(k, j, body)), true).time;
             const double total = nogradMs + rest + recompute;
             if (total < best.time) best = {total, k};
         }
         return best;
     }
 
-    const CostModel& m_;
+    ChainMemory memory_;
     std::int64_t q_;
-    std::vector<std::int64_t> gradPrefix_;
     std::unordered_map<std::uint64_t, Choice> memo_;
 };
-
-// After the whole backward: every gradient, the input's gradient and the held output; then
-// the optimizer's temporaries. The same for every plan.
-std::int64_t endOfStepPeak(const CostModel& model) {
-    std::int64_t grads = 0, optimizer = 0;
-    for (const auto& u : model.units) {
-        grads += u.param_grad_bytes;
-        optimizer = std::max(optimizer, u.optimizer_peak);
-    }
-    return grads + 2 * model.units.front().output_bytes + optimizer;
-}
-
-std::string mib(std::int64_t bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", bytes / (1024.0 * 1024.0));
-    return text;
-}
 
 }  // namespace
 
@@ -152,6 +110,14 @@ OptimalPlanner::OptimalPlanner(const CostModel& model, int quanta)
     if (model_.units.size() > static_cast<std::size_t>(kPlannerMaxUnits))
         throw std::invalid_argument("optimal planner: at most " + std::to_string(kPlannerMaxUnits) +
                                     " units (got " + std::to_string(model_.units.size()) + ")");
+    // Judged by their exact replayed peaks: keeping everything (the first built-in) and every
+    // other built-in strategy, which the planner must never do worse than, and the least-peak
+    // schedule, whose peak is the floor.
+    for (const Plan& plan : builtInPlans(model_)) candidates_.push_back({plan, predict(model_, plan)});
+    const Plan leastPeak = leastPeakPlan(model_);
+    candidates_.push_back({leastPeak, predict(model_, leastPeak)});
+    floor_ = candidates_.back().prediction.peak_bytes;
+    for (const auto& c : candidates_) floor_ = std::min(floor_, c.prediction.peak_bytes);
 }
 
 int plannerUnits(const ExperimentConfig& config) {
@@ -169,30 +135,32 @@ std::string plannerLimitError(const ExperimentConfig& config, const std::string&
 }
 
 bool OptimalPlanner::tryPlan(std::int64_t budget, PlannedSchedule* out) const {
-    // Keeping everything is judged by its exact peak, so the DP's rounding cannot make it miss
-    // a budget it fits. It is usually the fastest plan, but not always: a recomputed unit's
-    // backward is measured faster than a kept one's (backward_ms < backward_kept_ms), so the
-    // DP may beat it.
-    Plan none;
-    none.unitLevel = true;
-    none.segments.push_back({0, static_cast<int>(model_.units.size()), false, {}});
-    const Prediction keepAll = predict(model_, none);
-    const bool keepAllFits = keepAll.peak_bytes <= budget;
+    // The candidates are judged by their exact peaks, so the DP's rounding cannot make the
+    // planner miss a budget one of them fits; the DP's plan wins where it is faster. Keeping
+    // everything is usually the fastest plan, but not always: a recomputed unit's backward is
+    // measured faster than a kept one's (backward_ms < backward_kept_ms), so the DP may beat it.
+    const PlannedSchedule* candidate = nullptr;
+    for (const auto& c : candidates_)
+        if (c.prediction.peak_bytes <= budget &&
+            (!candidate || c.prediction.step_ms < candidate->prediction.step_ms))
+            candidate = &c;
+    if (candidate && !out) return true;
 
     const std::int64_t quantum = std::max<std::int64_t>(1, budget / quanta_);
     Dp dp(model_, quantum);
     const int n = static_cast<int>(model_.units.size());
     const std::int64_t m = budget / quantum;
-    const bool dpFits = endOfStepPeak(model_) <= budget && dp.best(0, n, m, false).time < kInfinite;
-    if (!dpFits && !keepAllFits) return false;
+    const bool dpFits = ChainMemory(model_).endOfStepPeak() <= budget &&
+                        dp.best(0, n, m, false).time < kInfinite;
+    if (!dpFits && !candidate) return false;
     if (out) {
-        PlannedSchedule planned{none, keepAll};
+        PlannedSchedule planned = candidate ? *candidate : PlannedSchedule{};
         if (dpFits) {
             Plan plan;
             plan.unitLevel = true;
             plan.segments = dp.build(0, n, m, false);
             const Prediction p = predict(model_, plan);
-            if (!keepAllFits || p.step_ms < keepAll.step_ms) planned = {plan, p};
+            if (!candidate || p.step_ms < candidate->prediction.step_ms) planned = {plan, p};
         }
         *out = planned;
     }
@@ -203,10 +171,12 @@ PlannedSchedule OptimalPlanner::plan(std::int64_t budget) const {
     PlannedSchedule result;
     if (!tryPlan(budget, &result)) {
         const std::int64_t minimum = minimumPeak();
-        throw BudgetError("optimal:" + mib(budget) +
+        // Digits enough to show both and their difference: never "0.0 ... needs 0.0 MiB".
+        const std::vector<std::string> mib = mibTexts({budget, minimum});
+        throw BudgetError("optimal:" + mib[0] +
                               " MiB is below the smallest feasible "
                               "schedule, which needs " +
-                              mib(minimum) + " MiB above the step's start",
+                              mib[1] + " MiB above the step's start",
                           minimum);
     }
     return result;
@@ -217,20 +187,6 @@ std::int64_t OptimalPlanner::roundingSlack(std::int64_t budget) const {
     return (static_cast<std::int64_t>(model_.units.size()) + 4) * quantum;
 }
 
-std::int64_t OptimalPlanner::minimumPeak() const {
-    // Feasibility is monotone in the budget: bisect between nothing and no checkpointing at
-    // all, which always fits its own peak.
-    Plan none;
-    none.unitLevel = true;
-    none.segments.push_back({0, static_cast<int>(model_.units.size()), false, {}});
-    std::int64_t high = predict(model_, none).peak_bytes;
-    std::int64_t low = 0;
-    const std::int64_t precision = std::max<std::int64_t>(1, high / 1000);
-    while (high - low > precision) {
-        const std::int64_t mid = low + (high - low) / 2;
-        (tryPlan(mid, nullptr) ? high : low) = mid;
-    }
-    return high;
-}
+std::int64_t OptimalPlanner::minimumPeak() const { return floor_; }
 
 }  // namespace ckptlab

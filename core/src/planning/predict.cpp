@@ -2,8 +2,9 @@
 // - a unit run with grad keeps `kept_bytes` (its saved tensors and its output);
 // - a checkpoint runs its body without grad, keeping only each unit's output until the next
 //   one replaces it, plus its RNG state; in backward it recomputes the body with grad, drops
-//   the recomputed output (nothing saves it), runs the body's backward, then drops the
-//   incoming gradient, which it holds until then;
+//   the recomputed output (nothing saves it) and hands the incoming gradient to the body's
+//   backward, whose last item frees it as any unit frees the gradient it received
+//   (engine/gradient_handover.h);
 // - a checkpoint frees its RNG state at the end of its backward;
 // - the output of item k of a sequence is freed when item k+1's backward ends (the consumer
 //   releases its saved input); the last item's output lives until its context ends;
@@ -94,7 +95,8 @@ private:
     }
 
     // Backward over items in reverse. `incomingGradBytes` is the gradient of the sequence's
-    // output (0 for the loss's, an expanded scalar); a checkpoint holds its incoming gradient.
+    // output (0 for the loss's, an expanded scalar); `holdIncoming`: something outside the
+    // sequence keeps it alive (the step, for the loss's).
     void backwardSequence(const std::vector<Item>& items, std::int64_t incomingGradBytes,
                           bool holdIncoming) {
         std::int64_t gradBytes = incomingGradBytes;
@@ -134,11 +136,11 @@ private:
         if (body.empty()) body.push_back({s.begin, s.end, false, {}});
         auto items = forwardSequence(body, true);
         // The recomputed output is dropped before its backward starts: only its graph node
-        // is needed (the engine's checkpoint, like PyTorch's non-reentrant one).
+        // is needed (the engine's checkpoint, like PyTorch's non-reentrant one). The incoming
+        // gradient goes to the body's backward as its own.
         release(outputOf(items.back()));
-        backwardSequence(items, gradBytes, true);
+        backwardSequence(items, gradBytes, held);
         release(m_.checkpoint_bytes);
-        if (!held) release(gradBytes);
         // The forward's output of this checkpoint was released by its consumer already,
         // except at the end of the chain where the step still holds it.
     }

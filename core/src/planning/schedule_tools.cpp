@@ -2,6 +2,7 @@
 // printing them.
 #include <functional>
 #include <limits>
+#include <locale>
 #include <map>
 #include <sstream>
 
@@ -225,6 +226,7 @@ int noGradForwardCount(const Plan& plan) { return countNoGrad(plan.segments); }
 
 std::string describeSchedule(const Plan& plan) {
     std::ostringstream out;
+    out.imbue(std::locale::classic());  // no thousands separators in unit 1000
     describe(plan.segments, out);
     return out.str();
 }

@@ -6,6 +6,7 @@
 
 #include "ckptlab/pareto.h"
 #include "ckptlab/saturating.h"
+#include "ckptlab/size_text.h"
 
 namespace ckptlab {
 
@@ -63,14 +64,16 @@ SweepNeed sweepNeed(const ExperimentConfig& config, const std::vector<Strategy>&
 
 std::string doesNotFitMessage(const SweepNeed& need, std::int64_t available,
                               const std::string& device) {
-    auto mib = [](std::int64_t bytes) {
-        return sat::saturated(bytes) ? std::string("more than 8 EiB")
-                                     : std::to_string(bytes / (1024 * 1024)) + " MiB";
+    // Whole MiB where that tells the two apart, more digits where it does not.
+    const std::vector<std::int64_t> sizes = {need.predicted, available};
+    const std::vector<std::string> texts = mibTexts(sizes, 0);
+    auto mib = [&](std::size_t i) {
+        return sat::saturated(sizes[i]) ? std::string("more than 8 EiB") : texts[i] + " MiB";
     };
     return "config does not fit: strategy " + need.worst +
            (need.worstIsBound ? " (its budget taken as the upper bound of its peak)" : "") +
-           " is predicted to need " + mib(need.predicted) + " but only " + mib(available) +
-           " are available on " + device;
+           " is predicted to need " + mib(0) + " but only " + mib(1) + " are available on " +
+           device;
 }
 
 FitForecast forecastFit(const ExperimentConfig& config, const std::vector<std::string>& strategies,
@@ -227,8 +230,7 @@ CostForecast forecastFromCosts(const CostModel& costs, const ExperimentConfig& c
     const Prediction none = predict(costs, makePlan(Strategy{}, config.depth));
     result.none_peak = none.peak_bytes;
     result.none_ms = none.step_ms;
-    // The peak the best low-memory schedule reaches, not the budget it needs (a bit above).
-    result.minimum_peak = planner.plan(planner.minimumPeak()).prediction.peak_bytes;
+    result.minimum_peak = planner.minimumPeak();  // an exact replayed peak (planner.h)
     for (const std::string& text : strategies) {
         CostForecastEntry f;
         f.strategy = text;

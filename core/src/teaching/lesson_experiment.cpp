@@ -1,8 +1,8 @@
 // A step's experiment as a lesson file writes it, checked by the rules the CLI applies, so a
 // lesson that loads is one the runner accepts.
-#include <cstdio>
 #include <set>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/sweep_policy.h"
 #include "teaching/lesson_json.h"
@@ -25,15 +25,9 @@ int intIn(const Json& c, const char* key, IntRange range, const Where& where) {
     return static_cast<int>(integerIn(c[key], field(kConfig, key), range.min, range.max, where));
 }
 
-std::string numberText(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%g", v);
-    return buffer;
-}
-
 double numberIn(const Json& j, const std::string& name, double min, double max,
                 const Where& where) {
-    const std::string range = "[" + numberText(min) + ", " + numberText(max) + "]";
+    const std::string range = "[" + formatGeneral(min) + ", " + formatGeneral(max) + "]";
     if (!j.is_number()) where.fail(name, "expected a number in " + range + ", got " + kindOf(j));
     const double v = j.get<double>();
     if (!(v >= min && v <= max))

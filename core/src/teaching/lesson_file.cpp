@@ -250,7 +250,7 @@ Lesson loadLesson(const std::string& path) {
     return lesson;
 }
 
-std::vector<Lesson> loadLessons(const std::string& dir) {
+LessonFolder loadLessonFolder(const std::string& dir) {
     namespace fs = std::filesystem;
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw LessonError("lessons folder " + dir + " does not exist");
@@ -260,18 +260,33 @@ std::vector<Lesson> loadLessons(const std::string& dir) {
             paths.push_back(entry.path().string());
     if (ec) throw LessonError("cannot list lessons folder " + dir + ": " + ec.message());
     std::sort(paths.begin(), paths.end());
-    std::vector<Lesson> lessons;
+    LessonFolder folder;
     for (const auto& path : paths) {
-        Lesson lesson = loadLesson(path);
-        for (const Lesson& other : lessons)
-            if (other.id == lesson.id)
-                throw LessonError(path + ": id: \"" + lesson.id + "\" is used by another lesson");
-        lessons.push_back(std::move(lesson));
+        // Each file on its own: a broken one must not hide the others.
+        try {
+            Lesson lesson = loadLesson(path);
+            for (const Lesson& other : folder.lessons)
+                if (other.id == lesson.id)
+                    throw LessonError(path + ": id: \"" + lesson.id +
+                                      "\" is used by another lesson");
+            folder.lessons.push_back(std::move(lesson));
+        } catch (const LessonError& e) {  // names the file already
+            folder.problems.push_back(e.what());
+        } catch (const std::exception& e) {
+            folder.problems.push_back(path + ": " + e.what());
+        }
     }
-    std::stable_sort(lessons.begin(), lessons.end(), [](const Lesson& a, const Lesson& b) {
-        return a.order != b.order ? a.order < b.order : a.id < b.id;
-    });
-    return lessons;
+    std::stable_sort(folder.lessons.begin(), folder.lessons.end(),
+                     [](const Lesson& a, const Lesson& b) {
+                         return a.order != b.order ? a.order < b.order : a.id < b.id;
+                     });
+    return folder;
+}
+
+std::vector<Lesson> loadLessons(const std::string& dir) {
+    LessonFolder folder = loadLessonFolder(dir);
+    if (!folder.problems.empty()) throw LessonError(folder.problems.front());
+    return std::move(folder.lessons);
 }
 
 }  // namespace ckptlab

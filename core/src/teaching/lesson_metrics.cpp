@@ -2,22 +2,24 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <functional>
 #include <map>
 #include <vector>
 
+#include "ckptlab/number_text.h"
 #include "ckptlab/summary.h"
 #include "teaching/placeholder_syntax.h"
 
 namespace ckptlab::teaching {
 namespace {
 
-MetricText value(double v, const char* format = "%.1f") {
+enum class Notation { Fixed, Scientific };
+
+// In the classic locale: a lesson's text reads "1.5" under every locale.
+MetricText value(double v, int decimals = 1, Notation notation = Notation::Fixed) {
     if (!std::isfinite(v)) return {std::nullopt, "the value is not a finite number"};
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, format, v);
-    std::string text(buffer);
+    std::string text =
+        notation == Notation::Fixed ? formatFixed(v, decimals) : formatScientific(v, decimals);
     // A value that rounds to zero reads "0.0", not "-0.0".
     if (text.size() > 1 && text[0] == '-' && text.find_first_not_of("0.", 1) == std::string::npos)
         text.erase(0, 1);
@@ -74,10 +76,9 @@ MetricText againstNone(const std::string& metric, const RunResult& run, const Ru
     if (metric == "time_added_pct") {
         // summarizeRun's rule: overlapping intervals give no sign, only "≈ 0" and the range.
         if (noise && row.time_added_low_pct && row.time_added_high_pct) {
-            char buffer[96];
-            std::snprintf(buffer, sizeof buffer, "≈ 0 [%+.1f, %+.1f]", *row.time_added_low_pct,
-                          *row.time_added_high_pct);
-            return {std::string(buffer), {}};
+            return {"≈ 0 [" + formatFixedSigned(*row.time_added_low_pct, 1) + ", " +
+                        formatFixedSigned(*row.time_added_high_pct, 1) + "]",
+                    {}};
         }
         return value(*row.time_added_pct);
     }
@@ -87,7 +88,7 @@ MetricText againstNone(const std::string& metric, const RunResult& run, const Ru
             return {lang == kLangChinese ? "—（时间差在噪声之内）" : "— (time within noise)", {}};
         return {lang == kLangChinese ? "—（未增加时间）" : "— (no time added)", {}};
     }
-    return value(*row.saved_per_added, "%.2f");
+    return value(*row.saved_per_added, 2);
 }
 
 }  // namespace
@@ -111,7 +112,8 @@ MetricText runMetric(const std::string& metric, const RunResult& run, const RunR
     if (metric == "recomputed_blocks") return {std::to_string(m.recomputed_blocks), {}};
     if (metric == "grad_check" || metric == "max_abs_diff") {
         if (!run.grad_check.checked) return missing("the gradients were not checked");
-        if (metric == "max_abs_diff") return value(run.grad_check.max_abs_diff, "%.2e");
+        if (metric == "max_abs_diff")
+            return value(run.grad_check.max_abs_diff, 2, Notation::Scientific);
         return {
             lessonLabel(run.grad_check.passed() ? LessonLabel::Passed : LessonLabel::Failed, lang),
             {}};
@@ -167,7 +169,7 @@ MetricText scalingMetric(const std::string& metric, const ResultSet& results,
     }
     if (fit.points < 2)
         return missing("fewer than two finished runs of \"" + strategy + "\" with a value to fit");
-    return value(fit.exponent, "%.2f");
+    return value(fit.exponent, 2);
 }
 
 MetricText configField(const std::string& field, const ExperimentConfig& c) {
@@ -179,7 +181,7 @@ MetricText configField(const std::string& field, const ExperimentConfig& c) {
     if (field == "memory_limit_mib") {
         // Whole MiB as typed ("512"), else one decimal.
         if (c.memory_limit_mib == std::floor(c.memory_limit_mib))
-            return value(c.memory_limit_mib, "%.0f");
+            return value(c.memory_limit_mib, 0);
         return value(c.memory_limit_mib);
     }
     return missing("unknown config field \"" + field + "\"");

@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
+
+#include "ckptlab/number_text.h"
 
 namespace ckptlab::teaching {
 namespace {
@@ -67,7 +68,7 @@ std::optional<Placeholder> parsePlaceholder(const std::string& text, std::string
             !std::all_of(digits.begin(), digits.end(),
                          [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
             return refuse(error, "\"@" + digits + "\" is not a whole axis value");
-        p.at = std::atoi(digits.c_str());
+        p.at = static_cast<int>(*parseInteger(digits));  // at most 9 digits: an int
         rest.resize(at);
     }
     const auto open = rest.find('(');
