@@ -987,6 +987,30 @@ fit %1</source>
         <translation>BLAS</translation>
     </message>
     <message>
+        <source>BLAS kernels</source>
+        <translation>BLAS 内核</translation>
+    </message>
+    <message>
+        <source>%1, chosen by Checkpoint Lab instead of OpenBLAS's generic %2</source>
+        <translation>%1，由 Checkpoint Lab 选用，替代 OpenBLAS 的通用 %2 内核</translation>
+    </message>
+    <message>
+        <source>%1, from OPENBLAS_CORETYPE</source>
+        <translation>%1，来自 OPENBLAS_CORETYPE</translation>
+    </message>
+    <message>
+        <source>%1, from OPENBLAS_CORETYPE (generic: this CPU has %2)</source>
+        <translation>%1，来自 OPENBLAS_CORETYPE（通用内核：本机 CPU 支持 %2）</translation>
+    </message>
+    <message>
+        <source>%1, detected by OpenBLAS</source>
+        <translation>%1，由 OpenBLAS 自动检测选定</translation>
+    </message>
+    <message>
+        <source>%1, detected by OpenBLAS (generic: this CPU has %2)</source>
+        <translation>%1，由 OpenBLAS 自动检测选定（通用内核：本机 CPU 支持 %2）</translation>
+    </message>
+    <message>
         <source>Device</source>
         <translation>设备</translation>
     </message>
@@ -1167,6 +1191,10 @@ Nothing was written.</source>
     <message>
         <source>CPU steal %1 %</source>
         <translation>CPU 被占用（steal）%1 %</translation>
+    </message>
+    <message>
+        <source>OpenBLAS ran its generic %1 kernels on a CPU with %2: matmuls are several times slower than this machine can do</source>
+        <translation>OpenBLAS 在支持 %2 的 CPU 上运行了通用的 %1 内核：矩阵乘法比本机能达到的速度慢数倍</translation>
     </message>
     <message numerus="yes">
         <source>load %1 on %n CPU(s)</source>

@@ -121,9 +121,19 @@ bool writeOutputs(const ResultSet& results, const ExperimentOptions& o) {
     return true;
 }
 
+// "OpenBLAS (OpenMP, SkylakeX kernels)": the BLAS and the kernels its matmuls ran, which set
+// CPU times several-fold (ckptlab/blas_kernels.h).
+static std::string blasText(const Environment& env) {
+    if (!env.blas_kernel) return env.blas;
+    const std::string kernels = env.blas_kernel->name + " kernels";
+    if (!env.blas.empty() && env.blas.back() == ')')
+        return env.blas.substr(0, env.blas.size() - 1) + ", " + kernels + ")";
+    return env.blas + " (" + kernels + ")";
+}
+
 void printEnvironment(const Environment& env, const ExperimentConfig& c) {
     std::cout << "Checkpoint Lab " << env.ckptlab_version << " | LibTorch " << env.libtorch_version
-              << " | " << env.device << " (" << env.device_name << ") | " << env.blas << " | "
+              << " | " << env.device << " (" << env.device_name << ") | " << blasText(env) << " | "
               << env.threads << " threads";
     if (!env.malloc_tunables.empty()) std::cout << " | GLIBC_TUNABLES=" << env.malloc_tunables;
     std::cout << "\n"

@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "ckptlab/blas_kernels.h"
 #include "ckptlab/strategy.h"
 #include "cli_commands.h"
 #include "cli_compare.h"
@@ -282,7 +283,8 @@ Commands addCommands(CLI::App& app, Request& r) {
     Commands c{};
     c.run = addRunCommand(app, r);
     app.add_flag("--verbose,-v", r.verbose,
-                 "On a LibTorch error, print its whole message with the C++ backtrace");
+                 "On a LibTorch error, print its whole message with the C++ backtrace; say "
+                 "when OpenBLAS's generic kernels were switched for ones that fit the CPU");
     app.fallthrough();  // so --verbose also works after the subcommand
     c.sweep = addSweepCommand(app, r);
     c.pareto = addParetoCommand(app, r);
@@ -315,6 +317,20 @@ int runCommand(const Commands& c, const Request& r) {
     }
 }
 
+// Whether the subcommand runs LibTorch's matmuls (plot, compare, --help and --version do not):
+// only those are worth running the program again for other BLAS kernels (ckptlab/blas_kernels.h),
+// which costs a second start. Before the subcommand come only flags.
+bool commandMeasures(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.empty() || arg[0] == '-') continue;
+        for (const char* measuring : {"run", "sweep", "pareto", "plan", "scaling", "lesson"})
+            if (arg == measuring) return true;
+        return false;
+    }
+    return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -334,5 +350,11 @@ int main(int argc, char** argv) {
         std::cerr << "ckptlab-cli: " << e.what() << " (see ckptlab-cli --help)\n";
         return kBadInput;
     }
+    // Before any matmul, and only once the command line parses (a refused one costs no second
+    // start): a measuring command may run the program again on OpenBLAS kernels that fit the CPU.
+    if (commandMeasures(argc, argv)) useFittingBlasKernel(argc, argv);
+    if (request.verbose)
+        if (const std::string note = blasKernelSwitchNote(); !note.empty())
+            std::cerr << "ckptlab-cli: " << note << "\n";
     return runCommand(commands, request);
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "ckptlab/blas_kernels.h"
 #include "window/app_setup.h"
 #include "window/language.h"
 #include "teaching/lesson_mode.h"
@@ -68,6 +69,9 @@ bool asksOnlyForText(int argc, char* argv[]) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+    // First: it may run the program again on OpenBLAS kernels that fit the CPU (not worth a
+    // second start for --help or --version).
+    if (!asksOnlyForText(argc, argv)) ckptlab::useFittingBlasKernel(argc, argv);
     setIdentity();
     const Options options;
     if (asksOnlyForText(argc, argv)) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "ckptlab/blas_kernels.h"
 #include "engine/malloc_tuning.h"
 #include "engine/model.h"
 
@@ -86,6 +87,7 @@ double faultCostUs() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    useFittingBlasKernel(argc, argv);  // the OpenBLAS kernels ckptlab-cli's runs use
     ExperimentConfig config;  // the app's default: the seed's ffn block at a CPU-sized shape
     const auto arg = [&](int i, int fallback) { return argc > i ? std::atoi(argv[i]) : fallback; };
     config.width = arg(1, config.width);

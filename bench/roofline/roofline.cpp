@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "ckptlab/blas_kernels.h"
 #include "ckptlab/flops.h"
 
 using Clock = std::chrono::steady_clock;
@@ -137,6 +138,8 @@ double gflops(double flops, double ms) { return flops / (ms * 1e-3) / 1e9; }
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The same OpenBLAS kernels as ckptlab-cli's runs, or the limit is another machine's.
+    ckptlab::useFittingBlasKernel(argc, argv);
     const Options o = parse(argc, argv);
     const ckptlab::ExperimentConfig& c = o.config;
     if (c.threads > 0) at::set_num_threads(c.threads);
@@ -170,6 +173,12 @@ int main(int argc, char** argv) {
                     ? (" heads=" + std::to_string(c.heads)).c_str()
                     : "",
                 at::get_num_threads(), TORCH_VERSION, o.warmup, o.repeats);
+    const auto kernel = ckptlab::describeBlasKernel(ckptlab::loadedBlasLibrary(),
+                                                    ckptlab::cpuFlags(),
+                                                    ckptlab::blasKernelVariables());
+    std::printf("OpenBLAS kernels: %s\n",
+                kernel ? (kernel->name + " (chosen by " + toString(kernel->chosen_by) + ")").c_str()
+                       : "none (another BLAS)");
     std::printf("one block's step matmuls: %.4g GFLOP (forward %.4g, backward %.4g)\n",
                 mixFlops / 1e9, mixFlops / 3e9, 2 * mixFlops / 3e9);
 

@@ -284,6 +284,43 @@ TEST(ResultsJson, MallocTunablesAreKeptOnlyWhenSet) {
     EXPECT_EQ(back.environment.malloc_tunables, set.environment.malloc_tunables);
 }
 
+// Which OpenBLAS kernels ran and who chose them; files from another BLAS and older files have
+// none, and a choice of another name is refused naming the field.
+TEST(ResultsJson, BlasKernelRoundTripsAndIsOptional) {
+    ResultSet set = sampleResults();
+    EXPECT_EQ(resultsToJson(set).find("blas_kernel"), std::string::npos);
+    EXPECT_FALSE(resultsFromJson(resultsToJson(set)).environment.blas_kernel);
+
+    set.environment.blas_kernel = BlasKernel{"SkylakeX", BlasKernelChoice::Lab, "Prescott", ""};
+    ResultSet back = resultsFromJson(resultsToJson(set));
+    ASSERT_TRUE(back.environment.blas_kernel);
+    EXPECT_EQ(back.environment.blas_kernel->name, "SkylakeX");
+    EXPECT_EQ(back.environment.blas_kernel->chosen_by, BlasKernelChoice::Lab);
+    EXPECT_EQ(back.environment.blas_kernel->replaced, "Prescott");
+    EXPECT_EQ(back.environment.blas_kernel->better, "");
+    EXPECT_EQ(resultsToJson(back), resultsToJson(set));
+
+    set.environment.blas_kernel = BlasKernel{"Prescott", BlasKernelChoice::User, "", "Haswell"};
+    const std::string text = resultsToJson(set);
+    EXPECT_EQ(text.find("\"replaced\""), std::string::npos);  // written only when set
+    back = resultsFromJson(text);
+    ASSERT_TRUE(back.environment.blas_kernel);
+    EXPECT_EQ(back.environment.blas_kernel->chosen_by, BlasKernelChoice::User);
+    EXPECT_EQ(back.environment.blas_kernel->better, "Haswell");
+
+    std::string bad = text;
+    const std::string user = "\"chosen_by\": \"user\"";
+    const auto at = bad.find(user);
+    ASSERT_NE(at, std::string::npos) << text;
+    bad.replace(at, user.size(), "\"chosen_by\": \"me\"");
+    try {
+        resultsFromJson(bad);
+        ADD_FAILURE() << "an unknown chosen_by was accepted";
+    } catch (const ResultsFileError& e) {
+        EXPECT_NE(std::string(e.what()).find("chosen_by"), std::string::npos) << e.what();
+    }
+}
+
 TEST(ResultsJson, DocumentHasTheDocumentedShape) {
     const Json doc = sampleDocument();
     EXPECT_EQ(doc["schema"], "ckptlab.results/1");

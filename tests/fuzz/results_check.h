@@ -95,6 +95,9 @@ inline Outcome checkResultsText(const std::string& text, std::string* message = 
     for (const std::string* text : {&e.ckptlab_version, &e.libtorch_version, &e.device,
                                     &e.device_name, &e.dtype, &e.blas, &e.created_utc})
         checkText(*text, false);
+    if (const auto& kernel = e.blas_kernel)
+        for (const std::string* text : {&kernel->name, &kernel->replaced, &kernel->better})
+            checkText(*text, false);
     for (const std::string& note : results.notes) checkText(note, false);
     for (const RunResult& run : results.runs) {
         checkText(run.strategy, true);

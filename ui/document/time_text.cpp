@@ -115,15 +115,28 @@ QString noiseWarningText(const NoiseWarning& w) {
     case NoiseWarning::Kind::Steal: return TimeText::tr("CPU steal %1 %").arg(fixed(w.value, 1));
     case NoiseWarning::Kind::Load:
         return TimeText::tr("load %1 on %n CPU(s)", nullptr, int(w.threshold)).arg(fixed(w.value, 1));
+    case NoiseWarning::Kind::GenericBlasKernel:
+        return TimeText::tr("OpenBLAS ran its generic %1 kernels on a CPU with %2: matmuls are "
+                            "several times slower than this machine can do")
+            .arg(QString::fromStdString(w.kernel), QString::fromStdString(w.instructions));
     }
     return QString::fromStdString(w.message);
 }
 
 QString noiseVerdict(const ResultSet& results) {
     QStringList parts;
-    for (const NoiseWarning& w : noiseWarnings(results)) parts << noiseWarningText(w);
-    if (parts.isEmpty()) return {};
-    return TimeText::tr("Noisy machine: %1").arg(parts.join(QStringLiteral("; ")));
+    QString slowKernels;  // not noise: every time is slower alike, so said on its own
+    for (const NoiseWarning& w : noiseWarnings(results)) {
+        if (w.kind == NoiseWarning::Kind::GenericBlasKernel)
+            slowKernels = noiseWarningText(w);
+        else
+            parts << noiseWarningText(w);
+    }
+    QStringList verdict;
+    if (!parts.isEmpty())
+        verdict << TimeText::tr("Noisy machine: %1").arg(parts.join(QStringLiteral("; ")));
+    if (!slowKernels.isEmpty()) verdict << slowKernels;
+    return verdict.join(QStringLiteral(". "));
 }
 
 QString roundsText(const TimingRounds& t) {

@@ -38,7 +38,8 @@ QString signedPercentNumber(double value);
 // One warning (noise.h) as a short phrase: "CV of full 14 %", "CPU steal 5.1 %",
 // "load 4.5 on 2 CPUs".
 QString noiseWarningText(const NoiseWarning& warning);
-// "Noisy machine: CV of full 14 %; load 4.5 on 2 CPUs"; empty for a quiet machine.
+// "Noisy machine: CV of full 14 %; load 4.5 on 2 CPUs", then the generic-BLAS-kernel warning as
+// a sentence of its own; empty for a quiet machine on fitting kernels.
 QString noiseVerdict(const ResultSet& results);
 // "12 interleaved rounds in 8.3 s; adaptive repeats stopped by precision (every median's
 // interval within ±5 %)"; empty without ResultSet::timing.

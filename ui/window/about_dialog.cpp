@@ -16,12 +16,32 @@ QString orUnknown(const std::string& value) {
     return value.empty() ? QObject::tr("unknown") : QString::fromStdString(value);
 }
 
+// Which OpenBLAS kernels run the matmuls and who chose them (ckptlab/blas_kernels.h).
+QString blasKernelText(const BlasKernel& kernel) {
+    const QString name = QString::fromStdString(kernel.name);
+    const QString better = QString::fromStdString(blasKernelInstructions(kernel.better));
+    switch (kernel.chosen_by) {
+    case BlasKernelChoice::Lab:
+        return QObject::tr("%1, chosen by Checkpoint Lab instead of OpenBLAS's generic %2")
+            .arg(name, QString::fromStdString(kernel.replaced));
+    case BlasKernelChoice::User:
+        return better.isEmpty()
+                   ? QObject::tr("%1, from OPENBLAS_CORETYPE").arg(name)
+                   : QObject::tr("%1, from OPENBLAS_CORETYPE (generic: this CPU has %2)")
+                         .arg(name, better);
+    case BlasKernelChoice::OpenBlas: break;
+    }
+    return better.isEmpty() ? QObject::tr("%1, detected by OpenBLAS").arg(name)
+                            : QObject::tr("%1, detected by OpenBLAS (generic: this CPU has %2)")
+                                  .arg(name, better);
+}
+
 QStringList facts(const Environment& env) {
     const QString threads = env.threads > 0 ? QString::number(env.threads) : QObject::tr("default");
     QString device = orUnknown(env.device);
     if (!env.device_name.empty())
         device += QStringLiteral(" (%1)").arg(QString::fromStdString(env.device_name));
-    return {
+    QStringList rows{
         QObject::tr("Checkpoint Lab") + QLatin1Char('\t') + QStringLiteral(CKPTLAB_VERSION),
         QObject::tr("Qt") + QLatin1Char('\t') + QString::fromLatin1(qVersion()) +
             QObject::tr(" (built with %1)").arg(QStringLiteral(QT_VERSION_STR)),
@@ -31,6 +51,10 @@ QStringList facts(const Environment& env) {
         QObject::tr("Device") + QLatin1Char('\t') + device,
         QObject::tr("Threads") + QLatin1Char('\t') + threads,
     };
+    if (env.blas_kernel)
+        rows.insert(4, QObject::tr("BLAS kernels") + QLatin1Char('\t') +
+                           blasKernelText(*env.blas_kernel));
+    return rows;
 }
 
 }  // namespace

@@ -125,6 +125,29 @@ struct MachineLoad {
     int samples = 0;               // load samples taken during the rounds
 };
 
+// The OpenBLAS kernels ("core") that ran the float32 matmuls and who chose them
+// (ckptlab/blas_kernels.h). OpenBLAS falls back to generic SSE3 kernels on a CPU model it does not
+// know, several times slower than the CPU can do, so a file says which ones ran.
+enum class BlasKernelChoice {
+    OpenBlas,  // OpenBLAS's own detection
+    User,      // the user's OPENBLAS_CORETYPE
+    Lab,       // Checkpoint Lab, replacing OpenBLAS's generic fallback
+};
+std::string toString(BlasKernelChoice choice);  // "openblas", "user", "lab"
+std::optional<BlasKernelChoice> parseBlasKernelChoice(const std::string& text);
+
+struct BlasKernel {
+    std::string name;  // OpenBLAS's name, e.g. "SkylakeX", "Haswell", "Prescott"
+    BlasKernelChoice chosen_by = BlasKernelChoice::OpenBlas;
+    std::string replaced;  // with Lab: the generic kernel OpenBLAS had picked, e.g. "Prescott"
+    // Set when `name` is a generic (pre-AVX) kernel and this CPU runs better ones: the kernel
+    // it should have run, e.g. "SkylakeX". The noise check warns then (noise.h).
+    std::string better;
+};
+// The instructions that make `better` faster than a generic kernel: "AVX-512" for SkylakeX and
+// later, "AVX2" for Haswell and Zen, "AVX" for Sandybridge; empty for another name.
+std::string blasKernelInstructions(const std::string& kernel);
+
 struct Environment {
     std::string ckptlab_version;
     std::string libtorch_version;
@@ -141,6 +164,8 @@ struct Environment {
     // How busy the machine was around the timed rounds (Linux /proc); empty when unreadable
     // or in older files.
     std::optional<MachineLoad> load;
+    // Empty for another BLAS than OpenBLAS and in older files.
+    std::optional<BlasKernel> blas_kernel;
 };
 
 // Where a run passed the modelled device's capacity (--memory-limit) or ran out for real.

@@ -16,6 +16,7 @@
 #include <locale>
 #include <sstream>
 
+#include "ckptlab/blas_kernels.h"
 #include "ckptlab/estimate.h"
 #include "ckptlab/runner.h"
 
@@ -45,7 +46,10 @@ std::string loadedBlas() {
         auto slash = line.find('/');
         if (slash == std::string::npos) continue;
         std::string path = line.substr(slash);
-        if (path.find("blas") == std::string::npos) continue;
+        // Shared libraries only, by their file name: a program's own path may say "blas".
+        const std::string file = path.substr(path.rfind('/') + 1);
+        if (file.rfind("lib", 0) != 0 || file.find(".so") == std::string::npos) continue;
+        if (file.find("blas") == std::string::npos) continue;
         if (path.find("cublas") != std::string::npos) continue;  // the GPU's, not the CPU BLAS
         if (path.find("openblas") != std::string::npos) {
             std::string variant = path.find("openmp") != std::string::npos    ? " (OpenMP)"
@@ -123,6 +127,7 @@ Environment describeEnvironment(const ExperimentConfig& config) {
     // outside one: the intra-op count of this thread is only LibTorch's default then.
     env.threads = config.threads > 0 ? config.threads : at::get_num_threads();
     env.blas = loadedBlas();
+    env.blas_kernel = describeBlasKernel(loadedBlasLibrary(), cpuFlags(), blasKernelVariables());
     env.cuda_compiled = at::hasCUDA();
     env.created_utc = nowUtc();
     if (const char* tunables = std::getenv("GLIBC_TUNABLES")) env.malloc_tunables = tunables;

@@ -48,6 +48,19 @@ using detail::readText;
 
 namespace {
 
+// Optional: absent for another BLAS and in older files.
+void readBlasKernel(const Fields& environment, Environment& e) {
+    const Json* kernel = environment.find("blas_kernel");
+    if (!kernel) return;
+    const Fields f(*kernel, environment.at().member("blas_kernel"));
+    BlasKernel k;
+    k.name = f.text("name");
+    k.chosen_by = f.choice("chosen_by", parseBlasKernelChoice, "openblas, user or lab");
+    if (f.find("replaced")) k.replaced = f.text("replaced");
+    if (f.find("better")) k.better = f.text("better");
+    e.blas_kernel = k;
+}
+
 Environment readEnvironment(const Json& j, const Path& at) {
     const Fields f(j, at);
     Environment e;
@@ -62,6 +75,7 @@ Environment readEnvironment(const Json& j, const Path& at) {
     e.created_utc = f.text("created_utc");
     if (f.find("malloc_tunables")) e.malloc_tunables = f.text("malloc_tunables");
     detail::readMachineLoad(f, e);
+    readBlasKernel(f, e);
     return e;
 }
 

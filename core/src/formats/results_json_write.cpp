@@ -50,6 +50,12 @@ OrderedJson environmentJson(const Environment& e) {
                             {"cuda_compiled", e.cuda_compiled},
                             {"created_utc", e.created_utc}};
     if (!e.malloc_tunables.empty()) environment["malloc_tunables"] = e.malloc_tunables;
+    if (const auto& kernel = e.blas_kernel) {
+        OrderedJson k{{"name", kernel->name}, {"chosen_by", toString(kernel->chosen_by)}};
+        if (!kernel->replaced.empty()) k["replaced"] = kernel->replaced;
+        if (!kernel->better.empty()) k["better"] = kernel->better;
+        environment["blas_kernel"] = std::move(k);
+    }
     detail::writeMachineLoad(e, environment);  // timing_json.cpp, like the other issue-11 keys
     return environment;
 }

@@ -67,6 +67,31 @@ std::int64_t requestedBytesIn(const std::string& message) {
     return static_cast<std::int64_t>(value);
 }
 
+std::string toString(BlasKernelChoice choice) {
+    switch (choice) {
+    case BlasKernelChoice::User: return "user";
+    case BlasKernelChoice::Lab: return "lab";
+    case BlasKernelChoice::OpenBlas: break;
+    }
+    return "openblas";
+}
+
+std::optional<BlasKernelChoice> parseBlasKernelChoice(const std::string& text) {
+    for (BlasKernelChoice c :
+         {BlasKernelChoice::OpenBlas, BlasKernelChoice::User, BlasKernelChoice::Lab})
+        if (text == toString(c)) return c;
+    return std::nullopt;
+}
+
+std::string blasKernelInstructions(const std::string& kernel) {
+    std::string lower;
+    for (char c : kernel) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower == "skylakex" || lower == "cooperlake" || lower == "sapphirerapids") return "AVX-512";
+    if (lower == "haswell" || lower == "zen") return "AVX2";
+    if (lower == "sandybridge") return "AVX";
+    return {};
+}
+
 const RunResult* ResultSet::find(const std::string& strategy) const {
     for (const RunResult& run : runs) {
         if (run.strategy == strategy) return &run;
