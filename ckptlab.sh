@@ -16,6 +16,7 @@ PACKAGES=(
   xvfb xauth appstream desktop-file-utils python3
   libxml2-utils shared-mime-info             # the MIME type test (xmllint, update-mime-database)
   locales                                    # de_DE/fr_FR: the tests under decimal commas
+  clang-format-14                            # the style check (tests/style), version pinned
 )
 
 install_missing() {

@@ -5,7 +5,8 @@
 # One step takes minutes on a 2-core CPU, so by default every strategy runs its traced step
 # (memory, gradients) and ONE timed step (--warmup 0 --repeats 1): a single sample, no spread.
 # Change with WARMUP/REPEATS. On the 2-core development machine the whole script took 34 min
-# (plan 2 min; README, "The tutorial's own size on this CPU"), with other builds beside it.
+# (plan 2 min; docs/MEASUREMENTS.md, "The tutorial's own size on this CPU"), with other builds
+# beside it.
 #
 # The middle budget: `ckptlab-cli plan --points 3` at the same config measures the cost model
 # and prints the planner's feasible range, from the smallest feasible peak (here that of `full`,

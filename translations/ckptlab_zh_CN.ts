@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ChartText</name>
@@ -37,7 +38,7 @@
         <translation>%1：共 %2</translation>
     </message>
     <message>
-        <source>Memory at the step's peak (MiB); checkpointing shrinks only the activations</source>
+        <source>Memory at the step&apos;s peak (MiB); checkpointing shrinks only the activations</source>
         <translation>训练步峰值时的内存 (MiB)；梯度检查点只缩减激活值</translation>
     </message>
     <message>
@@ -85,7 +86,7 @@
         <translation>优化器 %1</translation>
     </message>
     <message>
-        <source>previous step's gradients kept</source>
+        <source>previous step&apos;s gradients kept</source>
         <translation>保留上一步的梯度</translation>
     </message>
     <message>
@@ -412,6 +413,18 @@ fit %1</source>
         <translation>检查点调度</translation>
     </message>
     <message>
+        <source>Scaling of the step time</source>
+        <translation>每步时间的规模扩展</translation>
+    </message>
+    <message>
+        <source>Not a scaling sweep</source>
+        <translation>不是规模扩展扫描</translation>
+    </message>
+    <message>
+        <source>Step time, fastest repeat (ms; no error bars)</source>
+        <translation>每步时间，最快的一次（ms；无误差棒）</translation>
+    </message>
+    <message>
         <source>block boundaries</source>
         <translation>块边界</translation>
     </message>
@@ -439,7 +452,7 @@ fit %1</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <source>Memory above the step's start (MiB)</source>
+        <source>Memory above the step&apos;s start (MiB)</source>
         <translation>高于训练步开始时的内存 (MiB)</translation>
     </message>
     <message>
@@ -497,7 +510,7 @@ fit %1</source>
         <translation>节省内存 %1 · 增加时间 ≈ 0 [%2, %3] %（在噪声范围内）</translation>
     </message>
     <message>
-        <source>fastest repeat: no error bar (the interval is the median's)</source>
+        <source>fastest repeat: no error bar (the interval is the median&apos;s)</source>
         <translation>最快的一次：没有误差棒（区间属于中位数）</translation>
     </message>
 </context>
@@ -513,7 +526,7 @@ fit %1</source>
         <translation>无运行</translation>
     </message>
     <message>
-        <source>%1 differs: %2. It changes the work itself, so these files' memory and time do not compare run by run.</source>
+        <source>%1 differs: %2. It changes the work itself, so these files&apos; memory and time do not compare run by run.</source>
         <translation>%1 不同：%2。这改变了计算本身，因此这些文件的内存和时间不能逐个运行直接比较。</translation>
     </message>
     <message>
@@ -649,7 +662,7 @@ fit %1</source>
         <translation>transformer：只对 FFN 子块设检查点</translation>
     </message>
     <message>
-        <source>segments with the tutorial's closure bug (fails the gradient check)</source>
+        <source>segments with the tutorial&apos;s closure bug (fails the gradient check)</source>
         <translation>带有教程闭包错误的分段（梯度校验失败）</translation>
     </message>
     <message>
@@ -657,7 +670,7 @@ fit %1</source>
         <translation>预测峰值不超过 MiB 的最快调度（动态规划）</translation>
     </message>
     <message>
-        <source>Griewank's binomial schedule with S stored states</source>
+        <source>Griewank&apos;s binomial schedule with S stored states</source>
         <translation>Griewank 的二项式调度，存储 S 个状态</translation>
     </message>
     <message>
@@ -665,31 +678,23 @@ fit %1</source>
         <translation>注意力头数必须整除宽度（宽度 %1，头数 %2）</translation>
     </message>
     <message>
-        <source>dropout must be between 0 and %1 (got %2)</source>
-        <translation>dropout 必须在 0 到 %1 之间（当前为 %2）</translation>
-    </message>
-    <message>
-        <source>device must be cpu, cuda or cuda:N with N from 0 to %1 (got "%2")</source>
+        <source>device must be cpu, cuda or cuda:N with N from 0 to %1 (got &quot;%2&quot;)</source>
         <translation>设备必须是 cpu、cuda 或 cuda:N（N 为 0 到 %1）（当前为“%2”）</translation>
     </message>
     <message>
-        <source>memory limit must be 0 (no limit) or between %1 and %2 MiB (got %3)</source>
-        <translation>内存上限必须为 0（不限），或在 %1 到 %2 MiB 之间（当前为 %3）</translation>
-    </message>
-    <message>
-        <source>unknown strategy "%1" (known: %2)</source>
+        <source>unknown strategy &quot;%1&quot; (known: %2)</source>
         <translation>未知策略“%1”（可用：%2）</translation>
     </message>
     <message>
-        <source>strategy "%1" takes no parameter (got "%2")</source>
+        <source>strategy &quot;%1&quot; takes no parameter (got &quot;%2&quot;)</source>
         <translation>策略“%1”不带参数（当前为“%2”）</translation>
     </message>
     <message>
-        <source>optimal:MiB needs a memory budget between %1 and %2 MiB above the step's start, e.g. %3 (got "%4")</source>
+        <source>optimal:MiB needs a memory budget between %1 and %2 MiB above the step&apos;s start, e.g. %3 (got &quot;%4&quot;)</source>
         <translation>optimal:MiB 需要一个高于训练步开始时 %1 到 %2 MiB 之间的内存预算，例如 %3（当前为“%4”）</translation>
     </message>
     <message>
-        <source>strategy "%1" needs an integer parameter, e.g. %2 (got "%3")</source>
+        <source>strategy &quot;%1&quot; needs an integer parameter, e.g. %2 (got &quot;%3&quot;)</source>
         <translation>策略“%1”需要一个整数参数，例如 %2（当前为“%3”）</translation>
     </message>
     <message>
@@ -697,7 +702,7 @@ fit %1</source>
         <translation>深度为 %4 时，%1:N 的 N 必须在 %2 到 %3 之间（当前为 %5）</translation>
     </message>
     <message>
-        <source>strategy "%1" checkpoints a sub-block of the transformer block; use block transformer</source>
+        <source>strategy &quot;%1&quot; checkpoints a sub-block of the transformer block; use block transformer</source>
         <translation>策略“%1”对 transformer 块的子块设检查点；请使用 transformer 块</translation>
     </message>
     <message>
@@ -713,12 +718,8 @@ fit %1</source>
         <translation>%1：优化器状态</translation>
     </message>
     <message>
-        <source>%1: previous step (kept gradients)</source>
-        <translation>%1：上一步（保留梯度）</translation>
-    </message>
-    <message>
         <source>%1: out of memory</source>
-        <translation>%1：显存不足</translation>
+        <translation>%1：内存不足</translation>
     </message>
     <message>
         <source>%1: traced step</source>
@@ -737,16 +738,140 @@ fit %1</source>
         <translation>%1 %2：%3</translation>
     </message>
     <message>
-        <source>time limit must be between %1 and %2 seconds (got %3)</source>
-        <translation>时间上限必须在 %1 到 %2 秒之间（当前为 %3）</translation>
-    </message>
-    <message>
-        <source>timed round %1 (adaptive repeats)</source>
-        <translation>第 %1 轮计时（自适应重复）</translation>
-    </message>
-    <message>
         <source>timed rounds done</source>
         <translation>计时轮次完成</translation>
+    </message>
+    <message>
+        <source>time limit</source>
+        <translation>时间上限</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <comment>config field: ffn or transformer</comment>
+        <translation>块类型</translation>
+    </message>
+    <message>
+        <source>key/value heads</source>
+        <comment>grouped-query attention</comment>
+        <translation>键值头数</translation>
+    </message>
+    <message>
+        <source>dtype</source>
+        <comment>config field: float32 or bfloat16</comment>
+        <translation>数据类型</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <comment>config field</comment>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <comment>config field: random seed</comment>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>kept gradients</source>
+        <comment>config field: keep the previous step&apos;s</comment>
+        <translation>保留梯度</translation>
+    </message>
+    <message>
+        <source>adaptive repeats</source>
+        <comment>config field: --repeats auto</comment>
+        <translation>自适应重复次数</translation>
+    </message>
+    <message>
+        <source>points</source>
+        <comment>Pareto sweep: optimal budgets to run</comment>
+        <translation>点数</translation>
+    </message>
+    <message>
+        <source>%1 must be between %2 and %3 seconds (got %4)</source>
+        <translation>%1 必须在 %2 到 %3 秒之间（当前为 %4）</translation>
+    </message>
+    <message>
+        <source>%1 must be 0 (no limit) or between %2 and %3 MiB (got %4)</source>
+        <translation>%1 必须为 0（不限），或在 %2 到 %3 MiB 之间（当前为 %4）</translation>
+    </message>
+    <message>
+        <source>kv-heads must divide heads (heads %1, kv-heads %2)</source>
+        <translation>KV 头数必须整除注意力头数（头数 %1，KV 头数 %2）</translation>
+    </message>
+    <message>
+        <source>device must be cpu: this LibTorch has no usable CUDA (got &quot;%1&quot;)</source>
+        <translation>设备必须是 cpu：此 LibTorch 没有可用的 CUDA（当前为“%1”）</translation>
+    </message>
+    <message>
+        <source>device must be cuda:0 to cuda:%1 on this machine (got &quot;%2&quot;)</source>
+        <translation>本机上设备必须是 cuda:0 到 cuda:%1（当前为“%2”）</translation>
+    </message>
+    <message>
+        <source>strategies: give at least one strategy</source>
+        <translation>策略：请至少给出一个策略</translation>
+    </message>
+    <message>
+        <source>strategies: %1 is listed twice (items %2 and %3)</source>
+        <translation>策略：%1 列出了两次（第 %2 项和第 %3 项）</translation>
+    </message>
+    <message>
+        <source>%1 plans at most %2 units (depth x sub-blocks per block: 1 for ffn, 2 for transformer); depth %3 of %4 blocks is %5 units: use depth 1 to %6</source>
+        <translation>%1 最多规划 %2 个单元（深度 × 每块子块数：ffn 为 1，transformer 为 2）；深度 %3 的 %4 块共 %5 个单元：请使用 1 到 %6 的深度</translation>
+    </message>
+    <message>
+        <source>a Pareto sweep plans at most %1 units (depth x sub-blocks per block: 1 for ffn, 2 for transformer); depth %2 of %3 blocks is %4 units: use depth 1 to %5</source>
+        <translation>帕累托扫描最多规划 %1 个单元（深度 × 每块子块数：ffn 为 1，transformer 为 2）；深度 %2 的 %3 块共 %4 个单元：请使用 1 到 %5 的深度</translation>
+    </message>
+    <message>
+        <source>values: give at least two values to fit</source>
+        <translation>取值：拟合至少需要两个取值</translation>
+    </message>
+    <message>
+        <source>values: %1 is listed twice (items %2 and %3); a fit needs distinct sizes</source>
+        <translation>取值：%1 列出了两次（第 %2 项和第 %3 项）；拟合需要互不相同的规模</translation>
+    </message>
+    <message>
+        <source>at %1=%2: %3</source>
+        <translation>在 %1=%2 时：%3</translation>
+    </message>
+    <message>
+        <source>config does not fit: strategy %1 is predicted to need %2 but only %3 are available on %4</source>
+        <translation>配置放不下：策略 %1 预计需要 %2，但 %4 上只有 %3 可用</translation>
+    </message>
+    <message>
+        <source>config does not fit: strategy %1 (its budget taken as the upper bound of its peak) is predicted to need %2 but only %3 are available on %4</source>
+        <translation>配置放不下：策略 %1（以其预算作为峰值上限）预计需要 %2，但 %4 上只有 %3 可用</translation>
+    </message>
+    <message>
+        <source>optimal:%1 MiB is below the smallest feasible schedule, which needs %2 MiB above the step&apos;s start</source>
+        <translation>optimal:%1 MiB 低于最小可行调度，后者需要高于训练步开始时 %2 MiB</translation>
+    </message>
+    <message>
+        <source>no schedule fits %1 bytes</source>
+        <translation>没有调度能放进 %1 字节</translation>
+    </message>
+    <message>
+        <source>lesson %1, step %2: %3</source>
+        <translation>课程 %1，步骤 %2：%3</translation>
+    </message>
+    <message>
+        <source>reference gradients (none)</source>
+        <translation>参考梯度（none）</translation>
+    </message>
+    <message>
+        <source>%1: previous step, its gradients kept</source>
+        <translation>%1：上一步，保留其梯度</translation>
+    </message>
+    <message>
+        <source>%1: the baseline starts without gradients, as the tutorial&apos;s did</source>
+        <translation>%1：基线从无梯度开始，与教程相同</translation>
+    </message>
+    <message>
+        <source>%1: failed</source>
+        <translation>%1：失败</translation>
+    </message>
+    <message>
+        <source>timed round %1 (auto)</source>
+        <translation>第 %1 轮计时（自动）</translation>
     </message>
 </context>
 <context>
@@ -784,7 +909,7 @@ fit %1</source>
         <translation>%1 模型，%2 个块，宽度 %3，序列长度 %4，批大小 %5</translation>
     </message>
     <message>
-        <source>%1, previous step's gradients kept</source>
+        <source>%1, previous step&apos;s gradients kept</source>
         <translation>%1，保留上一步的梯度</translation>
     </message>
     <message>
@@ -820,10 +945,6 @@ fit %1</source>
         <translation>
             <numerusform>%1（%2，%n 个线程），%3</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>Checkpoint schedules</source>
-        <translation>检查点调度</translation>
     </message>
 </context>
 <context>
@@ -991,7 +1112,7 @@ fit %1</source>
         <translation>BLAS 内核</translation>
     </message>
     <message>
-        <source>%1, chosen by Checkpoint Lab instead of OpenBLAS's generic %2</source>
+        <source>%1, chosen by Checkpoint Lab instead of OpenBLAS&apos;s generic %2</source>
         <translation>%1，由 Checkpoint Lab 选用，替代 OpenBLAS 的通用 %2 内核</translation>
     </message>
     <message>
@@ -1039,12 +1160,12 @@ Nothing was written.</source>
     <name>SourceText</name>
     <message>
         <source>%1 · %2</source>
-        <comment>a run's strategy and the machine of its file</comment>
+        <comment>a run&apos;s strategy and the machine of its file</comment>
         <translation>%1 · %2</translation>
     </message>
     <message>
         <source>%1: %2</source>
-        <comment>a file's machine and one of its notes</comment>
+        <comment>a file&apos;s machine and one of its notes</comment>
         <translation>%1：%2</translation>
     </message>
 </context>
@@ -1153,11 +1274,11 @@ Nothing was written.</source>
         <translation>%1 [%2, %3] %</translation>
     </message>
     <message>
-        <source>Median step time against none's, in % of none's median</source>
+        <source>Median step time against none&apos;s, in % of none&apos;s median</source>
         <translation>每步时间中位数相对 none 的变化，以 none 中位数的 % 表示</translation>
     </message>
     <message>
-        <source>[%1, %2] % runs from this run's interval low less none's high to its high less none's low (in % of none's median)</source>
+        <source>[%1, %2] % runs from this run&apos;s interval low less none&apos;s high to its high less none&apos;s low (in % of none&apos;s median)</source>
         <translation>[%1, %2] % 的下端是此运行区间下端减去 none 区间上端，上端是此运行区间上端减去 none 区间下端（以 none 中位数的 % 表示）</translation>
     </message>
     <message>
@@ -1177,7 +1298,7 @@ Nothing was written.</source>
         <translation>每增加 1% 时间节省的内存 %（越高越好）</translation>
     </message>
     <message>
-        <source>No ratio: the time added is within noise (the step-time intervals overlap none's), and a ratio over a time that may be 0 means nothing</source>
+        <source>No ratio: the time added is within noise (the step-time intervals overlap none&apos;s), and a ratio over a time that may be 0 means nothing</source>
         <translation>不计算比值：增加的时间在噪声范围内（每步时间区间与 none 的重叠），除以一个可能为 0 的时间没有意义</translation>
     </message>
     <message>
@@ -1213,11 +1334,11 @@ Nothing was written.</source>
         </translation>
     </message>
     <message>
-        <source>%1; adaptive repeats stopped by precision: every median's interval within ±%2 %</source>
+        <source>%1; adaptive repeats stopped by precision: every median&apos;s interval within ±%2 %</source>
         <translation>%1；自适应重复因精度达标而停止：每个中位数的区间都在 ±%2 % 以内</translation>
     </message>
     <message>
-        <source>%1; adaptive repeats stopped by the %2 time limit before every median's interval was within ±%3 %</source>
+        <source>%1; adaptive repeats stopped by the %2 time limit before every median&apos;s interval was within ±%3 %</source>
         <translation>%1；自适应重复因 %2 的时间上限而停止，此时并非每个中位数的区间都在 ±%3 % 以内</translation>
     </message>
     <message>
@@ -1285,7 +1406,7 @@ Nothing was written.</source>
         <translation>已分配 %2 时尝试再分配 %1，分配器失败。</translation>
     </message>
     <message>
-        <source>Peak %1 above the step's start: the highest it reached before it stopped.</source>
+        <source>Peak %1 above the step&apos;s start: the highest it reached before it stopped.</source>
         <translation>峰值比训练步开始时高 %1：这是停止前达到的最高值。</translation>
     </message>
     <message>
@@ -1302,7 +1423,7 @@ Nothing was written.</source>
     </message>
     <message>
         <source>%1: %2</source>
-        <extracomment>a run's name, then where it ran out of memory</extracomment>
+        <extracomment>a run&apos;s name, then where it ran out of memory</extracomment>
         <translation>%1：%2</translation>
     </message>
     <message>
@@ -1396,10 +1517,6 @@ Nothing was written.</source>
         <translation>PNG (*.png)</translation>
     </message>
     <message>
-        <source>Export the checkpoint schedules</source>
-        <translation>导出检查点调度图</translation>
-    </message>
-    <message>
         <source>Export %1</source>
         <translation>导出 %1</translation>
     </message>
@@ -1422,10 +1539,6 @@ Nothing was written.</source>
 </context>
 <context>
     <name>ckptlab::ui::ChartsPanel</name>
-    <message>
-        <source>Checkpoint schedules</source>
-        <translation>检查点调度</translation>
-    </message>
     <message>
         <source>median of the repeats</source>
         <translation>重复的中位数</translation>
@@ -1459,20 +1572,12 @@ Nothing was written.</source>
         <translation>绘制：</translation>
     </message>
     <message>
-        <source>Not a scaling sweep</source>
-        <translation>不是规模扩展扫描</translation>
-    </message>
-    <message>
         <source>Error bars: the 95% interval of each median</source>
         <translation>误差棒：每个中位数的 95% 区间</translation>
     </message>
     <message>
         <source>No error bars: the interval belongs to the median, not to the fastest repeat</source>
         <translation>没有误差棒：区间属于中位数，而不是最快的一次</translation>
-    </message>
-    <message>
-        <source>Step time, fastest repeat (ms; no error bars)</source>
-        <translation>每步时间，最快的一次（ms；无误差棒）</translation>
     </message>
 </context>
 <context>
@@ -1509,20 +1614,16 @@ Nothing was written.</source>
         <translation>例如 4,8,16,32</translation>
     </message>
     <message>
-        <source>At least two values of the varied dimension, comma-separated</source>
-        <translation>变化维度的至少两个取值，用逗号分隔</translation>
-    </message>
-    <message>
         <source>Run the checked strategies at every value and fit how activation memory, peak and step time grow (log-log exponent)</source>
         <translation>在每个取值下运行勾选的策略，并拟合激活值内存、峰值和每步时间的增长（双对数指数）</translation>
     </message>
     <message>
-        <source>Scaling values: "%1" is not a whole number. Give at least two values of %2, e.g. 4,8,16,32.</source>
-        <translation>扩展取值：“%1”不是整数。请给出 %2 的至少两个取值，例如 4,8,16,32。</translation>
+        <source>%1 or more values of the varied dimension, comma-separated</source>
+        <translation>所变化维度的 %1 个或更多取值，用逗号分隔</translation>
     </message>
     <message>
-        <source>Scaling values: give at least two values of %1 to fit an exponent, e.g. 4,8,16,32.</source>
-        <translation>扩展取值：请给出 %1 的至少两个取值以拟合指数，例如 4,8,16,32。</translation>
+        <source>Scaling values: &quot;%1&quot; is not a whole number. Give whole numbers of %2, e.g. 4,8,16,32.</source>
+        <translation>扩展取值：“%1”不是整数。请给出 %2 的整数取值，例如 4,8,16,32。</translation>
     </message>
 </context>
 <context>
@@ -1720,7 +1821,7 @@ Replace them anyway?</source>
         <translation>未知课程</translation>
     </message>
     <message>
-        <source>There is no lesson "%1". The lessons are:
+        <source>There is no lesson &quot;%1&quot;. The lessons are:
 %2</source>
         <translation>没有课程“%1”。现有课程：
 %2</translation>
@@ -1766,7 +1867,7 @@ Replace them anyway?</source>
         <translation>现场运行(&amp;L)</translation>
     </message>
     <message>
-        <source>Measure the lesson's step again on this machine</source>
+        <source>Measure the lesson&apos;s step again on this machine</source>
         <translation>在本机重新测量课程的这一步</translation>
     </message>
     <message>
@@ -1802,11 +1903,11 @@ Replace them anyway?</source>
         <translation>讲义已写入 %1</translation>
     </message>
     <message>
-        <source>Cannot open lesson "%1": %2</source>
+        <source>Cannot open lesson &quot;%1&quot;: %2</source>
         <translation>无法打开课程“%1”：%2</translation>
     </message>
     <message>
-        <source>There is no lesson "%1". The lessons are: %2</source>
+        <source>There is no lesson &quot;%1&quot;. The lessons are: %2</source>
         <translation>没有课程“%1”。现有课程：%2</translation>
     </message>
     <message>
@@ -1824,7 +1925,7 @@ Replace them anyway?</source>
 %1</translation>
     </message>
     <message>
-        <source>There is no lesson "%1" that could be read. The lessons are: %2. These lesson files could not be read:
+        <source>There is no lesson &quot;%1&quot; that could be read. The lessons are: %2. These lesson files could not be read:
 %3</source>
         <translation>没有可读取的课程“%1”。现有课程：%2。以下课程文件无法读取：
 %3</translation>
@@ -2010,10 +2111,6 @@ Replace them anyway?</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <source>Checkpoint schedules</source>
-        <translation>检查点调度</translation>
-    </message>
-    <message>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -2060,7 +2157,7 @@ Replace them anyway?</source>
         <translation>没有策略</translation>
     </message>
     <message>
-        <source>Check at least one strategy to run (include "none" as the baseline).</source>
+        <source>Check at least one strategy to run (include &quot;none&quot; as the baseline).</source>
         <translation>请至少勾选一个要运行的策略（包括作为基线的“none”）。</translation>
     </message>
     <message>
@@ -2072,10 +2169,6 @@ Replace them anyway?</source>
 %1</source>
         <translation>这些策略不适用于此模型：
 %1</translation>
-    </message>
-    <message>
-        <source>At %1 = %2: %3</source>
-        <translation>%1 = %2 时：%3</translation>
     </message>
     <message>
         <source>Sweep cannot fit</source>
@@ -2132,7 +2225,7 @@ The %n run(s) finished before this are kept.</source>
         <translation>语言(&amp;L)</translation>
     </message>
     <message>
-        <source>Open one results file, or several (this machine's and a server's, say) to compare them side by side</source>
+        <source>Open one results file, or several (this machine&apos;s and a server&apos;s, say) to compare them side by side</source>
         <translation>打开一个结果文件，或打开多个（例如本机的和服务器的）并排比较</translation>
     </message>
     <message>
@@ -2168,6 +2261,11 @@ Close anyway and lose them?</source>
         <translation>屏幕上的结果是在本机测量的，尚未保存。
 
 仍要关闭并丢弃它们吗？</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <comment>a strategy and why it cannot run</comment>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -2217,7 +2315,7 @@ Close anyway and lose them?</source>
         <translation> &lt;i&gt;（更新中…）&lt;/i&gt;</translation>
     </message>
     <message>
-        <source>Replayed from the measured costs of one block (%1 this model's shape), the same cost model the runner reports beside each measurement:
+        <source>Replayed from the measured costs of one block (%1 this model&apos;s shape), the same cost model the runner reports beside each measurement:
 %2</source>
         <translation>根据一个块的实测代价回放得出（%1此模型的形状），与运行器在每次测量旁报告的代价模型相同：
 %2</translation>
@@ -2255,7 +2353,7 @@ Close anyway and lose them?</source>
         <translation>&lt;br&gt;测量一个块失败：%1</translation>
     </message>
     <message>
-        <source>From the model's shape alone (conservative), until one block of it has been measured</source>
+        <source>From the model&apos;s shape alone (conservative), until one block of it has been measured</source>
         <translation>仅根据模型形状估计（保守），直到测量了其中一个块</translation>
     </message>
     <message>
@@ -2270,7 +2368,7 @@ Close anyway and lose them?</source>
 <context>
     <name>ckptlab::ui::ParameterPanel</name>
     <message>
-        <source>ffn: LayerNorm + MLP blocks (the seed's model); transformer: attention + MLP blocks</source>
+        <source>ffn: LayerNorm + MLP blocks (the seed&apos;s model); transformer: attention + MLP blocks</source>
         <translation>ffn：LayerNorm + MLP 块（教程的模型）；transformer：注意力 + MLP 块</translation>
     </message>
     <message>
@@ -2314,6 +2412,18 @@ Close anyway and lose them?</source>
         <translation>注意力头数(&amp;H)</translation>
     </message>
     <message>
+        <source>Ke&amp;y/value heads</source>
+        <translation>键值头数(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Key/value heads of grouped-query attention, for the Llama block: &quot;same as heads&quot; (0) gives every head its own, any other number must divide the heads. The ffn and transformer blocks do not use it, so it changes no measurement yet; it is recorded with the runs.</source>
+        <translation>分组查询注意力的键/值头数，供 Llama 块使用：“同注意力头数”（0）表示每个头都有自己的键值，其他数值必须整除注意力头数。ffn 与 transformer 块不使用它，所以目前不改变任何测量；它会随运行一起记录。</translation>
+    </message>
+    <message>
+        <source>same as heads</source>
+        <translation>同注意力头数</translation>
+    </message>
+    <message>
         <source>Attention heads; must divide the width (transformer only)</source>
         <translation>注意力头数；必须整除宽度（仅 transformer）</translation>
     </message>
@@ -2342,7 +2452,7 @@ Close anyway and lose them?</source>
         <translation> MiB</translation>
     </message>
     <message>
-        <source>The capacity of the device being modelled, in MiB (0 = no limit, up to %1 MiB): parameters, input and optimizer state count against it. A run whose step passes it fails with "out of memory" where it happened, in the table and on the charts, and the other runs go on. Set it between the totals of full and none to see none fail and full fit.</source>
+        <source>The capacity of the device being modelled, in MiB (0 = no limit, up to %1 MiB): parameters, input and optimizer state count against it. A run whose step passes it fails with &quot;out of memory&quot; where it happened, in the table and on the charts, and the other runs go on. Set it between the totals of full and none to see none fail and full fit.</source>
         <translation>所模拟设备的容量，单位 MiB（0 = 不限，最多 %1 MiB）：参数、输入和优化器状态都计入其中。训练步超过它的运行会在发生处以“显存不足”失败（表格和图表中都会显示），其他运行继续。把它设在 full 与 none 的总量之间，就能看到 none 失败而 full 放得下。</translation>
     </message>
     <message>
@@ -2370,7 +2480,7 @@ Close anyway and lose them?</source>
         <translation>线程数(&amp;T)</translation>
     </message>
     <message>
-        <source>Intra-op threads; auto keeps LibTorch's default</source>
+        <source>Intra-op threads; auto keeps LibTorch&apos;s default</source>
         <translation>算子内线程数；自动表示沿用 LibTorch 的默认值</translation>
     </message>
     <message>
@@ -2390,7 +2500,7 @@ Close anyway and lose them?</source>
         <translation>重复次数</translation>
     </message>
     <message>
-        <source>&amp;Keep the previous step's gradients</source>
+        <source>&amp;Keep the previous step&apos;s gradients</source>
         <translation>保留上一步的梯度(&amp;K)</translation>
     </message>
     <message>
@@ -2398,7 +2508,7 @@ Close anyway and lose them?</source>
         <translation>%1；该字段保持为 %2。请设置范围内的上限（0 = 不限）后再运行。</translation>
     </message>
     <message>
-        <source>The tutorial's protocol: none runs first from a clean start; every other strategy's measured step starts with the previous step's gradients still allocated and adds its own into them, as the tutorial's test does when it never clears them between its two runs. Savings then compare whole peaks.</source>
+        <source>The tutorial&apos;s protocol: none runs first from a clean start; every other strategy&apos;s measured step starts with the previous step&apos;s gradients still allocated and adds its own into them, as the tutorial&apos;s test does when it never clears them between its two runs. Savings then compare whole peaks.</source>
         <translation>教程的测量方式：none 先从干净的状态运行；其他每个策略被测的训练步开始时，上一步的梯度仍然占用内存，并把自己的梯度累加进去；教程的测试在两次运行之间从不清空梯度，就是这种情况。节省量于是比较的是整个峰值。</translation>
     </message>
     <message>
@@ -2480,7 +2590,7 @@ Close anyway and lose them?</source>
         <translation>自动</translation>
     </message>
     <message>
-        <source>Adaptive repeats: keep taking rounds (at least %1) until every median's 95% interval is within ±%2 % of it, or the time limit passes; the status bar says which stopped it</source>
+        <source>Adaptive repeats: keep taking rounds (at least %1) until every median&apos;s 95% interval is within ±%2 % of it, or the time limit passes; the status bar says which stopped it</source>
         <translation>自适应重复：持续进行计时轮次（至少 %1 轮），直到每个中位数的 95% 区间都在其 ±%2 % 以内，或达到时间上限；状态栏会说明是哪一个使其停止</translation>
     </message>
     <message>
@@ -2551,7 +2661,7 @@ Close anyway and lose them?</source>
         <translation>梯度校验</translation>
     </message>
     <message>
-        <source>Highest allocation above the step's start</source>
+        <source>Highest allocation above the step&apos;s start</source>
         <translation>高于训练步开始时的最高分配</translation>
     </message>
     <message>
@@ -2595,11 +2705,11 @@ Close anyway and lose them?</source>
         <translation>来源</translation>
     </message>
     <message>
-        <source>The machine of the results file the run comes from (its file's name too when two files were made on the same machine)</source>
+        <source>The machine of the results file the run comes from (its file&apos;s name too when two files were made on the same machine)</source>
         <translation>该运行所属结果文件的机器（若两个文件来自同一台机器，还会附上文件名）</translation>
     </message>
     <message>
-        <source>Timing: the timed steps of every strategy run after all traced steps, interleaved in rounds; this row's times arrive then</source>
+        <source>Timing: the timed steps of every strategy run after all traced steps, interleaved in rounds; this row&apos;s times arrive then</source>
         <translation>计时中：所有策略的计时步在全部记录步之后按交错轮次运行；此行的时间届时到达</translation>
     </message>
     <message>
@@ -2627,7 +2737,7 @@ Close anyway and lose them?</source>
         <translation>一步的矩阵乘法计算量（前向、重计算、反向）除以每步时间中位数</translation>
     </message>
     <message>
-        <source>Median step time against none's, with the range of the difference; ≈ 0 when the two intervals overlap (within noise)</source>
+        <source>Median step time against none&apos;s, with the range of the difference; ≈ 0 when the two intervals overlap (within noise)</source>
         <translation>每步时间中位数相对 none 的变化及差值范围；两个区间重叠时显示 ≈ 0（在噪声范围内）</translation>
     </message>
     <message>
@@ -2656,7 +2766,7 @@ Close anyway and lose them?</source>
         <translation>预设…</translation>
     </message>
     <message>
-        <source>Check a named set of strategies, e.g. the seed's experiments</source>
+        <source>Check a named set of strategies, e.g. the seed&apos;s experiments</source>
         <translation>勾选一组命名的策略，例如教程的实验</translation>
     </message>
     <message>
@@ -2683,7 +2793,7 @@ Close anyway and lose them?</source>
         <translation>预测</translation>
     </message>
     <message>
-        <source>Peak above the step's start and step time, predicted from the measured costs of one block before anything runs</source>
+        <source>Peak above the step&apos;s start and step time, predicted from the measured costs of one block before anything runs</source>
         <translation>高于训练步开始时的峰值和每步时间，在任何运行之前根据一个块的实测代价预测</translation>
     </message>
     <message>
@@ -2699,7 +2809,7 @@ Close anyway and lose them?</source>
         <translation>%1 · %2 ms</translation>
     </message>
     <message>
-        <source>Predicted peak %1 above the step's start (activations %2), step %3 ms</source>
+        <source>Predicted peak %1 above the step&apos;s start (activations %2), step %3 ms</source>
         <translation>预测峰值比训练步开始时高 %1（激活值 %2），每步 %3 ms</translation>
     </message>
     <message>

@@ -4,10 +4,10 @@
 
 #include <cstdlib>
 
+#include "base/app_setup.h"
+#include "base/language.h"
 #include "charts/chart_export.h"
 #include "cli_commands.h"
-#include "window/app_setup.h"
-#include "window/language.h"
 
 namespace ckptlab::cli {
 namespace {

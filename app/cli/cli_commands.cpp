@@ -15,9 +15,13 @@ int runExperiment(ExperimentOptions o, bool sweep) {
         std::cerr << "ckptlab-cli: " << error << "\n";
         return kBadInput;
     }
-    std::vector<std::string> strategies{o.strategy};
+    // Bad strategies and configs throw std::invalid_argument kin before any work: exit 2
+    // (main_cli.cpp); anything later is a failed run.
+    std::vector<Strategy> strategies;
     std::string presetNote;  // what a preset left out at this depth
-    if (sweep) {
+    if (!sweep) {
+        strategies = parseStrategies({o.strategy});  // the one it measures, parsed here
+    } else {
         if (!o.preset.empty() && !o.strategies.empty()) {
             std::cerr << "ckptlab-cli: give --preset or --strategies, not both\n";
             return kBadInput;
@@ -36,14 +40,8 @@ int runExperiment(ExperimentOptions o, bool sweep) {
                                             o.config, &presetNote);
         }
     }
-    try {
-        Runner::check(o.config, strategies);
-    } catch (const std::exception& e) {
-        std::cerr << "ckptlab-cli: " << e.what() << "\n";
-        return kBadInput;
-    }
-
-    // Runs fail one by one inside the sweep; what escapes it is classified in main_cli.cpp.
+    // The sweep's pre-run check (Runner::check) refuses before any work; runs fail one by one
+    // inside it; what escapes is classified in main_cli.cpp.
     ResultSet results = Runner().sweep(o.config, strategies, makeHooks(o.quiet));
     if (!presetNote.empty()) results.notes.insert(results.notes.begin(), presetNote);
     return reportAndFinish(results, o);

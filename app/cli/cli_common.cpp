@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include "ckptlab/results_io.h"
 #include "ckptlab/strategy.h"
 #include "cli_commands.h"
+#include "cli_config_options.h"
 #include "cli_table.h"
 
 namespace ckptlab::cli {
@@ -25,34 +27,13 @@ extern "C" void onInterrupt(int) { gCancel.store(true); }
 
 // Parses the text options into the config; empty string when fine, else the message.
 std::string completeConfig(ExperimentOptions& o) {
-    auto block = parseBlockKind(o.block);
-    if (!block) return "--block must be ffn or transformer (got \"" + o.block + "\")";
-    auto dtype = parseDType(o.dtype);
-    if (!dtype) return "--dtype must be float32 or bfloat16 (got \"" + o.dtype + "\")";
-    auto optimizer = parseOptimizer(o.optimizer);
-    if (!optimizer) return "--optimizer must be none, sgd or adam (got \"" + o.optimizer + "\")";
-    auto seed = parseSeed(o.seed);
-    if (!seed)
-        return "--seed must be a whole number from 0 to 18446744073709551615 (got \"" + o.seed +
-               "\")";
-    o.config.block = *block;
-    o.config.dtype = *dtype;
-    o.config.optimizer = *optimizer;
-    o.config.seed = *seed;
-    if (o.repeats == "auto") {
-        o.config.repeats_auto = true;
-    } else {
-        const auto& r = limits::repeats;
-        const std::string range = std::to_string(r.min) + " to " + std::to_string(r.max);
-        if (o.repeats.empty() || o.repeats.size() > 9 ||
-            o.repeats.find_first_not_of("0123456789") != std::string::npos)
-            return "--repeats must be a whole number from " + range + " or auto (got \"" +
-                   o.repeats + "\")";
-        // At most 9 digits: an int; its range is checked with the config's.
-        o.config.repeats = static_cast<int>(*parseInteger(o.repeats));
-    }
+    if (std::string error = applyConfigOptions(o.configText, o.config); !error.empty())
+        return error;
     try {
-        if (!o.strategiesText.empty()) o.strategies = splitList(o.strategiesText, "--strategies");
+        // The command line's strategies, parsed here once; the model's ranges are the sweep
+        // check's (Runner::check).
+        if (!o.strategiesText.empty())
+            o.strategies = parseStrategies(splitList(o.strategiesText, "--strategies"));
     } catch (const std::exception& e) {
         return e.what();
     }
@@ -68,16 +49,18 @@ std::string completeConfig(ExperimentOptions& o) {
     return {};
 }
 
-std::vector<std::string> strategiesForModel(const std::vector<std::string>& wanted,
-                                            const std::string& listName,
-                                            const ExperimentConfig& config, std::string* note) {
-    std::vector<std::string> kept, dropped;
+std::vector<Strategy> strategiesForModel(const std::vector<Strategy>& wanted,
+                                         const std::string& listName,
+                                         const ExperimentConfig& config, std::string* note) {
+    std::vector<Strategy> kept;
+    std::vector<std::string> dropped;
     std::string reason;
-    for (const std::string& text : wanted) {
+    for (const Strategy& strategy : wanted) {
         try {
-            kept.push_back(parseStrategy(text, config.depth, config.block).name());
+            checkStrategy(strategy, config.depth, config.block);
+            kept.push_back(strategy);
         } catch (const StrategyError& e) {
-            dropped.push_back(text);
+            dropped.push_back(strategy.name());
             if (reason.empty()) reason = e.what();
         }
     }
@@ -90,6 +73,18 @@ std::vector<std::string> strategiesForModel(const std::vector<std::string>& want
             std::to_string(config.depth) + " " + toString(config.block) + " model cannot take" +
             (dropped.size() == 1 ? ": " + reason : "");
     return kept;
+}
+
+std::string leftOutNote(const std::vector<Strategy>& typed, const SweepCheck& check) {
+    std::string names;
+    for (const Strategy& strategy : typed)
+        if (std::find(check.strategies.begin(), check.strategies.end(), strategy) ==
+            check.strategies.end())
+            names += (names.empty() ? "" : ", ") + strategy.name();
+    if (names.empty()) return {};
+    return names +
+           " left out: a Pareto sweep runs budgets of its own, and one budget means nothing "
+           "across the sizes of a scaling sweep";
 }
 
 int reportFailure(const std::exception& error, bool verbose) {
@@ -166,14 +161,14 @@ RunnerHooks makeHooks(bool quiet) {
     RunnerHooks hooks;
     hooks.cancel = &gCancel;
     if (quiet) return hooks;
-    hooks.progress = [tty](double fraction, const std::string& message) {
+    hooks.progress = [tty](double fraction, const CoreMessage& message) {
         if (tty)
             std::fprintf(stderr, "\r\033[K[%3d%%] %s", static_cast<int>(fraction * 100),
-                         message.c_str());
+                         message.english.c_str());
     };
     hooks.result = [tty](const RunResult& run) {
-        std::fprintf(stderr, "%smeasured %s%s\n", tty ? "\r\033[K" : "", run.strategy.c_str(),
-                     run.error ? " (failed)" : "");
+        std::fprintf(stderr, "%smeasured %s%s\n", tty ? "\r\033[K" : "",
+                     run.strategy.name().c_str(), run.error ? " (failed)" : "");
     };
     return hooks;
 }

@@ -17,9 +17,13 @@ std::string completeConfig(ExperimentOptions& options);
 // The strategies of a list the user did not type item by item (a preset, a default) that the
 // model can take: from:10 needs 11 blocks, so at depth 4 it is left out. `note` says what was
 // left out and why (empty when nothing was), for the results' notes.
-std::vector<std::string> strategiesForModel(const std::vector<std::string>& wanted,
-                                            const std::string& listName,
-                                            const ExperimentConfig& config, std::string* note);
+std::vector<Strategy> strategiesForModel(const std::vector<Strategy>& wanted,
+                                         const std::string& listName,
+                                         const ExperimentConfig& config, std::string* note);
+
+// The strategies a curve sweep (pareto, scaling) left out of those typed: memory budgets
+// (sweepStrategies). A note for the results, empty when none was.
+std::string leftOutNote(const std::vector<Strategy>& typed, const SweepCheck& check);
 
 // The exit code and one line on stderr for an exception that escaped a command: 2 for bad
 // input (std::invalid_argument and its kin, MemoryError), 1 for anything else.

@@ -51,7 +51,9 @@ void addMismatches(const Lesson& lesson, const LessonResults& results,
 int listLessons(const std::vector<Lesson>& lessons, const std::string& lang) {
     for (const Lesson& l : lessons)
         std::cout << l.id << "\t" << l.title.in(lang) << "\t" << l.steps.size()
-                  << (lang == kLangChinese ? " 个步骤" : l.steps.size() == 1 ? " step" : " steps")
+                  << (lang == kLangChinese  ? " 个步骤"
+                      : l.steps.size() == 1 ? " step"
+                                            : " steps")
                   << "\n";
     return kOk;
 }
@@ -93,9 +95,8 @@ int checkLessons(const std::string& dir, const std::string& recordings) {
         return kRunFailed;
     }
     std::cout << "lessons ok: " << paths.size() << (paths.size() == 1 ? " lesson, " : " lessons, ")
-              << steps << " steps, "
-              << placeholders << " placeholders resolved in en and zh_CN against " << recordings
-              << "\n";
+              << steps << " steps, " << placeholders
+              << " placeholders resolved in en and zh_CN against " << recordings << "\n";
     return kOk;
 }
 
@@ -136,8 +137,7 @@ int showLesson(const Lesson& lesson, const LessonOptions& o, const std::string& 
         if (std::string error = checkOutputFile(o.jsonPath, "--json"); !error.empty())
             return badInput(error);
     if (!o.pdfPath.empty()) {
-        if (!kHasCharts)
-            return badInput("--pdf: this build has no charts (built without the GUI)");
+        if (!kHasCharts) return badInput("--pdf: this build has no charts (built without the GUI)");
         if (std::string error = checkOutputFile(o.pdfPath, "--pdf"); !error.empty())
             return badInput(error);
     }
@@ -167,7 +167,8 @@ int showLesson(const Lesson& lesson, const LessonOptions& o, const std::string& 
     }
     bool written = true;
     std::string error;
-    if (!o.jsonPath.empty() && !writeLessonJson(lesson, results, o.live, o.lang, o.jsonPath, &error)) {
+    if (!o.jsonPath.empty() &&
+        !writeLessonJson(lesson, results, o.live, o.lang, o.jsonPath, &error)) {
         std::cerr << "ckptlab-cli: " << error << "\n";
         written = false;
     }
@@ -207,10 +208,12 @@ int runLesson(const LessonOptions& o) {
         if (!o.jsonPath.empty() || !o.pdfPath.empty())
             return badInput("--json/--pdf: only when showing a lesson (lesson ID --json FILE)");
     }
-    const std::string dir = o.lessonsDir.empty() ? lessonsDirectory(executablePath()) : o.lessonsDir;
+    const std::string dir =
+        o.lessonsDir.empty() ? lessonsDirectory(executablePath()) : o.lessonsDir;
     if (dir.empty())
-        return badInput("no lessons folder found: give --lessons DIR or set CKPTLAB_LESSONS_DIR "
-                        "to an existing folder");
+        return badInput(
+            "no lessons folder found: give --lessons DIR or set CKPTLAB_LESSONS_DIR "
+            "to an existing folder");
     const std::string recordings =
         o.recordingsDir.empty() ? (fs::path(dir) / "recordings").string() : o.recordingsDir;
     if (o.check) return checkLessons(dir, recordings);

@@ -8,23 +8,33 @@
 
 namespace ckptlab::cli {
 
+namespace {
+
+// The step's experiment as the runner's pre-run check takes it.
+SweepRequestData sweepRequest(const LessonExperiment& e) {
+    SweepRequestData request;
+    request.config = e.config;
+    request.checked = e.strategies;
+    if (e.scaling_axis) {
+        request.kind = SweepKind::Scaling;
+        request.axis = *e.scaling_axis;
+        request.values = e.scaling_values;
+    }
+    return request;
+}
+
+}  // namespace
+
 void checkLessonRuns(const std::vector<const Lesson*>& lessons) {
     for (const Lesson* lesson : lessons) {
         for (const LessonStep& step : lesson->steps) {
-            const LessonExperiment& e = step.experiment;
             try {
-                if (!e.scaling_axis) {
-                    Runner::check(e.config, e.strategies);
-                    continue;
-                }
-                for (const ExperimentConfig& c :
-                     scalingConfigs(e.config, *e.scaling_axis, e.scaling_values))
-                    Runner::check(c, e.strategies);
+                Runner::check(sweepRequest(step.experiment));
             } catch (const MemoryError& error) {
                 // Name the step: the lesson, not the user's command line, asked for it.
-                throw MemoryError("lesson " + lesson->id + ", step " + step.id + ": " +
-                                      error.what(),
-                                  error.predicted, error.available);
+                throw MemoryError(
+                    {MessageCode::AtLessonStep, {lesson->id, step.id}, {error.message}},
+                    error.predicted, error.available);
             }
         }
     }
@@ -37,8 +47,8 @@ LessonResults measureLesson(const Lesson& lesson, bool quiet, bool* cancelled) {
         if (!quiet) std::cerr << "lesson " << lesson.id << ", step " << step.id << "\n";
         const LessonExperiment& e = step.experiment;
         Runner runner;
-        ResultSet set = e.scaling_axis ? runner.scaling(e.config, *e.scaling_axis,
-                                                        e.scaling_values, e.strategies, hooks)
+        ResultSet set = e.scaling_axis ? runner.scaling(e.config, *e.scaling_axis, e.scaling_values,
+                                                        e.strategies, hooks)
                                        : runner.sweep(e.config, e.strategies, hooks);
         const bool stop = set.cancelled;
         results.emplace(step.id, std::move(set));

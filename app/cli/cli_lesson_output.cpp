@@ -35,7 +35,7 @@ std::string describeRuns(const LessonExperiment& e) {
         text += " memory-limit=" + formatGeneral(c.memory_limit_mib) + " MiB";
     text += ":";
     for (std::size_t i = 0; i < e.strategies.size(); ++i)
-        text += (i ? ", " : " ") + e.strategies[i];
+        text += (i ? ", " : " ") + e.strategies[i].name();
     return text;
 }
 
@@ -72,12 +72,12 @@ void printLesson(const Lesson& lesson, const LessonResults& results, bool live,
             std::cout << "  " << label(LessonLabel::Scaling, lang) << ": "
                       << describeScaling(s.experiment) << "\n";
         std::cout << "  " << label(LessonLabel::Chart, lang) << ": " << toString(s.chart);
-        if (!s.focus.empty())
-            std::cout << " (" << label(LessonLabel::Focus, lang) << ": " << s.focus << ")";
+        if (s.focus)
+            std::cout << " (" << label(LessonLabel::Focus, lang) << ": " << s.focus->name() << ")";
         std::cout << "\n  " << label(LessonLabel::Observe, lang) << ": " << fill(s.observe, s.id)
-                  << "\n  " << label(LessonLabel::Question, lang) << ": "
-                  << fill(s.question, s.id) << "\n  " << label(LessonLabel::Answer, lang) << ": "
-                  << fill(s.answer, s.id) << "\n";
+                  << "\n  " << label(LessonLabel::Question, lang) << ": " << fill(s.question, s.id)
+                  << "\n  " << label(LessonLabel::Answer, lang) << ": " << fill(s.answer, s.id)
+                  << "\n";
     }
 }
 
@@ -111,7 +111,7 @@ bool writeLessonJson(const Lesson& lesson, const LessonResults& results, bool li
         json step = {{"id", s.id},
                      {"title", fill(s.title, s.id, &unresolved)},
                      {"chart", toString(s.chart)},
-                     {"focus", s.focus},
+                     {"focus", s.focus ? s.focus->name() : std::string()},
                      {"observe", fill(s.observe, s.id, &unresolved)},
                      {"question", fill(s.question, s.id, &unresolved)},
                      {"answer", fill(s.answer, s.id, &unresolved)},

@@ -1,8 +1,8 @@
 // `ckptlab-cli lesson ID --pdf FILE`: the handout through the app's own renderer, headless.
+#include "base/language.h"
 #include "cli_commands.h"
 #include "cli_lesson.h"
 #include "teaching/handout.h"
-#include "window/language.h"
 
 namespace ckptlab::cli {
 

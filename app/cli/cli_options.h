@@ -1,29 +1,36 @@
 #pragma once
 // Everything ckptlab-cli's commands take, filled by CLI11 in main_cli.cpp.
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "ckptlab/config.h"
+#include "ckptlab/strategy.h"
 
 namespace ckptlab::cli {
 
 // Exit codes: 0 success, 1 a run failed (error or gradient check), 2 bad usage or input.
 enum ExitCode { kOk = 0, kRunFailed = 1, kBadInput = 2, kInterrupted = 130 };
 
+// `plan --points`: how many budgets it plans when --budgets is not given.
+inline constexpr IntRange kPlanPoints{1, 50};
+
+// The config options as typed (cli_config_options.cpp): each option's text by its name
+// ("--width" -> "64", "--repeats" -> "auto"), each flag's state ("--keep-grads"). Text, so a
+// "-1" seed or an "abc" width is refused with its option named instead of wrapped or guessed.
+struct ConfigOptionText {
+    std::map<std::string, std::string> values;
+    std::map<std::string, bool> flags;
+};
+
 struct ExperimentOptions {
-    ExperimentConfig config;
-    std::string block = "ffn";
-    std::string dtype = "float32";
-    std::string optimizer = "none";
-    // As typed: CLI11 would wrap "-1" and saturate 2^64 silently; parseSeed checks it.
-    std::string seed = "0";
-    // As typed: a whole number or "auto" (ExperimentConfig::repeats_auto).
-    std::string repeats = std::to_string(ExperimentConfig{}.repeats);
-    std::string strategy = "full";        // run
-    std::vector<std::string> strategies;  // sweep, parsed from strategiesText
-    std::string strategiesText;           // as typed: "none,full,every:2"
-    std::string preset;                   // sweep
+    ExperimentConfig config;  // filled from configText by completeConfig
+    ConfigOptionText configText;
+    std::string strategy = "full";     // run, as typed
+    std::vector<Strategy> strategies;  // parsed once from strategiesText by completeConfig
+    std::string strategiesText;        // as typed: "none,full,every:2"
+    std::string preset;                // sweep
     std::string jsonPath, csvPath, tracePath, pngDir, svgDir;
     int scale = 1;
     bool quiet = false;

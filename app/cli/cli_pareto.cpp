@@ -16,20 +16,14 @@
 namespace ckptlab::cli {
 namespace {
 
-// Hand-written strategies asked for by name, canonical; an unknown one is bad input. The
-// default (defaultParetoStrategies: seed-tradeoff and sqrt) leaves out what the depth cannot
-// take, said in `note`.
-std::vector<std::string> handWritten(const ExperimentOptions& o, std::string* note) {
-    if (o.strategies.empty()) {
-        std::vector<std::string> wanted = presetStrategies("seed-tradeoff");
-        wanted.push_back("sqrt");
-        strategiesForModel(wanted, "the default (seed-tradeoff and sqrt)", o.config, note);
-        return defaultParetoStrategies(o.config.depth, o.config.block);
-    }
-    std::vector<std::string> valid;
-    for (const auto& text : o.strategies)
-        valid.push_back(parseStrategy(text, o.config.depth, o.config.block).name());
-    return valid;
+// The hand-written strategies typed (parsed by completeConfig). The default
+// (defaultParetoStrategies: seed-tradeoff and sqrt) leaves out what the depth cannot take,
+// said in `note`.
+std::vector<Strategy> handWritten(const ExperimentOptions& o, std::string* note) {
+    if (!o.strategies.empty()) return o.strategies;
+    std::vector<Strategy> wanted = presetStrategies("seed-tradeoff");
+    wanted.push_back(Strategy{StrategyKind::Sqrt});
+    return strategiesForModel(wanted, "the default (seed-tradeoff and sqrt)", o.config, note);
 }
 
 // Each hand-written run against the optimal schedule at its own predicted peak: one predicted
@@ -47,7 +41,7 @@ void printComparison(const ResultSet& results) {
                 ? "on the curve"
                 : "optimal " + std::to_string(int(s.slower_pct + 0.5)) + "% faster";
         std::printf("  %-12s predicted %8s ms at %7s MiB; optimal %8s ms (%s)\n",
-                    row.strategy.c_str(), formatFixed(*row.predicted_step_ms, 1).c_str(),
+                    row.strategy.name().c_str(), formatFixed(*row.predicted_step_ms, 1).c_str(),
                     formatFixed(*row.predicted_peak_mib, 1).c_str(),
                     formatFixed(*row.optimal_step_ms, 1).c_str(), verdict.c_str());
     }
@@ -60,17 +54,19 @@ int runPareto(ExperimentOptions o, int points) {
         std::cerr << "ckptlab-cli: " << error << "\n";
         return kBadInput;
     }
-    if (const std::string error = paretoPointsError(points); !error.empty()) {
-        std::cerr << "ckptlab-cli: --points " << error << "\n";
-        return kBadInput;
-    }
-    // Bad strategies and configs throw std::invalid_argument kin before any work: exit 2
-    // (main_cli.cpp); anything later is a failed run.
-    Runner runner;
+    // The pre-run check the app asks too (points, the planner's limit, strategies, memory):
+    // what it refuses throws std::invalid_argument kin before any work, exit 2 (main_cli.cpp);
+    // anything later is a failed run.
     std::string note;
-    const std::vector<std::string> strategies = handWritten(o, &note);
-    ResultSet results = runner.pareto(o.config, strategies, points, makeHooks(o.quiet));
-    if (!note.empty()) results.notes.insert(results.notes.begin(), note);
+    SweepRequestData request;
+    request.kind = SweepKind::Pareto;
+    request.config = o.config;
+    request.checked = handWritten(o, &note);
+    request.paretoPoints = points;
+    const SweepCheck check = Runner::check(request);
+    ResultSet results = Runner().pareto(o.config, check.strategies, points, makeHooks(o.quiet));
+    for (const std::string& said : {leftOutNote(request.checked, check), note})
+        if (!said.empty()) results.notes.insert(results.notes.begin(), said);
     if (!results.predicted_frontier.empty())
         std::printf("predicted frontier from %s MiB (%s ms) to %s MiB (%s ms)\n",
                     formatFixed(results.predicted_frontier.front().peak_bytes / kMiB, 2).c_str(),

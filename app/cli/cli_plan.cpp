@@ -69,12 +69,15 @@ void printBlockCosts(const CostModel& costs, BlockKind block) {
 // ConfigError); returns the --budgets, empty when not given.
 std::vector<double> checkPlanInputs(const ExperimentOptions& o, const std::string& budgetsText,
                                     int points, bool bruteForce, int units) {
-    Runner::check(o.config, {"none"});
-    if (auto error = plannerLimitError(o.config, "plan"); !error.empty())
-        throw std::invalid_argument(error);
+    SweepRequestData request;  // the config as a sweep of the baseline would take it
+    request.config = o.config;
+    request.checked = {Strategy{}};
+    Runner::check(request);
+    if (const auto error = plannerLimitError(o.config, "plan")) throw ConfigError(*error);
     std::vector<double> budgetsMib = parseNumberList(budgetsText, "--budgets");
-    if (points < 1 || points > 50)
-        throw std::invalid_argument("--points must be between 1 and 50 (got " +
+    if (points < kPlanPoints.min || points > kPlanPoints.max)
+        throw std::invalid_argument("--points must be between " + std::to_string(kPlanPoints.min) +
+                                    " and " + std::to_string(kPlanPoints.max) + " (got " +
                                     std::to_string(points) + ")");
     // The value as typed reads back in %g form: 1e+308, not 309 digits.
     for (double b : budgetsMib)
@@ -129,7 +132,7 @@ int runPlan(ExperimentOptions o, const std::string& budgetsText, int points, boo
         std::cerr << "ckptlab-cli: " << error << "\n";
         return kBadInput;
     }
-    const int units = o.config.depth * (o.config.block == BlockKind::Transformer ? 2 : 1);
+    const int units = plannerUnits(o.config);
     std::vector<double> budgetsMib;
     try {
         budgetsMib = checkPlanInputs(o, budgetsText, points, bruteForce, units);

@@ -25,25 +25,29 @@ int runScaling(ExperimentOptions o, const std::string& axisName, const std::stri
                   << "\")\n";
         return kBadInput;
     }
-    const std::vector<int> values = parseIntList(valuesText, "--values", axisRange(axis));
-    if (values.size() < 2) {
-        std::cerr << "ckptlab-cli: --values needs at least two values to fit\n";
-        return kBadInput;
-    }
-    const std::vector<std::string> strategies =
-        o.strategies.empty() ? defaultScalingStrategies() : o.strategies;
-    // Bad values throw ConfigError before any run: exit 2 (main_cli.cpp).
-    const ResultSet all = Runner().scaling(o.config, axis, values, strategies, makeHooks(o.quiet));
+    // The pre-run check the app asks too (the values, every size's config, strategies and
+    // memory): what it refuses throws before any run, exit 2 (main_cli.cpp).
+    SweepRequestData request;
+    request.kind = SweepKind::Scaling;
+    request.config = o.config;
+    request.checked = o.strategies;  // none typed: the usual set (sweepStrategies)
+    request.axis = axis;
+    request.values = parseIntList(valuesText, "--values", axisRange(axis));
+    const SweepCheck check = Runner::check(request);
+    const std::vector<Strategy>& strategies = check.strategies;
+    ResultSet all =
+        Runner().scaling(o.config, axis, request.values, strategies, makeHooks(o.quiet));
+    if (const std::string note = leftOutNote(o.strategies, check); !note.empty())
+        all.notes.insert(all.notes.begin(), note);
     const int code = reportAndFinish(all, o);
     std::printf("\nFitted exponents (y ~ %s^k; r2 of the log-log fit):\n", axisName.c_str());
     std::printf("  %-12s %18s %18s %18s\n", "strategy", "activation bytes", "peak bytes",
                 "step ms");
-    for (const auto& strategy : strategies) {
-        const std::string name = parseStrategy(strategy, o.config.depth, o.config.block).name();
-        std::printf("  %-12s", name.c_str());
+    for (const Strategy& strategy : strategies) {
+        std::printf("  %-12s", strategy.name().c_str());
         for (auto metric :
              {ScalingMetric::ActivationBytes, ScalingMetric::PeakBytes, ScalingMetric::StepMs}) {
-            const PowerFit fit = fitRuns(all, name, axis, metric);
+            const PowerFit fit = fitRuns(all, strategy, axis, metric);
             std::printf("   k=%5s (r2 %s)", formatFixed(fit.exponent, 2).c_str(),
                         formatFixed(fit.r2, 2).c_str());
         }

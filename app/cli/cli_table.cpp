@@ -71,11 +71,10 @@ std::string timeAddedCell(const SummaryRow& s) {
 
 // "err %" is each prediction's error in % of the measurement (positive: predicted too high).
 constexpr int kColumns = 14;
-const char* kHeader[kColumns] = {"strategy",    "peak MiB",   "pred. MiB",
-                                 "err %",       "activ. MiB", "step ms [95% CI]",
-                                 "CV %",        "pred. ms",   "err %",
-                                 "GFLOP/s",     "mem saved %", "time added % [range]",
-                                 "saved/added", "grad check"};
+const char* kHeader[kColumns] = {
+    "strategy",    "peak MiB",  "pred. MiB", "err %",   "activ. MiB",  "step ms [95% CI]",
+    "CV %",        "pred. ms",  "err %",     "GFLOP/s", "mem saved %", "time added % [range]",
+    "saved/added", "grad check"};
 const std::size_t kWidths[kColumns] = {16, 9, 9, 6, 10, 22, 5, 9, 6, 8, 11, 20, 11, 20};
 
 }  // namespace
@@ -90,14 +89,16 @@ std::string formatSummaryTable(const ResultSet& results) {
                     : std::string();
     };
     const auto labelOf = [&](const RunResult& run) {
-        return axis ? run.strategy + " (" + toString(*axis) + " " +
+        return axis ? run.strategy.name() + " (" + toString(*axis) + " " +
                           std::to_string(axisValue(run.config, *axis)) + ")"
-                    : run.strategy;
+                    : run.strategy.name();
     };
     auto row = [&](const std::string* cells, const std::string& size) {
         for (int c = 0; c < kColumns; ++c)
             out << pad(cells[c], kWidths[c], c == 0 || c == kColumns - 1)
-                << (c == 0 ? " " + size : c + 1 < kColumns ? " " : "\n");
+                << (c == 0             ? " " + size
+                    : c + 1 < kColumns ? " "
+                                       : "\n");
     };
     std::string header[kColumns];
     for (int c = 0; c < kColumns; ++c) header[c] = kHeader[c];
@@ -108,13 +109,13 @@ std::string formatSummaryTable(const ResultSet& results) {
         // Matmul GFLOP over the median step (flops.h); "-" in files from before it.
         const std::optional<double> rate = results.runs[i].metrics.gflop_per_s;
         if (s.error) {
-            out << pad(s.strategy, kWidths[0], true) << " " << sizeOf(i) << "error: " << *s.error
-                << "\n";
+            out << pad(s.strategy.name(), kWidths[0], true) << " " << sizeOf(i)
+                << "error: " << *s.error << "\n";
             continue;
         }
         const std::string check =
             (s.grad_ok ? "ok " : "FAIL ") + std::string("|diff| ") + gradDiff(s.max_abs_diff);
-        const std::string cells[kColumns] = {s.strategy,
+        const std::string cells[kColumns] = {s.strategy.name(),
                                              fixed(s.peak_mib, 2),
                                              optionalNumber(s.predicted_peak_mib, 2),
                                              optionalNumber(s.peak_error_pct),
@@ -138,7 +139,7 @@ std::string formatSummaryTable(const ResultSet& results) {
     // Computed schedules are data worth seeing: which inputs are kept, what is recomputed.
     for (const auto& run : results.runs) {
         if (run.error || run.schedule.empty()) continue;
-        if (const auto strategy = strategyOf(run); strategy && isComputedSchedule(*strategy))
+        if (isComputedSchedule(run.strategy))
             out << "  schedule " << labelOf(run) << ": " << run.schedule << "\n";
     }
     // What the sweep left out or did differently, and why.
@@ -146,8 +147,8 @@ std::string formatSummaryTable(const ResultSet& results) {
     // How to read the marks, only when the table shows one.
     bool minMax = false, noise = false;
     for (const SummaryRow& s : rows) {
-        minMax = minMax || (s.step_ci_low_ms && !s.step_ci_95 &&
-                            *s.step_ci_low_ms != *s.step_ci_high_ms);
+        minMax = minMax ||
+                 (s.step_ci_low_ms && !s.step_ci_95 && *s.step_ci_low_ms != *s.step_ci_high_ms);
         noise = noise || (s.time_within_noise.value_or(false) && s.time_added_low_pct);
     }
     if (minMax)

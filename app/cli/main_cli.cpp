@@ -4,10 +4,13 @@
 #include <iostream>
 
 #include "ckptlab/blas_kernels.h"
+#include "ckptlab/pareto.h"
 #include "ckptlab/strategy.h"
+#include "ckptlab/sweep_policy.h"
 #include "cli_commands.h"
-#include "cli_compare.h"
 #include "cli_common.h"
+#include "cli_compare.h"
+#include "cli_config_options.h"
 
 using namespace ckptlab;
 using namespace ckptlab::cli;
@@ -59,8 +62,9 @@ CLI::Validator utf8Name() {
     return CLI::Validator(
         [](std::string& value) {
             return isUtf8(value) ? std::string()
-                                 : std::string("the name is not valid UTF-8, which the chart "
-                                               "and PDF writers cannot keep; use a UTF-8 name");
+                                 : std::string(
+                                       "the name is not valid UTF-8, which the chart "
+                                       "and PDF writers cannot keep; use a UTF-8 name");
         },
         "");
 }
@@ -82,50 +86,7 @@ std::string rangeText(IntRange r) {
 }
 
 void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
-    auto& c = o.config;
-    cmd->add_option("--block", o.block, "Block kind: ffn (the seed's block) or transformer")
-        ->capture_default_str();
-    cmd->add_option("--depth", c.depth, "Number of blocks L " + rangeText(limits::depth))
-        ->capture_default_str();
-    cmd->add_option("--width", c.width, "Model width d " + rangeText(limits::width))
-        ->capture_default_str();
-    cmd->add_option("--seq", c.seq, "Sequence length S " + rangeText(limits::seq))
-        ->capture_default_str();
-    cmd->add_option("--batch", c.batch, "Batch size B " + rangeText(limits::batch))
-        ->capture_default_str();
-    cmd->add_option("--heads", c.heads, "Attention heads (transformer) " + rangeText(limits::heads))
-        ->capture_default_str();
-    cmd->add_option("--dropout", c.dropout, "Attention dropout (transformer) [0, 0.9]")
-        ->capture_default_str();
-    cmd->add_option("--dtype", o.dtype, "float32 or bfloat16")->capture_default_str();
-    cmd->add_option("--device", c.device, "cpu, or cuda / cuda:N when LibTorch has CUDA")
-        ->capture_default_str();
-    cmd->add_option("--optimizer", o.optimizer, "none, sgd or adam (adds its state and step)")
-        ->capture_default_str();
-    cmd->add_option("--seed", o.seed, "Seed of weights, input and dropout [0, 2^64-1]")
-        ->capture_default_str();
-    cmd->add_option("--threads", c.threads,
-                    "Intra-op threads, 0 = LibTorch default " + rangeText(limits::threads))
-        ->capture_default_str();
-    cmd->add_option("--warmup", c.warmup, "Untimed steps per strategy " + rangeText(limits::warmup))
-        ->capture_default_str();
-    cmd->add_option("--repeats", o.repeats,
-                    "Timed steps per strategy, taken in rounds interleaving the strategies, "
-                    "medians reported " + rangeText(limits::repeats) +
-                        ", or auto: rounds (at least 6) until every median's 95% interval is "
-                        "within +-5% or --time-limit passes")
-        ->capture_default_str();
-    cmd->add_option("--time-limit", c.time_limit_s,
-                    "Seconds of timed rounds --repeats auto may take [1, 86400]")
-        ->capture_default_str();
-    cmd->add_option("--memory-limit", c.memory_limit_mib,
-                    "Capacity of the modelled device in MiB, 0 = none: a run whose step passes "
-                    "it fails with out of memory where it happened, the others go on")
-        ->capture_default_str();
-    cmd->add_flag("--keep-grads", c.keep_grads,
-                  "The tutorial's protocol: none runs first from a clean start and every other "
-                  "strategy's measured step starts with the previous step's gradients still "
-                  "allocated, adding its own into them; savings then compare whole peaks");
+    addConfigOptions(cmd, o.configText);
     cmd->add_option("--json", o.jsonPath, "Write results JSON (opens in the app)")
         ->check(nonEmpty());
     cmd->add_option("--csv", o.csvPath, "Write the summary table as CSV")->check(nonEmpty());
@@ -166,13 +127,15 @@ CLI::App* addRunCommand(CLI::App& app, Request& r) {
 CLI::App* addSweepCommand(CLI::App& app, Request& r) {
     auto* sweep = app.add_subcommand("sweep", "Measure several strategies on the same weights");
     addExperimentOptions(sweep, r.sweep);
-    sweep->add_option("--strategies", r.sweep.strategiesText,
-                      "Comma-separated strategies (default: the seed-tradeoff preset, less "
-                      "the strategies the depth cannot take)")
+    sweep
+        ->add_option("--strategies", r.sweep.strategiesText,
+                     "Comma-separated strategies (default: the seed-tradeoff preset, less "
+                     "the strategies the depth cannot take)")
         ->check(nonEmptyList("leave --strategies out for the default"));
-    sweep->add_option("--preset", r.sweep.preset,
-                      "seed-tradeoff, experiment-1, experiment-2 or experiment-3 (less the "
-                      "strategies the depth cannot take, said in a note)")
+    sweep
+        ->add_option("--preset", r.sweep.preset,
+                     "seed-tradeoff, experiment-1, experiment-2 or experiment-3 (less the "
+                     "strategies the depth cannot take, said in a note)")
         ->check(nonEmptyList("leave --preset out for seed-tradeoff"));
     return sweep;
 }
@@ -183,11 +146,14 @@ CLI::App* addParetoCommand(CLI::App& app, Request& r) {
         "Run optimal schedules from the smallest feasible budget to the no-checkpoint "
         "peak, beside hand-written strategies (the measured Pareto curve)");
     addExperimentOptions(pareto, r.pareto);
-    pareto->add_option("--points", r.paretoPoints, "Optimal budgets to run [2, 50]")
+    pareto
+        ->add_option("--points", r.paretoPoints,
+                     "Optimal budgets to run " + rangeText({kParetoMinPoints, kParetoMaxPoints}))
         ->capture_default_str();
-    pareto->add_option("--strategies", r.pareto.strategiesText,
-                       "Hand-written strategies to compare (default: seed-tradeoff + sqrt, "
-                       "less the strategies the depth cannot take)")
+    pareto
+        ->add_option("--strategies", r.pareto.strategiesText,
+                     "Hand-written strategies to compare (default: seed-tradeoff + sqrt, "
+                     "less the strategies the depth cannot take)")
         ->check(nonEmptyList("leave --strategies out for the default"));
     return pareto;
 }
@@ -202,7 +168,8 @@ CLI::App* addPlanCommand(CLI::App& app, Request& r) {
                      "Comma-separated peak budgets in MiB above the step's start (default: "
                      "--points budgets from the smallest feasible to the no-checkpoint peak)")
         ->check(nonEmptyList("leave --budgets out for --points budgets"));
-    plan->add_option("--points", r.planPoints, "Budgets when --budgets is not given [1, 50]")
+    plan->add_option("--points", r.planPoints,
+                     "Budgets when --budgets is not given " + rangeText(kPlanPoints))
         ->capture_default_str();
     plan->add_flag("--brute-force", r.planBruteForce,
                    "Check each schedule against every schedule of the planner's class (at most "
@@ -217,9 +184,11 @@ CLI::App* addScalingCommand(CLI::App& app, Request& r) {
     scaling->add_option("--vary", r.scalingAxis, "depth, seq, width or batch")->required();
     scaling->add_option("--values", r.scalingValues, "Comma-separated values, e.g. 4,8,16,32")
         ->required()
-        ->check(nonEmptyList("at least two values, e.g. 4,8,16,32"));
-    scaling->add_option("--strategies", r.scaling.strategiesText,
-                        "Strategies (default: none,sqrt,full)")
+        ->check(
+            nonEmptyList(std::to_string(kScalingMinValues) + " or more values, e.g. 4,8,16,32"));
+    scaling
+        ->add_option("--strategies", r.scaling.strategiesText,
+                     "Strategies (default: none,sqrt,full)")
         ->check(nonEmptyList("leave --strategies out for the default"));
     return scaling;
 }
@@ -242,8 +211,9 @@ CLI::App* addPlotCommand(CLI::App& app, Request& r) {
 CLI::App* addLessonCommand(CLI::App& app, Request& r) {
     auto& o = r.lesson;
     auto* lesson = app.add_subcommand(
-        "lesson", "Teach a lesson (resources/lessons): its steps with the answers filled from "
-                  "the recorded results, or with --live from runs made now");
+        "lesson",
+        "Teach a lesson (resources/lessons): its steps with the answers filled from "
+        "the recorded results, or with --live from runs made now");
     lesson->add_option("ids", o.ids,
                        "The lesson to show (see --list); with --record, the lessons to record "
                        "(default: all)");
@@ -251,8 +221,9 @@ CLI::App* addLessonCommand(CLI::App& app, Request& r) {
     lesson->add_flag("--check", o.check,
                      "Check every lesson file, load every recording and fill every placeholder "
                      "in both languages; exit 1 listing what fails");
-    lesson->add_option("--record", o.recordDir,
-                       "Measure the lessons again and write DIR/<lesson>/<step>.json")
+    lesson
+        ->add_option("--record", o.recordDir,
+                     "Measure the lessons again and write DIR/<lesson>/<step>.json")
         ->check(nonEmpty());
     lesson->add_flag("--live", o.live, "Measure the lesson's steps now instead of the recording");
     lesson->add_option("--lang", o.lang, "Language of the texts: en or zh_CN")
@@ -262,12 +233,14 @@ CLI::App* addLessonCommand(CLI::App& app, Request& r) {
     lesson->add_option("--pdf", o.pdfPath, "Write the lesson as a PDF handout")
         ->check(nonEmpty())
         ->check(utf8Name());
-    lesson->add_option("--recordings", o.recordingsDir,
-                       "Folder of recordings (default: <lessons>/recordings)")
+    lesson
+        ->add_option("--recordings", o.recordingsDir,
+                     "Folder of recordings (default: <lessons>/recordings)")
         ->check(nonEmpty());
-    lesson->add_option("--lessons", o.lessonsDir,
-                       "Folder of lesson files (default: $CKPTLAB_LESSONS_DIR, the installed "
-                       "share/ckptlab/lessons, the source tree's resources/lessons)")
+    lesson
+        ->add_option("--lessons", o.lessonsDir,
+                     "Folder of lesson files (default: $CKPTLAB_LESSONS_DIR, the installed "
+                     "share/ckptlab/lessons, the source tree's resources/lessons)")
         ->check(nonEmpty());
     lesson->add_flag("--quiet,-q", o.quiet, "No progress lines while measuring");
     return lesson;

@@ -1,4 +1,5 @@
-// ckptlab: the Checkpoint Lab desktop app. Entry point only; the window lives in ui/window.
+// ckptlab: the Checkpoint Lab desktop app. Entry point only; the window lives in ui/window and
+// its lesson mode, added to it here, in ui/teaching.
 //
 //   ckptlab [--lang en|zh_CN] [RESULTS.json ...]   (several files open side by side)
 
@@ -8,12 +9,12 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/app_setup.h"
+#include "base/language.h"
+#include "base/projector_mode.h"
 #include "ckptlab/blas_kernels.h"
-#include "window/app_setup.h"
-#include "window/language.h"
 #include "teaching/lesson_mode.h"
 #include "window/main_window.h"
-#include "window/projector_mode.h"
 
 namespace {
 
@@ -118,7 +119,7 @@ int main(int argc, char* argv[]) {
             return 2;
         }
     }
-    ckptlab::ui::MainWindow window;
+    ckptlab::ui::MainWindow window(ckptlab::ui::lessonModeAddOn());
     window.show();
     if (parser.isSet(lessonOption)) ckptlab::ui::openLesson(window, lesson);
     const QStringList files = parser.positionalArguments();

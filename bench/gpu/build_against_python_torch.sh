@@ -102,7 +102,7 @@ configure_and_build() {
     [[ $cxx20 == 1 ]] && extra=(-DCMAKE_PROJECT_INCLUDE="$cxx20_include")
     mkdir -p "$dir"
     log "configure $dir (C++20 forced: $cxx20)"
-    # CMAKE_CXX_FLAGS carries the ABI flag so that every target (ckptlab_data too, which does
+    # CMAKE_CXX_FLAGS carries the ABI flag so that every target (ckptlab_plain too, which does
     # not see TORCH_CXX_FLAGS) agrees with LibTorch on std::string. --no-as-needed keeps
     # libtorch_cuda.so linked although no symbol of it is used (Ubuntu's gcc links --as-needed;
     # without it CUDA is not registered and --device cuda is refused); --allow-shlib-undefined

@@ -7,8 +7,8 @@
 //
 // `tuned` (or CKPTLAB_MALLOC_TUNING=1) first sets glibc's trim threshold to 1 GiB and its mmap
 // threshold to 32 MiB (its maximum), the lab's --malloc-tuning; compare two processes, one of
-// each, run alternately (bench/probes/kept_backward.sh does). See the README's cost model
-// section for the findings.
+// each, run alternately (bench/probes/kept_backward.sh does). The findings: docs/MEASUREMENTS.md,
+// "The kept-block backward".
 #include <malloc.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -95,8 +95,8 @@ int main(int argc, char** argv) {
     config.batch = arg(3, config.batch);
     config.depth = std::max(2, arg(4, config.depth));
     const int repeats = std::max(3, arg(5, 15));
-    const bool tuned = (argc > 6 && std::strcmp(argv[6], "tuned") == 0) ||
-                       engine::mallocTuningRequested();
+    const bool tuned =
+        (argc > 6 && std::strcmp(argv[6], "tuned") == 0) || engine::mallocTuningRequested();
     if (tuned && !engine::applyMallocTuning()) std::printf("mallopt failed\n");
     const torch::Device cpu(torch::kCPU);
     engine::Model model = engine::buildModel(config, cpu);

@@ -57,16 +57,24 @@ Options parse(int argc, char** argv) {
             const auto kind = ckptlab::parseBlockKind(value);
             if (!kind) usage("--block is ffn or transformer");
             o.config.block = *kind;
-        } else if (key == "--width") o.config.width = n;
-        else if (key == "--seq") o.config.seq = n;
-        else if (key == "--batch") o.config.batch = n;
-        else if (key == "--heads") o.config.heads = n;
-        else if (key == "--threads") o.config.threads = n;
-        else if (key == "--warmup") o.warmup = n;
-        else if (key == "--repeats") o.repeats = n;
-        else usage(("unknown option " + key).c_str());
+        } else if (key == "--width")
+            o.config.width = n;
+        else if (key == "--seq")
+            o.config.seq = n;
+        else if (key == "--batch")
+            o.config.batch = n;
+        else if (key == "--heads")
+            o.config.heads = n;
+        else if (key == "--threads")
+            o.config.threads = n;
+        else if (key == "--warmup")
+            o.warmup = n;
+        else if (key == "--repeats")
+            o.repeats = n;
+        else
+            usage(("unknown option " + key).c_str());
     }
-    for (const auto& error : ckptlab::validate(o.config)) usage(error.message.c_str());
+    for (const auto& error : ckptlab::validate(o.config)) usage(error.message.english.c_str());
     if (o.warmup < 0 || o.repeats < 3) usage("--warmup 0 or more, --repeats 3 or more");
     return o;
 }
@@ -166,16 +174,15 @@ int main(int argc, char** argv) {
         return 1;
     }
 
-    std::printf("roofline: %s block, d=%d S=%d B=%d%s, float32, %d intra-op threads, "
-                "LibTorch %s; warm-up %d, %d repeats\n",
-                ckptlab::toString(c.block).c_str(), c.width, c.seq, c.batch,
-                c.block == ckptlab::BlockKind::Transformer
-                    ? (" heads=" + std::to_string(c.heads)).c_str()
-                    : "",
-                at::get_num_threads(), TORCH_VERSION, o.warmup, o.repeats);
-    const auto kernel = ckptlab::describeBlasKernel(ckptlab::loadedBlasLibrary(),
-                                                    ckptlab::cpuFlags(),
-                                                    ckptlab::blasKernelVariables());
+    std::printf(
+        "roofline: %s block, d=%d S=%d B=%d%s, float32, %d intra-op threads, "
+        "LibTorch %s; warm-up %d, %d repeats\n",
+        ckptlab::toString(c.block).c_str(), c.width, c.seq, c.batch,
+        c.block == ckptlab::BlockKind::Transformer ? (" heads=" + std::to_string(c.heads)).c_str()
+                                                   : "",
+        at::get_num_threads(), TORCH_VERSION, o.warmup, o.repeats);
+    const auto kernel = ckptlab::describeBlasKernel(
+        ckptlab::loadedBlasLibrary(), ckptlab::cpuFlags(), ckptlab::blasKernelVariables());
     std::printf("OpenBLAS kernels: %s\n",
                 kernel ? (kernel->name + " (chosen by " + toString(kernel->chosen_by) + ")").c_str()
                        : "none (another BLAS)");
@@ -217,11 +224,10 @@ int main(int argc, char** argv) {
                       static_cast<long>(p.a.size(-2)), static_cast<long>(p.a.size(-1)),
                       static_cast<long>(p.b.size(-2)), static_cast<long>(p.b.size(-1)));
         const double med = quantile(p.outMs, 0.5);
-        std::printf("%-30s %22s %8.4f %8.3f %8.1f %6.1f-%-6.1f %10.1f\n", p.name.c_str(), shape,
-                    p.flops / 1e9, med, gflops(p.flops, med),
-                    gflops(p.flops, quantile(p.outMs, 0.9)),
-                    gflops(p.flops, quantile(p.outMs, 0.1)),
-                    gflops(p.flops, quantile(p.allocMs, 0.5)));
+        std::printf(
+            "%-30s %22s %8.4f %8.3f %8.1f %6.1f-%-6.1f %10.1f\n", p.name.c_str(), shape,
+            p.flops / 1e9, med, gflops(p.flops, med), gflops(p.flops, quantile(p.outMs, 0.9)),
+            gflops(p.flops, quantile(p.outMs, 0.1)), gflops(p.flops, quantile(p.allocMs, 0.5)));
     }
     // Rates of the whole mix per repeat: the median, and the slowest and fastest repeat.
     auto summary = [&](const char* label, const std::vector<double>& ms) {

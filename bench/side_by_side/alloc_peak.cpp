@@ -32,8 +32,7 @@ std::unique_ptr<c10::DebugInfoGuard> installed;
 // Starts counting on the calling thread (the autograd engine runs CPU backward there too).
 extern "C" void peak_start() {
     counter = std::make_shared<PeakCounter>();
-    installed =
-        std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, counter);
+    installed = std::make_unique<c10::DebugInfoGuard>(c10::DebugInfoKind::PROFILER_STATE, counter);
 }
 // Bytes allocated since peak_start, now.
 extern "C" long long peak_total() { return counter ? counter->total.load() : 0; }

@@ -41,6 +41,9 @@ expect 2 "--repeats must be a whole number from 1 to 1000 or auto (got \"often\"
 expect 2 "repeats must be between 1 and 1000 (got 0)" -- run --repeats 0
 expect 2 "time-limit must be between 1 and 86400 seconds (got 0.5)" -- sweep --repeats auto --time-limit 0.5
 expect 2 "heads must divide width" -- run --block transformer --width 30 --heads 4
+expect 2 "kv-heads must be between 0 and 256 (got 300)" -- run --kv-heads 300 "${tiny[@]}"
+expect 2 "kv-heads must divide heads (heads 4, kv-heads 3)" -- run --block transformer --kv-heads 3 "${tiny[@]}"
+expect 2 "--kv-heads must be a whole number from 0 to 256 (got \"two\")" -- run --kv-heads two
 expect 2 "dropout must be between 0 and 0.9" -- run --block transformer --dropout 1.5
 expect 2 "--block must be ffn or transformer (got \"cnn\")" -- run --block cnn
 expect 2 "--dtype must be float32 or bfloat16" -- run --dtype int8
@@ -53,26 +56,29 @@ expect 2 "cannot open" -- plot /nonexistent/results.json --png /tmp
 expect 2 "optimal:MiB needs a memory budget" -- run -s optimal:0 "${tiny[@]}"
 expect 2 "below the smallest feasible schedule" -- run -s optimal:0.001 "${tiny[@]}"
 expect 2 "revolve:N needs N between 1 and 4" -- run -s revolve:9 "${tiny[@]}"
-expect 2 "--points must be between 2 and 50" -- pareto --points 1 "${tiny[@]}"
+expect 2 "points must be between 2 and 50 (got 1)" -- pareto --points 1 "${tiny[@]}"
 expect 2 "--brute-force needs at most 8 units" -- plan --brute-force --depth 5 --block transformer
 expect 2 "--budgets must be between 0.001" -- plan --budgets 0 "${tiny[@]}"
 expect 2 "below the smallest feasible schedule" -- plan --budgets 0.001 "${tiny[@]}"
 expect 0 "" -- plan --brute-force --points 2 "${tiny[@]}"
 expect 2 "--vary must be depth, seq, width or batch" -- scaling --vary color --values 1,2
-expect 2 "--values needs at least two values" -- scaling --vary depth --values 4
+expect 2 "values: give at least two values to fit" -- scaling --vary depth --values 4
 expect 2 "--values: item 1 (\"0\") must be a whole number between 1 and 512" -- scaling --vary depth --values 0,4
 expect 0 "" -- --help
 expect 0 "" -- sweep --help
 # A strategy with the tutorial's closure bug runs but fails its gradient check: exit 1.
 expect 1 "" -- sweep --strategies none,seed-bug:2 "${tiny[@]}"
 
-# Issue 8: nothing aborts, and outputs and lists are checked before any work.
+# Nothing aborts, and outputs and lists are checked before any work.
 expect 2 "plan plans at most 128 units" -- plan --depth 300 --width 16 --seq 8 --batch 1
 expect 2 "device must be cpu: this LibTorch has no usable CUDA" -- plan --device cuda
 expect 2 "cuda:N with N from 0 to 63 (got \"cuda:abc\")" -- run --device cuda:abc
 expect 2 "cuda:N with N from 0 to 63 (got \"cuda:-1\")" -- run --device cuda:-1
 expect 2 "optimal:10 plans at most 128 units" -- sweep --strategies none,optimal:10 --depth 300 --width 16 --seq 8 --batch 1
-expect 2 "pareto plans at most 128 units" -- pareto --depth 200 --width 16 --seq 8 --batch 1
+expect 2 "a Pareto sweep plans at most 128 units" -- pareto --depth 200 --width 16 --seq 8 --batch 1
+# The planner's limit is the app's pre-run check too: depth 129 of ffn blocks, 65 of transformer.
+expect 2 "depth 129 of ffn blocks is 129 units: use depth 1 to 128" -- pareto --depth 129 --width 16 --seq 8 --batch 1
+expect 2 "depth 65 of transformer blocks is 130 units: use depth 1 to 64" -- pareto --block transformer --depth 65 --width 16 --heads 4 --seq 8 --batch 1
 expect 2 "--strategies: item 2 of \"none,,full\" is empty" -- sweep --strategies none,,full "${tiny[@]}"
 expect 2 "--strategies: item 2 of \"none,\" is empty" -- pareto --strategies none, "${tiny[@]}"
 expect 2 "--strategies: item 1" -- scaling --vary depth --values 2,4 --strategies ,full "${tiny[@]}"

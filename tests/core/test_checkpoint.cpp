@@ -12,6 +12,7 @@
 #include "engine/checkpoint.h"
 #include "engine/grad_check.h"
 #include "engine/model.h"
+#include "strategy_text.h"
 #include "tensor_tolerance.h"
 #include "test_configs.h"
 
@@ -416,14 +417,14 @@ TEST(GradCheck, NanFromTheRecomputeFailsTheCheck) {
 TEST(GradCheck, NonFiniteDifferenceReachesTheCsv) {
     ckptlab::ResultSet results;
     ckptlab::RunResult run;
-    run.strategy = "every:2";
+    run.strategy = ckptlab::test::strategy("every:2");
     run.grad_check = checkGradients({values({1, 2})}, {values({kNaN, 2})}, ckptlab::DType::Float32);
     results.runs.push_back(run);
-    run.strategy = "full";
+    run.strategy = ckptlab::test::strategy("full");
     run.grad_check =
         checkGradients({values({1, 2})}, {values({1, -kInf})}, ckptlab::DType::Float32);
     results.runs.push_back(run);
-    run.strategy = "sqrt";
+    run.strategy = ckptlab::test::strategy("sqrt");
     run.grad_check.max_abs_diff = -kNaN;  // the sign bit must not print as "-nan"
     results.runs.push_back(run);
     const std::string csv = ckptlab::summaryCsv(results);

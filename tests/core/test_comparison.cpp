@@ -10,6 +10,7 @@
 
 #include "ckptlab/comparison.h"
 #include "ckptlab/summary.h"
+#include "strategy_text.h"
 #include "tolerance.h"
 
 using namespace ckptlab;
@@ -33,7 +34,7 @@ RunResult makeRun(const std::string& strategy, double peakMiB, double stepMs,
                   ExperimentConfig config = smallConfig()) {
     RunResult run;
     run.config = config;
-    run.strategy = strategy;
+    run.strategy = test::strategy(strategy);
     run.metrics.peak_bytes = static_cast<std::int64_t>(peakMiB * kMiB);
     run.metrics.step_ms = stepMs;
     run.grad_check.checked = true;
@@ -352,9 +353,47 @@ TEST(Comparison, StepRatiosSayWhenTheyAreWithinNoise) {
     EXPECT_EQ(full->cells[1].step_within_noise, std::optional<bool>(false));
     EXPECT_FALSE(none->cells[0].step_within_noise);  // the reference has no ratio
     EXPECT_NE(comparisonCsv(c).find(",step_within_noise\n"), std::string::npos);
-    // Without samples (files written before step-time samples were recorded) nothing is claimed either way.
+    // Without samples (files written before step-time samples were recorded) nothing is claimed
+    // either way.
     const Comparison old =
         compareResults({{"a.json", makeSet("cpu", "x", 2, {makeRun("none", 10, 100)})},
                         {"b.json", makeSet("cpu", "y", 2, {makeRun("none", 10, 101)})}});
     EXPECT_FALSE(findRow(old, "none")->cells[1].step_within_noise);
+}
+
+// Every field of the config registry is compared, the work's first. kv_heads, which no block of
+// today reads, is a difference but not one of the work: the ratios stay.
+TEST(Comparison, EveryConfigFieldIsComparedTheWorkFirst) {
+    ExperimentConfig transformer = smallConfig();
+    transformer.block = BlockKind::Transformer;
+    ExperimentConfig grouped = transformer;
+    grouped.kv_heads = 2;
+    grouped.repeats_auto = true;
+    const ResultSet a = makeSet("cpu", "Xeon", 2, {makeRun("none", 40, 100, transformer)});
+    const ResultSet b = makeSet("cpu", "Xeon", 2, {makeRun("none", 40, 110, grouped)});
+    const Comparison c = compareResults({{"a.json", a}, {"b.json", b}});
+    const ConfigDifference* kv = findDifference(c, "kv-heads");
+    ASSERT_NE(kv, nullptr);
+    EXPECT_EQ(kv->values, (std::vector<std::string>{"same as heads", "2"}));
+    EXPECT_FALSE(kv->changes_work);
+    ASSERT_NE(findDifference(c, "repeats-auto"), nullptr);
+    EXPECT_EQ(findDifference(c, "repeats-auto")->values, (std::vector<std::string>{"no", "yes"}));
+    EXPECT_TRUE(notesOf(c, NoteKind::WorkDiffers).empty());
+    ASSERT_TRUE(c.rows[0].cells[1].step_ratio);
+    EXPECT_NEAR(*c.rows[0].cells[1].step_ratio, 1.1, ratioSlack(1.1));
+
+    // A field of the work comes before the others and stops the ratios, named in the note.
+    ExperimentConfig longer = grouped;
+    longer.seq = 16;
+    const ResultSet d = makeSet("cpu", "Xeon", 2, {makeRun("none", 80, 200, longer)});
+    const Comparison e = compareResults({{"a.json", a}, {"d.json", d}});
+    ASSERT_GE(e.differences.size(), 3u);
+    EXPECT_EQ(e.differences.front().field, "seq");
+    EXPECT_TRUE(e.differences.front().changes_work);
+    for (std::size_t i = 1; i < e.differences.size(); ++i)
+        EXPECT_FALSE(e.differences[i].changes_work) << e.differences[i].field;
+    EXPECT_FALSE(e.rows[0].cells[1].step_ratio);
+    const auto work = notesOf(e, NoteKind::WorkDiffers);
+    ASSERT_EQ(work.size(), 1u);
+    EXPECT_NE(work[0]->text.find("seq (16 vs 8)"), std::string::npos) << work[0]->text;
 }

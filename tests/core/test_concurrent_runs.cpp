@@ -10,6 +10,7 @@
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/runner.h"
+#include "strategy_text.h"
 #include "test_configs.h"
 
 using namespace ckptlab;
@@ -21,8 +22,7 @@ ExperimentConfig droppingTransformer() {
     return test::quickConfig(BlockKind::Transformer, 4, 64, 64, 2, 0.1);
 }
 
-const std::vector<std::string> kStrategies{"none", "full",   "every:2",
-                                           "attn", "ffn",    "segments:2"};
+const std::vector<std::string> kStrategies{"none", "full", "every:2", "attn", "ffn", "segments:2"};
 
 struct Sweeps {
     std::vector<RunResult> runs;
@@ -45,7 +45,7 @@ Sweeps sweepWhile(const std::function<void()>& background, int count) {
     while (!started.load()) std::this_thread::yield();
     Sweeps sweeps;
     for (int i = 0; i < count; ++i) {
-        ResultSet set = Runner().sweep(droppingTransformer(), kStrategies);
+        ResultSet set = Runner().sweep(droppingTransformer(), parseStrategies(kStrategies));
         sweeps.runs.insert(sweeps.runs.end(), set.runs.begin(), set.runs.end());
     }
     stop = true;

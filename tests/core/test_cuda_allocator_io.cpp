@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ckptlab/results_io.h"
+#include "strategy_text.h"
 
 namespace ckptlab {
 namespace {
@@ -14,7 +15,7 @@ ResultSet oneRun() {
     ResultSet set;
     RunResult run;
     run.config.depth = 2;
-    run.strategy = "none";
+    run.strategy = test::strategy("none");
     run.schedule = "0 1";
     run.forward_counts = {1, 1};
     run.metrics.step_ms = 1;

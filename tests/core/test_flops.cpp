@@ -8,6 +8,7 @@
 
 #include "ckptlab/flops.h"
 #include "ckptlab/results_io.h"
+#include "strategy_text.h"
 
 namespace ckptlab {
 namespace {
@@ -106,7 +107,7 @@ TEST(Flops, RateOfAStep) {
 RunResult measuredRun() {
     RunResult run;
     run.config = tinyFfn();
-    run.strategy = "full";
+    run.strategy = test::strategy("full");
     run.forward_counts = {2, 2};
     run.schedule = "ckpt[0,1){0} ckpt[1,2){1}";
     run.metrics.step_ms = 0.004;

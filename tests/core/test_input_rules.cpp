@@ -58,7 +58,7 @@ TEST(Devices, OnlyCpuCudaAndCudaWithAnIndex) {
     const auto errors = validate(c);
     ASSERT_EQ(errors.size(), 1u);
     EXPECT_EQ(errors[0].field, "device");
-    EXPECT_NE(errors[0].message.find("cuda:N with N from 0 to 63"), std::string::npos);
+    EXPECT_NE(errors[0].message.english.find("cuda:N with N from 0 to 63"), std::string::npos);
 }
 
 TEST(MemoryLimit, RangeIsChecked) {
@@ -100,13 +100,26 @@ TEST(SizeArithmetic, SaturatesInsteadOfWrapping) {
 TEST(PlannerLimits, NamedUpFront) {
     ExperimentConfig c;
     c.depth = 300;
-    const std::string error = plannerLimitError(c, "optimal:10");
-    EXPECT_NE(error.find("at most 128 units"), std::string::npos) << error;
-    EXPECT_NE(error.find("300"), std::string::npos) << error;
+    const auto error = plannerLimitError(c, "optimal:10");
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->code, MessageCode::PlannerTooManyUnits);
+    EXPECT_EQ(error->args,
+              (std::vector<std::string>{"optimal:10", "128", "300", "ffn", "300", "128"}));
+    EXPECT_NE(error->english.find("depth 300 of ffn blocks is 300 units: use depth 1 to 128"),
+              std::string::npos)
+        << error->english;
+    EXPECT_NE(error->english.find("at most 128 units"), std::string::npos) << error->english;
     c.depth = 128;
-    EXPECT_TRUE(plannerLimitError(c, "plan").empty());
+    EXPECT_FALSE(plannerLimitError(c, "plan"));
     c.block = BlockKind::Transformer;
-    EXPECT_FALSE(plannerLimitError(c, "plan").empty());  // 256 units
+    EXPECT_TRUE(plannerLimitError(c, "plan"));  // 256 units
+    const auto pareto = paretoPlannerLimitError(c);
+    ASSERT_TRUE(pareto);
+    EXPECT_EQ(pareto->english.rfind("a Pareto sweep plans at most 128 units", 0), 0u);
+    EXPECT_NE(
+        pareto->english.find("depth 128 of transformer blocks is 256 units: use depth 1 to 64"),
+        std::string::npos)
+        << pareto->english;
 }
 
 TEST(OutputPaths, CheckedBeforeAnyWork) {

@@ -4,6 +4,7 @@
 
 #include "ckptlab/runner.h"
 #include "engine/memory_tracker.h"
+#include "strategy_text.h"
 #include "test_configs.h"
 
 using namespace ckptlab;
@@ -57,7 +58,7 @@ TEST(MemoryTracker, RunningTotalFollowsTheAllocatorsOwnCount) {
 
 TEST(Measurement, FullKeepsAboutOneBlockInputPerBlock) {
     ExperimentConfig c = memoryConfig();
-    ResultSet set = Runner().sweep(c, {"none", "full"});
+    ResultSet set = Runner().sweep(c, parseStrategies({"none", "full"}));
     const std::int64_t blockInput = std::int64_t(c.batch) * c.seq * c.width * 4;
     const auto& full = byName(set, "full");
     // One kept tensor per block (each checkpoint's output is the next one's input), plus the
@@ -71,7 +72,8 @@ TEST(Measurement, FullKeepsAboutOneBlockInputPerBlock) {
 }
 
 TEST(Measurement, ActivationsShrinkAsMoreBlocksAreCheckpointed) {
-    ResultSet set = Runner().sweep(memoryConfig(), {"none", "every:4", "every:2", "full"});
+    ResultSet set =
+        Runner().sweep(memoryConfig(), parseStrategies({"none", "every:4", "every:2", "full"}));
     const auto none = byName(set, "none").metrics.activation_bytes;
     const auto every4 = byName(set, "every:4").metrics.activation_bytes;
     const auto every2 = byName(set, "every:2").metrics.activation_bytes;
@@ -85,7 +87,7 @@ TEST(Measurement, ActivationsShrinkAsMoreBlocksAreCheckpointed) {
 TEST(Measurement, TimelineLifetimesAndBreakdownAreConsistent) {
     ExperimentConfig c = memoryConfig();
     c.optimizer = Optimizer::Adam;
-    ResultSet set = Runner().sweep(c, {"none", "segments:2"});
+    ResultSet set = Runner().sweep(c, parseStrategies({"none", "segments:2"}));
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << *run.error;
         std::int64_t max = 0;
@@ -111,30 +113,31 @@ TEST(Measurement, TimelineLifetimesAndBreakdownAreConsistent) {
 // nothing more: the moment is block 0's backward (the last, when 7 blocks' parameter gradients
 // exist), right after the ReLU's backward, in PyTorch's order of an addmm's gradients. Summed
 // here from the shapes; the same sum is PyTorch's non-reentrant torch.utils.checkpoint at that
-// moment (the recomputed block output is dropped before its backward; README, "Peak memory").
+// moment (the recomputed block output is dropped before its backward; docs/MEASUREMENTS.md,
+// "Peak memory against PyTorch's").
 TEST(Measurement, FullPeakIsTheAnalyticMinimumOfTheOwnershipRules) {
     const ExperimentConfig c = memoryConfig();
     ASSERT_EQ(c.block, BlockKind::Ffn);
-    ResultSet set = Runner().sweep(c, {"full"});
+    ResultSet set = Runner().sweep(c, parseStrategies({"full"}));
     const auto& full = byName(set, "full");
     ASSERT_FALSE(full.error) << *full.error;
     const std::int64_t e = 4;  // float32
     const std::int64_t n = std::int64_t(c.batch) * c.seq, d = c.width;
-    const std::int64_t out = n * d * e;             // a block's output (= the next one's input)
-    const std::int64_t hidden = n * 4 * d * e;      // the 4d-wide activations
+    const std::int64_t out = n * d * e;         // a block's output (= the next one's input)
+    const std::int64_t hidden = n * 4 * d * e;  // the 4d-wide activations
     const std::int64_t block = (2 * d + 8 * d * d + 5 * d) * e;  // one block's parameters
     const std::int64_t rng = at::detail::getDefaultCPUGenerator().get_state().nbytes();
     const std::int64_t expected =
-        (c.depth - 1) * block      // the gradients of blocks 1..L-1
-        + d * e + 4 * d * d * e    // block 0's `down` bias and weight gradients, just made
-        + out                      // the step's output, held until the step ends
-        + 2 * e                    // the loss and its gradient
-        + rng                      // block 0's checkpoint: the RNG state it restores
-        + out                      // the gradient of block 0's output, held by the checkpoint
-        + out + 2 * n * e          // recomputed LayerNorm output, its mean and rstd
-        + hidden                   // recomputed ReLU output (its input, `up`'s, is freed)
-        + hidden                   // gradient of the ReLU output
-        + hidden;                  // gradient of `up`'s output (the ReLU's backward)
+        (c.depth - 1) * block    // the gradients of blocks 1..L-1
+        + d * e + 4 * d * d * e  // block 0's `down` bias and weight gradients, just made
+        + out                    // the step's output, held until the step ends
+        + 2 * e                  // the loss and its gradient
+        + rng                    // block 0's checkpoint: the RNG state it restores
+        + out                    // the gradient of block 0's output, held by the checkpoint
+        + out + 2 * n * e        // recomputed LayerNorm output, its mean and rstd
+        + hidden                 // recomputed ReLU output (its input, `up`'s, is freed)
+        + hidden                 // gradient of the ReLU output
+        + hidden;                // gradient of `up`'s output (the ReLU's backward)
     EXPECT_EQ(full.metrics.peak_bytes, expected);
     // The stored inputs: one block output per checkpoint (block 0's is the step's input).
     EXPECT_EQ(full.metrics.activation_bytes, c.depth * (out + rng));
@@ -150,7 +153,7 @@ TEST(Measurement, FullPeakIsTheAnalyticMinimumOfTheOwnershipRules) {
 TEST(Measurement, TransformerFullPeakIsTheAnalyticMinimumOfTheOwnershipRules) {
     ExperimentConfig c = test::quickConfig(BlockKind::Transformer, 4, 32, 128, 2, /*dropout=*/0);
     c.threads = 1;
-    ResultSet set = Runner().sweep(c, {"full"});
+    ResultSet set = Runner().sweep(c, parseStrategies({"full"}));
     const auto& full = byName(set, "full");
     ASSERT_FALSE(full.error) << *full.error;
     const std::int64_t e = 4;  // float32

@@ -24,6 +24,7 @@
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 #include "locale_scope.h"
+#include "strategy_text.h"
 #include "teaching/lesson_metrics.h"
 
 using namespace ckptlab;
@@ -53,7 +54,7 @@ std::string readFile(const fs::path& path) {
 
 RunResult timedRun(const std::string& strategy, std::vector<double> samples, double dropout) {
     RunResult run;
-    run.strategy = strategy;
+    run.strategy = test::strategy(strategy);
     run.config.block = BlockKind::Transformer;
     run.config.depth = 2;  // 4 units: the schedule's
     run.config.dropout = dropout;
@@ -159,12 +160,12 @@ TEST_P(DecimalCommaLocale, ResultsFilesAreTheBytesOfTheClassicLocale) {
     const ResultSet back = loadResults((dir / "r.json").string());
     fs::remove_all(dir);
     ASSERT_EQ(back.runs.size(), 2u);
-    EXPECT_EQ(back.runs[1].strategy, "optimal:1.5");
+    EXPECT_EQ(back.runs[1].strategy.name(), "optimal:1.5");
     EXPECT_EQ(back.runs[1].config.dropout, 0.1);
     EXPECT_EQ(back.runs[1].config.memory_limit_mib, 2.5);
     EXPECT_EQ(back.runs[1].metrics.step_samples_ms, set.runs[1].metrics.step_samples_ms);
     EXPECT_EQ(resultsToJson(back), json);
-    EXPECT_TRUE(strategyOf(back.runs[1]));
+    EXPECT_EQ(back.runs[1].strategy.budget_mib, 1.5);
 }
 
 TEST_P(DecimalCommaLocale, LessonTextsUsePoints) {
@@ -195,9 +196,10 @@ TEST_P(DecimalCommaLocale, MessagesAndComparisonsUsePoints) {
     bad.time_limit_s = 0.5;
     bad.dropout = 0.95;
     std::string errors;
-    for (const FieldError& e : validate(bad)) errors += e.message + "\n";
+    for (const FieldError& e : validate(bad)) errors += e.message.english + "\n";
     EXPECT_NE(errors.find("got 0.5)"), std::string::npos) << errors;
-    EXPECT_NE(errors.find("got 0.950000)"), std::string::npos) << errors;
+    EXPECT_NE(errors.find("got 0.95)"), std::string::npos) << errors;
+    EXPECT_NE(errors.find("between 0 and 0.9 "), std::string::npos) << errors;
     OutOfMemory oom;
     oom.requested_bytes = 3 * 1024 * 1024 / 2;
     oom.allocated_bytes = 5 * 1024 * 1024 / 2;

@@ -9,6 +9,7 @@
 #include "ckptlab/pareto.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/sweep_policy.h"
+#include "strategy_text.h"
 #include "tolerance.h"
 
 using namespace ckptlab;
@@ -47,7 +48,7 @@ CostModel analyticChain(BlockKind block, int depth, std::int64_t width, std::int
                         std::int64_t batch, std::int64_t heads = 4) {
     const std::int64_t e = 4, n = batch * seq, d = width, out = n * d * e;
     CostModel model;
-    model.unitsPerBlock = block == BlockKind::Transformer ? 2 : 1;
+    model.unitsPerBlock = unitsPerBlockOf(block);
     model.checkpoint_bytes = 5056;  // LibTorch 1.13's CPU generator state
     UnitCost ffn;
     ffn.output_bytes = out;
@@ -203,10 +204,10 @@ TEST(OptimalPlanner, NoBuiltInStrategyBeatsThePlannerAtItsOwnPeak) {
         int depth;
         std::int64_t width, seq, batch;
     };
-    for (const Case& c : {Case{BlockKind::Ffn, 20, 2048, 2048, 2}, Case{BlockKind::Ffn, 8, 64, 64, 2},
-                          Case{BlockKind::Ffn, 12, 256, 256, 2},
-                          Case{BlockKind::Transformer, 6, 128, 256, 2},
-                          Case{BlockKind::Transformer, 12, 256, 512, 2}}) {
+    for (const Case& c :
+         {Case{BlockKind::Ffn, 20, 2048, 2048, 2}, Case{BlockKind::Ffn, 8, 64, 64, 2},
+          Case{BlockKind::Ffn, 12, 256, 256, 2}, Case{BlockKind::Transformer, 6, 128, 256, 2},
+          Case{BlockKind::Transformer, 12, 256, 512, 2}}) {
         const CostModel model = analyticChain(c.block, c.depth, c.width, c.seq, c.batch);
         const OptimalPlanner planner(model);
         const std::int64_t floor = planner.minimumPeak();
@@ -215,9 +216,9 @@ TEST(OptimalPlanner, NoBuiltInStrategyBeatsThePlannerAtItsOwnPeak) {
         EXPECT_EQ(planner.plan(floor).prediction.peak_bytes, floor) << where;
         int checked = 0;
         for (const std::string& name : builtInStrategyNames(c.depth, c.block)) {
-            const Prediction p = predict(
-                model, toUnitLevel(makePlan(parseStrategy(name, c.depth, c.block), c.depth),
-                                   model.unitsPerBlock));
+            const Prediction p =
+                predict(model, toUnitLevel(makePlan(parseStrategy(name, c.depth, c.block), c.depth),
+                                           model.unitsPerBlock));
             EXPECT_LE(floor, p.peak_bytes) << where << ": " << name;
             try {
                 const PlannedSchedule planned = planner.plan(p.peak_bytes);
@@ -308,15 +309,14 @@ TEST(Pareto, EveryPlannedBudgetIsFeasible) {
         }
         model.checkpoint_bytes = trial % 2 ? 4096 : 400000;
         for (int points = 2; points <= 6; ++points) {
-            const ParetoPlan plan = planPareto(model, {"none"}, points);
+            const ParetoPlan plan = planPareto(model, {Strategy{}}, points);
             ASSERT_GE(plan.strategies.size(), 2u);
             EXPECT_LE(plan.minimum_peak, plan.no_checkpoint_peak);
             const OptimalPlanner planner(model);
-            for (const std::string& name : plan.strategies) {
-                if (name == "none") continue;
-                const Strategy s = parseStrategy(name, 1, BlockKind::Ffn);
-                EXPECT_NO_THROW(planner.plan(static_cast<std::int64_t>(s.budget_mib * 1024 * 1024)))
-                    << name << " trial " << trial << " points " << points;
+            for (const Strategy& s : plan.strategies) {
+                if (isBaseline(s)) continue;
+                EXPECT_NO_THROW(planner.plan(budgetBytes(s)))
+                    << s.name() << " trial " << trial << " points " << points;
             }
             // The frontier ends at the fastest plan: keeping everything, unless recomputing
             // a unit whose kept backward costs more than its forward saves wins.
@@ -337,7 +337,7 @@ TEST(Pareto, FrontierRunsFromTheSmallestPeakToKeepingEverything) {
     std::mt19937 rng(3);
     CostModel model = randomChain(8, rng);
     for (UnitCost& u : model.units) u.backward_kept_ms = 0;
-    const ParetoPlan plan = planPareto(model, {"none"}, 5);
+    const ParetoPlan plan = planPareto(model, {Strategy{}}, 5);
     ASSERT_GE(plan.frontier.size(), 3u);
     EXPECT_EQ(plan.frontier.front().peak_bytes, plan.minimum_peak);
     Plan none;
@@ -388,10 +388,12 @@ TEST(Pareto, EveryRunOfTheCurveHasItsOptimalComparison) {
         }
         model.checkpoint_bytes = 5 << 10;
         const int depth = static_cast<int>(model.units.size());
-        const ParetoPlan curve = planPareto(model, {"none", "full", "sqrt"}, 3);
+        const ParetoPlan curve = planPareto(model, parseStrategies({"none", "full", "sqrt"}), 3);
         const OptimalPlanner comparison(model, 1000);  // as the runner's
-        for (const std::string& name : curve.strategies) {
-            const Plan plan = resolvePlan(parseStrategy(name, depth, BlockKind::Ffn), model);
+        for (const Strategy& strategy : curve.strategies) {
+            checkStrategy(strategy, depth, BlockKind::Ffn);
+            const std::string name = strategy.name();
+            const Plan plan = resolvePlan(strategy, model);
             const Prediction p = predict(model, plan);
             const double best = optimalStepAt(comparison, p.peak_bytes);
             EXPECT_GT(best, 0) << name << " trial " << trial;

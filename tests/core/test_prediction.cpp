@@ -10,6 +10,7 @@
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
+#include "strategy_text.h"
 #include "test_configs.h"
 #include "tolerance.h"
 
@@ -28,7 +29,7 @@ double stepSlack(double stepMs, std::size_t units) {
 
 // The cost model's units: a transformer block is two (attention, FFN).
 std::size_t unitsOf(const ExperimentConfig& c) {
-    return static_cast<std::size_t>(c.depth) * (c.block == BlockKind::Transformer ? 2 : 1);
+    return static_cast<std::size_t>(c.depth) * unitsPerBlockOf(c.block);
 }
 
 // "Slower than optimal" is (step / optimal − 1) · 100 of two such sums: their slack relative to
@@ -47,17 +48,16 @@ void expectPredictionsWithin5Percent(const ExperimentConfig& c,
                                      const std::vector<std::string>& strategies,
                                      std::int64_t peakSlack = -1) {
     const CostModel model = measureCostModel(c);
-    const ResultSet set = Runner().sweep(c, strategies);
+    const ResultSet set = Runner().sweep(c, parseStrategies(strategies));
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << *run.error;
-        const Prediction p =
-            predict(model, makePlan(parseStrategy(run.strategy, c.depth, c.block), c.depth));
+        const Prediction p = predict(model, makePlan(run.strategy, c.depth));
         const double peakError = errorPct(p.peak_bytes, run.metrics.peak_bytes);
         const double activationError = errorPct(p.activation_bytes, run.metrics.activation_bytes);
         std::printf(
             "%-12s peak %10lld predicted %10lld (%+.2f%%)  activations %10lld predicted "
             "%10lld (%+.2f%%)  step %.1f ms predicted %.1f ms\n",
-            run.strategy.c_str(), (long long)run.metrics.peak_bytes, (long long)p.peak_bytes,
+            run.strategy.name().c_str(), (long long)run.metrics.peak_bytes, (long long)p.peak_bytes,
             peakError, (long long)run.metrics.activation_bytes, (long long)p.activation_bytes,
             activationError, run.metrics.step_ms, p.step_ms);
         EXPECT_LT(std::abs(peakError), 5.0) << run.strategy;
@@ -125,7 +125,7 @@ TEST(Prediction, MeasuredOptimalScheduleRespectsItsBudget) {
     runner.useCostModel(model);
     Strategy optimal{StrategyKind::Optimal, 0};
     optimal.budget_mib = budgetMib;
-    const ResultSet set = runner.sweep(c, {"none", optimal.name()});
+    const ResultSet set = runner.sweep(c, parseStrategies({"none", optimal.name()}));
     const RunResult* run = set.find(optimal.name());
     ASSERT_NE(run, nullptr);
     ASSERT_FALSE(run->error) << *run->error;
@@ -136,7 +136,7 @@ TEST(Prediction, MeasuredOptimalScheduleRespectsItsBudget) {
     Strategy tooSmall{StrategyKind::Optimal, 0};
     tooSmall.budget_mib = minimum / 2 / (1024.0 * 1024.0);
     try {
-        runner.sweep(c, {tooSmall.name()});
+        runner.sweep(c, {tooSmall});
         FAIL() << "expected BudgetError";
     } catch (const BudgetError& e) {
         EXPECT_NE(std::string(e.what()).find("smallest feasible schedule, which needs"),
@@ -146,10 +146,10 @@ TEST(Prediction, MeasuredOptimalScheduleRespectsItsBudget) {
 
 TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
     const ExperimentConfig c = predictionConfig(BlockKind::Ffn);
-    const std::vector<std::string> handWritten = defaultParetoStrategies(c.depth, c.block);
+    const std::vector<Strategy> handWritten = defaultParetoStrategies(c.depth, c.block);
     // from:10 does not exist at depth 8; the others do.
-    EXPECT_EQ(handWritten, (std::vector<std::string>{"none", "full", "every:2", "every:4",
-                                                     "segments:4", "sqrt"}));
+    EXPECT_EQ(handWritten,
+              parseStrategies({"none", "full", "every:2", "every:4", "segments:4", "sqrt"}));
     const ResultSet set = Runner().pareto(c, handWritten, 4);
     ASSERT_FALSE(set.cancelled);
 
@@ -171,9 +171,9 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
         ASSERT_TRUE(rows[i].slower_than_optimal_pct) << run.strategy;
         EXPECT_GE(*rows[i].slower_than_optimal_pct, -slowerSlackPct(unitsOf(c)))
             << run.strategy << " is below the optimal curve: planner or cost model is wrong";
-        if (run.strategy.rfind("optimal:", 0) == 0) {
+        if (hasMemoryBudget(run.strategy)) {
             ++optimalRuns;
-            const Strategy s = parseStrategy(run.strategy, c.depth, c.block);
+            const Strategy& s = run.strategy;
             EXPECT_LE(run.metrics.peak_bytes, std::int64_t(s.budget_mib * 1024 * 1024 * 1.05))
                 << run.strategy;
         }

@@ -14,8 +14,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ckptlab/config_fields.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
+#include "strategy_text.h"
+#include "test_configs.h"
 
 using namespace ckptlab;
 namespace fs = std::filesystem;
@@ -54,7 +57,7 @@ ResultSet sampleResults() {
     c.threads = 2;
     c.warmup = 2;
     c.repeats = 5;
-    run.strategy = "every:2";
+    run.strategy = test::strategy("every:2");
     run.metrics = {123456789, 2345678, 987654, 12.5, 4.25, 7.75, 1.5, 0.5, 3, {12.5, 11.0, 13.25}};
     run.grad_check.checked = true;
     run.grad_check.max_abs_diff = 1.5e-7;
@@ -77,7 +80,7 @@ ResultSet sampleResults() {
     set.runs.push_back(run);
 
     RunResult failed;
-    failed.strategy = "full";
+    failed.strategy = test::strategy("full");
     failed.config.depth = 4;
     failed.grad_check.max_abs_diff = std::numeric_limits<double>::quiet_NaN();
     failed.metrics.step_samples_ms = {std::numeric_limits<double>::infinity()};
@@ -98,22 +101,8 @@ void expectSameDouble(double a, double b, const char* what) {
 }
 
 void expectSameRun(const RunResult& a, const RunResult& b) {
-    const ExperimentConfig &x = a.config, &y = b.config;
-    EXPECT_EQ(x.block, y.block);
-    EXPECT_EQ(x.depth, y.depth);
-    EXPECT_EQ(x.width, y.width);
-    EXPECT_EQ(x.seq, y.seq);
-    EXPECT_EQ(x.batch, y.batch);
-    EXPECT_EQ(x.heads, y.heads);
-    EXPECT_EQ(x.dropout, y.dropout);
-    EXPECT_EQ(x.dtype, y.dtype);
-    EXPECT_EQ(x.device, y.device);
-    EXPECT_EQ(x.optimizer, y.optimizer);
-    EXPECT_EQ(x.seed, y.seed);
-    EXPECT_EQ(x.threads, y.threads);
-    EXPECT_EQ(x.warmup, y.warmup);
-    EXPECT_EQ(x.repeats, y.repeats);
-    EXPECT_EQ(x.memory_limit_mib, y.memory_limit_mib);
+    for (const ConfigField& field : configFields())
+        EXPECT_EQ(valueOf(field, a.config), valueOf(field, b.config)) << field.key;
     EXPECT_EQ(a.strategy, b.strategy);
 
     const Metrics &m = a.metrics, &n = b.metrics;
@@ -274,6 +263,47 @@ TEST(ResultsJson, RoundTripKeepsEveryField) {
     EXPECT_EQ(resultsToJson(loaded), text);
 }
 
+// Every config field survives the file. The optional keys (kv_heads, memory_limit_mib, ...)
+// are written only when set, so files of runs without them keep their bytes, and a file
+// without them reads as their defaults.
+TEST(ResultsJson, EveryConfigFieldRoundTripsAndOptionalKeysOnlyWhenSet) {
+    ResultSet set;
+    set.runs.emplace_back();  // a `none` run
+    set.runs[0].config = test::everyFieldChanged();
+    const std::string text = resultsToJson(set);
+    const ResultSet back = resultsFromJson(text);
+    ASSERT_EQ(back.runs.size(), 1u);
+    for (const ConfigField& field : configFields())
+        EXPECT_EQ(valueOf(field, back.runs[0].config), valueOf(field, set.runs[0].config))
+            << field.key;
+    EXPECT_EQ(resultsToJson(back), text);
+
+    Json older = Json::parse(text);
+    ASSERT_EQ(older["runs"][0]["config"]["kv_heads"], 2);
+    older["runs"][0]["config"].erase("kv_heads");
+    EXPECT_EQ(resultsFromJson(older.dump()).runs[0].config.kv_heads, 0);
+
+    set.runs[0].config.kv_heads = 0;
+    EXPECT_EQ(resultsToJson(set).find("kv_heads"), std::string::npos);
+    EXPECT_EQ(resultsToJson(set), resultsToJson(resultsFromJson(older.dump())));
+}
+
+// kv_heads is checked as the CLI checks it, and the error names its key in the file.
+TEST(ResultsJson, KvHeadsThatDoNotDivideHeadsAreRefused) {
+    ResultSet set;
+    set.runs.emplace_back();
+    set.runs[0].config = test::everyFieldChanged();  // 6 heads
+    Json doc = Json::parse(resultsToJson(set));
+    doc["runs"][0]["config"]["kv_heads"] = 4;
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].config.kv_heads: kv-heads must divide heads (heads 6, kv-heads 4)");
+    doc["runs"][0]["config"]["kv_heads"] = 300;
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[0].config.kv_heads: kv-heads must be between 0 and 256 (got 300)");
+    doc["runs"][0]["config"]["kv_heads"] = -1;
+    EXPECT_CONTAINS(rejectionOf(doc), "runs[0].config.kv_heads: ");
+}
+
 // The allocator's tunables change CPU step times, so a file says which ones its runs saw; files
 // from runs without them keep their old shape.
 TEST(ResultsJson, MallocTunablesAreKeptOnlyWhenSet) {
@@ -343,6 +373,19 @@ TEST(ResultsJson, DocumentHasTheDocumentedShape) {
     EXPECT_EQ(failed["grad_check"]["max_abs_diff"], "nan");
     EXPECT_EQ(failed["metrics"]["step_samples_ms"][0], "inf");
     EXPECT_EQ(failed["error"], "CUDA out of memory: \"tried\" to allocate\n2 GiB");
+}
+
+TEST(ResultsJson, TheLoaderParsesEachRunsStrategyOnce) {
+    const std::string json = resultsToJson(sampleResults());
+    const std::uint64_t before = strategyParseCount();
+    const ResultSet back = resultsFromJson(json);
+    EXPECT_EQ(strategyParseCount() - before, back.runs.size());
+    EXPECT_EQ(back.runs[0].strategy, (Strategy{StrategyKind::Every, 2}));
+    // What is computed from a loaded file reads the parsed values, never the text again.
+    (void)summarize(back);
+    (void)summaryCsv(back);
+    (void)resultsToJson(back);
+    EXPECT_EQ(strategyParseCount() - before, back.runs.size());
 }
 
 TEST(ResultsJson, SaveAndLoadThroughAFile) {
@@ -462,6 +505,21 @@ TEST(ResultsJson, RejectsImpossibleValues) {
     doc = sampleDocument();
     doc["runs"][0]["strategy"] = "";
     EXPECT_CONTAINS(rejectionOf(doc), "runs[0].strategy: expected a strategy name");
+    // A run's strategy is parsed for its own model, once, here: a text that is not one (a
+    // hand edit, damage) refuses the file, naming the field and the syntax.
+    doc = sampleDocument();
+    doc["runs"][1]["strategy"] = "every:9";  // that run is 4 blocks deep
+    EXPECT_EQ(rejectionOf(doc),
+              "runs[1].strategy: expected a strategy of this run's model, got \"every:9\": "
+              "every:N needs N between 1 and 4 for depth 4 (got 9)");
+    doc = sampleDocument();
+    doc["runs"][0]["strategy"] = "everyother";
+    EXPECT_CONTAINS(rejectionOf(doc),
+                    "runs[0].strategy: expected a strategy of this run's model, got "
+                    "\"everyother\": unknown strategy \"everyother\" (known: none, full, every:N");
+    doc = sampleDocument();
+    doc["runs"][1]["strategy"] = "attn";  // a transformer sub-block on an ffn model
+    EXPECT_CONTAINS(rejectionOf(doc), "runs[1].strategy: expected a strategy of this run's model");
     doc = sampleDocument();
     doc["runs"][0]["blocks"][1]["block"] = 6;  // depth is 6
     EXPECT_EQ(rejectionOf(doc), "runs[0].blocks[1].block: expected an integer from 0 to 5, got 6");
@@ -835,8 +893,8 @@ TEST(ResultsFiles, AtomicWritesKeepLinksPermissionsAndNames) {
     fs::create_directory(dir.file("real"));
     const std::string target = dir.file("real/r.csv");
     std::ofstream(target) << "old\n";
-    fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write |
-                                fs::perms::group_read);  // 0640
+    fs::permissions(
+        target, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);  // 0640
     const std::string link = dir.file("r.csv");
     fs::create_symlink("real/r.csv", link);  // relative to the link's folder
     saveSummaryCsv(sampleResults(), link);
@@ -860,8 +918,8 @@ TEST(ResultsFiles, AtomicWritesKeepLinksPermissionsAndNames) {
     EXPECT_NE(readText(dir.file("real/new-trace.json")).find("traceEvents"), std::string::npos);
 
     // New files under two umasks.
-    for (const auto& [mask, expected] : {std::pair{mode_t(027), fs::perms(0640)},
-                                         std::pair{mode_t(002), fs::perms(0664)}}) {
+    for (const auto& [mask, expected] :
+         {std::pair{mode_t(027), fs::perms(0640)}, std::pair{mode_t(002), fs::perms(0664)}}) {
         const mode_t previous = ::umask(mask);
         const std::string fresh = dir.file("new-" + std::to_string(mask) + ".json");
         saveResults(sampleResults(), fresh);
@@ -878,8 +936,7 @@ TEST(ResultsFiles, AtomicWritesKeepLinksPermissionsAndNames) {
             << "a name was rewritten to U+FFFD";
     // Nothing temporary left behind.
     for (const auto& entry : fs::recursive_directory_iterator(dir.file("")))
-        EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos)
-            << entry.path();
+        EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
 }
 
 // ---------------------------------------------------------------- CSV
@@ -887,14 +944,14 @@ TEST(ResultsFiles, AtomicWritesKeepLinksPermissionsAndNames) {
 TEST(SummaryCsv, HeaderRowsAndQuoting) {
     ResultSet set;
     RunResult none;
-    none.strategy = "none";
+    none.strategy = test::strategy("none");
     none.config.seq = 512;  // fixed here so the expected text does not follow the defaults
     none.metrics.peak_bytes = static_cast<std::int64_t>(100 * kMiB);
     none.metrics.activation_bytes = static_cast<std::int64_t>(80 * kMiB);
     none.metrics.step_ms = 200;
     none.grad_check = {true, 0.0, 1e-6};
     RunResult every = none;
-    every.strategy = "every:2";
+    every.strategy = test::strategy("every:2");
     every.metrics.peak_bytes = static_cast<std::int64_t>(40 * kMiB);
     every.metrics.activation_bytes = static_cast<std::int64_t>(10.5 * kMiB);
     every.metrics.step_ms = 250;
@@ -902,7 +959,7 @@ TEST(SummaryCsv, HeaderRowsAndQuoting) {
     every.prediction = PredictedMetrics{static_cast<std::int64_t>(42 * kMiB), 0, 200.0, 180.0};
     every.metrics.gflop_per_s = 12.5;
     RunResult failed = none;
-    failed.strategy = "from:10, odd";
+    failed.strategy = test::strategy("from:10");
     failed.config.block = BlockKind::Transformer;
     failed.config.dtype = DType::BFloat16;
     failed.grad_check = {};
@@ -921,7 +978,7 @@ TEST(SummaryCsv, HeaderRowsAndQuoting) {
         ",,,,,200.000,,,,\n"
         "every:2,40.000,10.500,250.000,60.00,25.00,2.400,42.000,5.00,200.000,-20.00,180.000,"
         "11.11,fail,0.0035,,ffn,20,256,512,2,float32,cpu,12.50,,,,,250.000,,,,\n"
-        "\"from:10, odd\",100.000,80.000,200.000,,,,,,,,,,not checked,,"
+        "from:10,100.000,80.000,200.000,,,,,,,,,,not checked,,"
         "\"out of memory: \"\"big\"\"\nsecond line\",transformer,20,256,512,2,bfloat16,cpu,"
         ",,,,,,,,,\n";
     EXPECT_EQ(csv, expected);
@@ -1005,7 +1062,7 @@ TEST(ChromeTrace, CountersAndSlicesWithMicrosecondTimes) {
 TEST(ChromeTrace, CrossingLifetimesMoveToAnotherThread) {
     ResultSet set;
     RunResult run;
-    run.strategy = "none";
+    run.strategy = test::strategy("none");
     run.blocks = {{0, Phase::Forward, 1.0, 5.0, 10},
                   {1, Phase::Forward, 2.0, 8.0, 10},
                   {2, Phase::Forward, 3.0, 4.0, 10}};

@@ -7,6 +7,8 @@
 
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
+#include "ckptlab/summary.h"
+#include "strategy_text.h"
 #include "test_configs.h"
 
 using namespace ckptlab;
@@ -15,12 +17,20 @@ namespace {
 
 using test::tinyChain;
 
+// A plain sweep of these strategies on `config`, as the CLI asks for one.
+SweepRequestData sweepOf(const ExperimentConfig& config, const std::vector<std::string>& texts) {
+    SweepRequestData request;
+    request.config = config;
+    request.checked = parseStrategies(texts);
+    return request;
+}
+
 }  // namespace
 
 TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheFfnBlock) {
     const std::vector<std::string> all{"none",       "full",   "every:2", "every:4", "segments:1",
                                        "segments:3", "from:2", "upto:2",  "sqrt"};
-    ResultSet set = Runner().sweep(tinyChain(BlockKind::Ffn), all);
+    ResultSet set = Runner().sweep(tinyChain(BlockKind::Ffn), parseStrategies(all));
     ASSERT_EQ(set.runs.size(), all.size());
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
@@ -34,7 +44,7 @@ TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheFfnBlock) {
 TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheTransformerWithDropout) {
     const std::vector<std::string> all{"none",   "full", "every:2", "segments:2",
                                        "from:3", "sqrt", "attn",    "ffn"};
-    ResultSet set = Runner().sweep(tinyChain(BlockKind::Transformer), all);
+    ResultSet set = Runner().sweep(tinyChain(BlockKind::Transformer), parseStrategies(all));
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
         EXPECT_EQ(run.grad_check.max_abs_diff, 0.0) << run.strategy;
@@ -49,12 +59,13 @@ TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheTransformerWithDropout) {
 TEST(Runner, BfloatRunsPassTheCheck) {
     ExperimentConfig c = tinyChain(BlockKind::Ffn);
     c.dtype = DType::BFloat16;
-    ResultSet set = Runner().sweep(c, {"none", "full", "segments:2"});
+    ResultSet set = Runner().sweep(c, parseStrategies({"none", "full", "segments:2"}));
     for (const auto& run : set.runs) EXPECT_TRUE(run.ok()) << run.strategy;
 }
 
 TEST(Runner, TheTutorialsClosureBugFailsTheGradientCheck) {
-    ResultSet set = Runner().sweep(tinyChain(BlockKind::Ffn), {"none", "seed-bug:3"});
+    ResultSet set =
+        Runner().sweep(tinyChain(BlockKind::Ffn), parseStrategies({"none", "seed-bug:3"}));
     const RunResult* bug = set.find("seed-bug:3");
     ASSERT_NE(bug, nullptr);
     ASSERT_FALSE(bug->error);
@@ -68,7 +79,8 @@ TEST(Runner, TheTutorialsClosureBugFailsTheGradientCheck) {
 // closure bug included, whose recomputes all run the last segment's blocks.
 TEST(Runner, ForwardCountsAreTheForwardsTheTraceShows) {
     const ExperimentConfig c = tinyChain(BlockKind::Ffn);
-    ResultSet set = Runner().sweep(c, {"none", "full", "segments:2", "from:3", "seed-bug:3"});
+    ResultSet set =
+        Runner().sweep(c, parseStrategies({"none", "full", "segments:2", "from:3", "seed-bug:3"}));
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy;
         std::vector<int> traced(c.depth, 1);
@@ -86,12 +98,14 @@ TEST(Runner, ForwardCountsAreTheForwardsTheTraceShows) {
 TEST(Runner, RejectsBadConfigsBeforeRunning) {
     ExperimentConfig c = tinyChain(BlockKind::Ffn);
     c.depth = 0;
-    EXPECT_THROW(Runner().sweep(c, {"none"}), ConfigError);
-    EXPECT_THROW(Runner().sweep(tinyChain(BlockKind::Ffn), {"every:0"}), StrategyError);
+    EXPECT_THROW(Runner().sweep(c, parseStrategies({"none"})), ConfigError);
+    EXPECT_THROW(Runner().sweep(tinyChain(BlockKind::Ffn), parseStrategies({"every:0"})),
+                 StrategyError);
     EXPECT_THROW(Runner().sweep(tinyChain(BlockKind::Ffn), {}), ConfigError);
     ExperimentConfig cuda = tinyChain(BlockKind::Ffn);
     cuda.device = "cuda";
-    if (availableDevices().size() == 1) EXPECT_THROW(Runner().sweep(cuda, {"none"}), ConfigError);
+    if (availableDevices().size() == 1)
+        EXPECT_THROW(Runner().sweep(cuda, parseStrategies({"none"})), ConfigError);
 }
 
 TEST(Runner, RefusesAConfigThatCannotFit) {
@@ -100,7 +114,7 @@ TEST(Runner, RefusesAConfigThatCannotFit) {
     c.seq = 65536;
     c.batch = 64;
     try {
-        Runner::check(c, {"none"});
+        Runner::check(sweepOf(c, {"none"}));
         FAIL() << "expected MemoryError";
     } catch (const MemoryError& e) {
         EXPECT_GT(e.predicted, e.available);
@@ -119,15 +133,15 @@ TEST(Runner, CancelStopsWithinASecondAndKeepsFinishedRuns) {
     hooks.cancel = &cancel;
     hooks.result = [&](const RunResult&) { ++finished; };
     std::chrono::steady_clock::time_point cancelledAt;
-    hooks.progress = [&](double, const std::string& message) {
+    hooks.progress = [&](double, const CoreMessage& message) {
         // Cancel in the third round, at the second strategy's timed step.
-        if (message.rfind("full: timed step 3/", 0) == 0 && !cancel) {
+        if (message.english.rfind("full: timed step 3/", 0) == 0 && !cancel) {
             cancelledAt = std::chrono::steady_clock::now();
             cancel = true;
         }
     };
     c.repeats = 5;
-    ResultSet set = Runner().sweep(c, {"none", "full", "every:2"}, hooks);
+    ResultSet set = Runner().sweep(c, parseStrategies({"none", "full", "every:2"}), hooks);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - cancelledAt).count();
     EXPECT_TRUE(set.cancelled);
@@ -147,7 +161,7 @@ TEST(Runner, ChainsBeyondThePlannersReachRunWithANote) {
     c.width = 16;
     c.seq = 8;
     c.batch = 1;
-    const ResultSet set = Runner().sweep(c, {"none", "sqrt"});
+    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "sqrt"}));
     ASSERT_EQ(set.runs.size(), 2u);
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
@@ -158,7 +172,7 @@ TEST(Runner, ChainsBeyondThePlannersReachRunWithANote) {
     ASSERT_EQ(set.notes.size(), 1u);
     EXPECT_NE(set.notes[0].find("\"vs optimal\" is not computed"), std::string::npos);
     // optimal: at a size the planner refuses is bad input, before anything runs.
-    EXPECT_THROW(Runner::check(c, {"optimal:1"}), StrategyError);
+    EXPECT_THROW(Runner::check(sweepOf(c, {"optimal:1"})), StrategyError);
 }
 
 TEST(Runner, TracedHookShowsEachRunBeforeItsTimes) {
@@ -176,14 +190,73 @@ TEST(Runner, TracedHookShowsEachRunBeforeItsTimes) {
         EXPECT_FALSE(run.timeline.empty()) << run.strategy;
         EXPECT_TRUE(run.grad_check.checked) << run.strategy;
         EXPECT_TRUE(run.prediction.has_value()) << run.strategy;
-        events.push_back("traced " + run.strategy);
+        events.push_back("traced " + run.strategy.name());
     };
     hooks.result = [&](const RunResult& run) {
         EXPECT_EQ(run.metrics.step_samples_ms.size(), 6u) << run.strategy;
         EXPECT_TRUE(std::isfinite(run.metrics.step_ms)) << run.strategy;
-        events.push_back("result " + run.strategy);
+        events.push_back("result " + run.strategy.name());
     };
-    Runner().sweep(config, {"none", "full"}, hooks);
+    Runner().sweep(config, parseStrategies({"none", "full"}), hooks);
     EXPECT_EQ(events, (std::vector<std::string>{"traced none", "traced full", "result none",
                                                 "result full"}));
+}
+
+TEST(Runner, ASweepRequestParsesEachStrategyOnceAtItsBoundary) {
+    // The CLI's boundary parses each text of --strategies once (parseStrategies); the pre-run
+    // check, the plans, the runs, their predictions, the timed rounds and the summary use the
+    // typed values and read no text back.
+    const std::vector<std::string> texts{"none", "full", "every:2", "revolve:2", "optimal:1000"};
+    const ExperimentConfig config = tinyChain(BlockKind::Ffn);
+    const std::uint64_t before = strategyParseCount();
+    const std::vector<Strategy> strategies = parseStrategies(texts);
+    EXPECT_EQ(strategyParseCount() - before, texts.size());
+    SweepRequestData request;
+    request.config = config;
+    request.checked = strategies;
+    Runner::check(request);
+    const ResultSet set = Runner().sweep(config, strategies);
+    ASSERT_EQ(set.runs.size(), texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        ASSERT_FALSE(set.runs[i].error) << texts[i] << ": " << *set.runs[i].error;
+        EXPECT_EQ(set.runs[i].strategy, strategies[i]);
+        EXPECT_EQ(set.runs[i].strategy.name(), texts[i]);  // the text, derived
+    }
+    EXPECT_EQ(summarize(set).size(), texts.size());
+    EXPECT_EQ(strategyParseCount() - before, texts.size());
+
+    // The curve sweeps: their own strategies (budgets, the defaults) are typed from the start.
+    const std::uint64_t curves = strategyParseCount();
+    const ResultSet pareto = Runner().pareto(config, {Strategy{}}, 2);
+    EXPECT_FALSE(pareto.runs.empty());
+    const ResultSet scaling =
+        Runner().scaling(config, ScalingAxis::Depth, {2, 3}, defaultScalingStrategies());
+    EXPECT_EQ(scaling.runs.size(), 6u);
+    EXPECT_EQ(strategyParseCount(), curves);
+}
+
+TEST(Runner, CheckThrowsWhatTheSweepCheckRefuses) {
+    ExperimentConfig c = tinyChain(BlockKind::Ffn);
+    EXPECT_THROW(Runner::check(sweepOf(c, {"none", "none"})), StrategyError);
+    SweepRequestData pareto = sweepOf(c, {"none"});
+    pareto.kind = SweepKind::Pareto;
+    pareto.paretoPoints = 1;
+    EXPECT_THROW(Runner::check(pareto), ConfigError);
+    pareto.paretoPoints = 2;
+    pareto.config.depth = 129;
+    pareto.config.width = 16;
+    pareto.config.seq = 8;
+    pareto.config.batch = 1;
+    try {
+        Runner::check(pareto);
+        FAIL() << "a Pareto sweep at depth 129 passed the check";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("plans at most 128 units"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW(Runner().pareto(pareto.config, {Strategy{}}, 2), ConfigError);
+    EXPECT_THROW(Runner().scaling(c, ScalingAxis::Depth, {4}, {Strategy{}}), ConfigError);
+    EXPECT_THROW(Runner().scaling(c, ScalingAxis::Depth, {4, 4}, {Strategy{}}), ConfigError);
+    const SweepCheck ok = Runner::check(sweepOf(c, {"none", "full"}));
+    EXPECT_EQ(ok.strategies, parseStrategies({"none", "full"}));
 }

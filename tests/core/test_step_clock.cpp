@@ -16,6 +16,7 @@
 #include "engine/checkpoint.h"
 #include "engine/step.h"
 #include "engine/step_clock.h"
+#include "strategy_text.h"
 #include "test_configs.h"
 #include "tolerance.h"
 
@@ -45,7 +46,7 @@ TEST(StepClock, RunStepTimesRecomputesByTheirMarks) {
     engine::StepContext context;
     const Plan full = makePlan(parsed("full", c), c.depth);
     const engine::StepTimes t = engine::runStep(bench, full, context);
-    EXPECT_EQ(context.clock, nullptr);  // the step's clock is gone with the step
+    EXPECT_EQ(context.clock, nullptr);             // the step's clock is gone with the step
     EXPECT_EQ(context.recomputeMarks.size(), 6u);  // one start and end per recomputed block
     EXPECT_EQ(t.recomputed_blocks, 6);
     EXPECT_GT(t.recompute_ms, 0.0);
@@ -86,7 +87,7 @@ TEST(StepClock, CheckpointOutsideAStepTimesItselfOnTheHost) {
 TEST(StepClock, SweepReportsTheMatmulRateOfEachRun) {
     const ExperimentConfig c = test::quickConfig(BlockKind::Transformer, 3, 32, 16, 2);
     Runner runner;
-    const ResultSet set = runner.sweep(c, {"none", "full"});
+    const ResultSet set = runner.sweep(c, parseStrategies({"none", "full"}));
     ASSERT_EQ(set.runs.size(), 2u);
     for (const RunResult& run : set.runs) {
         ASSERT_TRUE(run.ok()) << run.strategy;

@@ -10,6 +10,7 @@
 #include "ckptlab/noise.h"
 #include "ckptlab/step_stats.h"
 #include "ckptlab/summary.h"
+#include "strategy_text.h"
 #include "tolerance.h"
 
 using namespace ckptlab;
@@ -35,13 +36,14 @@ std::vector<double> oneToN(int n) {
 
 RunResult timedRun(const std::string& strategy, std::vector<double> samples, double peakMiB) {
     RunResult run;
-    run.strategy = strategy;
+    run.strategy = test::strategy(strategy);
     run.metrics.peak_bytes = static_cast<std::int64_t>(peakMiB * kMiB);
     run.metrics.step_samples_ms = std::move(samples);
     std::vector<double> copy = run.metrics.step_samples_ms;
     std::sort(copy.begin(), copy.end());
-    run.metrics.step_ms = copy.size() % 2 ? copy[copy.size() / 2]
-                                          : 0.5 * (copy[copy.size() / 2 - 1] + copy[copy.size() / 2]);
+    run.metrics.step_ms = copy.size() % 2
+                              ? copy[copy.size() / 2]
+                              : 0.5 * (copy[copy.size() / 2 - 1] + copy[copy.size() / 2]);
     run.grad_check.checked = true;
     run.grad_check.tolerance = 1e-6;
     return run;
@@ -61,14 +63,13 @@ TEST(MedianInterval, OrderStatisticRanksForSixToTwentySamples) {
         const auto interval = medianInterval(oneToN(n));
         ASSERT_TRUE(interval);
         EXPECT_TRUE(interval->is95) << n;
-        EXPECT_EQ(interval->low, k) << n;              // x(k) of 1..n is k
-        EXPECT_EQ(interval->high, n + 1 - k) << n;     // x(n+1-k)
+        EXPECT_EQ(interval->low, k) << n;           // x(k) of 1..n is k
+        EXPECT_EQ(interval->high, n + 1 - k) << n;  // x(n+1-k)
         EXPECT_GE(interval->coverage, 0.95) << n;
     }
     // Exact coverages: n = 6 min-max misses with 2/64; n = 20 [x(6), x(15)] with 2 * 21700/2^20.
     EXPECT_NEAR(medianInterval(oneToN(6))->coverage, 1 - 2.0 / 64, coverageSlack(6));
-    EXPECT_NEAR(medianInterval(oneToN(20))->coverage, 1 - 2 * 21700.0 / 1048576,
-                coverageSlack(20));
+    EXPECT_NEAR(medianInterval(oneToN(20))->coverage, 1 - 2 * 21700.0 / 1048576, coverageSlack(20));
     // Large n neither underflows nor overflows: about n/2 - 1.96 sqrt(n)/2 for n = 1000.
     const int k1000 = orderStatisticRank(1000);
     EXPECT_GE(k1000, 467);

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
 #include "ckptlab/config.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
@@ -82,9 +86,8 @@ TEST(Strategy, PlansMatchTheSeedExperiments) {
 }
 
 TEST(Strategy, PresetsAreTheSeedsSets) {
-    EXPECT_EQ(
-        presetStrategies("seed-tradeoff"),
-        (std::vector<std::string>{"none", "full", "every:2", "every:4", "segments:4", "from:10"}));
+    EXPECT_EQ(presetStrategies("seed-tradeoff"),
+              parseStrategies({"none", "full", "every:2", "every:4", "segments:4", "from:10"}));
     EXPECT_EQ(presetStrategies("experiment-3").size(), 5u);
     EXPECT_TRUE(presetStrategies("nope").empty());
 }
@@ -97,7 +100,9 @@ TEST(Config, ValidationNamesTheFieldAndRange) {
     auto errors = validate(c);
     ASSERT_EQ(errors.size(), 2u);
     EXPECT_EQ(errors[0].field, "width");
-    EXPECT_EQ(errors[0].message, "width must be between 8 and 16384 (got 0)");
+    EXPECT_EQ(errors[0].message.english, "width must be between 8 and 16384 (got 0)");
+    EXPECT_EQ(errors[0].message.code, MessageCode::FieldOutOfRange);
+    EXPECT_EQ(errors[0].message.args, (std::vector<std::string>{"width", "8", "16384", "0"}));
     EXPECT_EQ(errors[1].field, "batch");
 
     ExperimentConfig t;
@@ -121,4 +126,67 @@ TEST(Strategy, UpToIsTheComplementOfFrom) {
         EXPECT_TRUE(upto[0]);
     }
     EXPECT_EQ(checkedBlocksOf("upto:8", L), std::vector<bool>(L, true));  // = full
+}
+
+TEST(StrategyKinds, OneRowPerKindWithItsSyntax) {
+    const auto& kinds = strategyKinds();
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        const StrategyKindInfo& k = kinds[i];
+        for (std::size_t j = i + 1; j < kinds.size(); ++j) EXPECT_NE(k.kind, kinds[j].kind);
+        // The syntax is the name, and ":X" exactly when the kind takes a parameter.
+        EXPECT_EQ(k.syntax.substr(0, k.syntax.find(':')), k.name);
+        EXPECT_EQ(k.syntax.find(':') != std::string::npos, k.takes_param) << k.syntax;
+        EXPECT_FALSE(k.description.empty()) << k.name;
+        EXPECT_EQ(&strategyKindInfo(k.kind), &k);
+        EXPECT_EQ(kindName(k.kind), k.name);
+    }
+    EXPECT_EQ(strategyKindInfo(StrategyKind::Optimal).syntax, "optimal:MiB");
+    EXPECT_EQ(strategyKindInfo(StrategyKind::Revolve).default_param, 3);
+}
+
+TEST(StrategyErrors, CarryTheirCodeAndArguments) {
+    try {
+        parseStrategy("every:0", 20, BlockKind::Ffn);
+        FAIL() << "expected StrategyError";
+    } catch (const StrategyError& e) {
+        EXPECT_EQ(e.message.code, MessageCode::StrategyParameterOutOfRange);
+        EXPECT_EQ(e.message.args, (std::vector<std::string>{"every", "1", "20", "20", "0"}));
+        EXPECT_EQ(e.what(), e.message.english);
+        EXPECT_EQ(coreMessageOf(e), &e.message);
+    }
+    try {
+        parseStrategy("bogus", 20, BlockKind::Ffn);
+        FAIL() << "expected StrategyError";
+    } catch (const StrategyError& e) {
+        EXPECT_EQ(e.message.code, MessageCode::UnknownStrategy);
+        // The known list is the kinds table's syntaxes.
+        EXPECT_EQ(e.message.args.at(1).rfind("none, full, every:N,", 0), 0u) << e.what();
+        EXPECT_NE(e.message.args.at(1).find("optimal:MiB"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(coreMessageOf(std::runtime_error("plain")), nullptr);
+}
+
+TEST(CoreMessages, EveryCodeHasItsEnglishWithEveryArgument) {
+    for (int i = 0; i <= static_cast<int>(kLastMessageCode); ++i) {
+        const std::string pattern = messagePattern(static_cast<MessageCode>(i));
+        EXPECT_FALSE(pattern.empty()) << "code " << i;
+        // Placeholders are %1..%n without gaps, so a translation can place every argument.
+        int highest = 0;
+        for (std::size_t p = pattern.find('%'); p != std::string::npos;
+             p = pattern.find('%', p + 1))
+            if (p + 1 < pattern.size() && std::isdigit(static_cast<unsigned char>(pattern[p + 1])))
+                highest = std::max(highest, pattern[p + 1] - '0');
+        for (int n = 1; n <= highest; ++n)
+            EXPECT_NE(pattern.find("%" + std::to_string(n)), std::string::npos)
+                << pattern << " lacks %" << n;
+    }
+}
+
+TEST(CoreMessages, FillInOnePassAndNest) {
+    EXPECT_EQ(fillPattern("%2 then %1, %3", {"a%2", "b"}), "b then a%2, %3");
+    const CoreMessage inner(MessageCode::FieldOutOfRange, {"width", "8", "16384", "0"});
+    const CoreMessage outer(MessageCode::AtScalingValue, {"width", "0"}, {inner});
+    EXPECT_EQ(outer.english, "at width=0: width must be between 8 and 16384 (got 0)");
+    ASSERT_EQ(outer.nested.size(), 1u);
+    EXPECT_EQ(outer.nested[0].code, MessageCode::FieldOutOfRange);
 }

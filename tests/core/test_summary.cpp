@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "ckptlab/summary.h"
+#include "strategy_text.h"
 #include "tolerance.h"
 
 using namespace ckptlab;
@@ -19,7 +20,7 @@ const double kPercentSlack = test::tolerance::formula(100.0, 9);
 RunResult makeRun(const std::string& strategy, double peakMiB, double activationMiB,
                   double stepMs) {
     RunResult run;
-    run.strategy = strategy;
+    run.strategy = test::strategy(strategy);
     run.metrics.peak_bytes = static_cast<std::int64_t>(peakMiB * kMiB);
     run.metrics.activation_bytes = static_cast<std::int64_t>(activationMiB * kMiB);
     run.metrics.step_ms = stepMs;
@@ -82,7 +83,7 @@ TEST(Summary, PercentagesAgainstBaseline) {
     const RunResult none = makeRun("none", 100, 80, 200);
     const RunResult every2 = makeRun("every:2", 40, 10, 250);
     const SummaryRow row = summarizeRun(every2, &none);
-    EXPECT_EQ(row.strategy, "every:2");
+    EXPECT_EQ(row.strategy.name(), "every:2");
     EXPECT_DOUBLE_EQ(row.peak_mib, 40.0);
     EXPECT_DOUBLE_EQ(row.activations_mib, 10.0);
     EXPECT_DOUBLE_EQ(row.step_ms, 250.0);
@@ -108,7 +109,7 @@ TEST(Summary, BaselineAgainstItselfHasNoRatio) {
 
 TEST(Summary, FasterOrBiggerRunsGiveSignedPercentagesAndNoRatio) {
     const RunResult none = makeRun("none", 100, 80, 200);
-    const SummaryRow row = summarizeRun(makeRun("odd", 150, 80, 150), &none);
+    const SummaryRow row = summarizeRun(makeRun("every:3", 150, 80, 150), &none);
     EXPECT_NEAR(*row.memory_saved_pct, -50.0, kPercentSlack);
     EXPECT_NEAR(*row.time_added_pct, -25.0, kPercentSlack);
     EXPECT_FALSE(row.saved_per_added);
@@ -163,7 +164,7 @@ TEST(Summary, SummarizeFindsNoneWhereverItIs) {
                 makeRun("every:4", 50, 20, 220)};
     const auto rows = summarize(set);
     ASSERT_EQ(rows.size(), 3u);
-    EXPECT_EQ(rows[0].strategy, "full");
+    EXPECT_EQ(rows[0].strategy.name(), "full");
     EXPECT_NEAR(*rows[0].memory_saved_pct, 75.0, kPercentSlack);
     EXPECT_NEAR(*rows[0].time_added_pct, 50.0, kPercentSlack);
     EXPECT_NEAR(*rows[0].saved_per_added, 1.5, kPercentSlack);

@@ -3,9 +3,12 @@
 // scaling pre-check, the Pareto verdict and the chart helpers that moved out of ui/charts.
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "ckptlab/pareto.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/sweep_policy.h"
+#include "strategy_text.h"
 
 using namespace ckptlab;
 
@@ -42,7 +45,7 @@ CostModel uniformChain(int units) {
 
 RunResult runOf(const std::string& strategy, const ExperimentConfig& config) {
     RunResult run;
-    run.strategy = strategy;
+    run.strategy = test::strategy(strategy);
     run.config = config;
     return run;
 }
@@ -65,12 +68,14 @@ TEST(StrategyPredicates, SayWhatTheFrontEndsAskWithoutText) {
     EXPECT_FALSE(isBaseline(parse("full")));
 }
 
-TEST(StrategyPredicates, ParseARunsStrategyOrSayNothing) {
-    const ExperimentConfig c = smallConfig();
-    ASSERT_TRUE(strategyOf(runOf("optimal:3", c)));
-    EXPECT_EQ(strategyOf(runOf("optimal:3", c))->kind, StrategyKind::Optimal);
-    EXPECT_FALSE(strategyOf(runOf("optimalish:3", c)));
-    EXPECT_FALSE(strategyOf(runOf("every:99", c)));  // beyond this run's depth
+TEST(StrategyPredicates, EqualityIsKindParameterAndBudget) {
+    EXPECT_EQ(test::strategy("every:2"), (Strategy{StrategyKind::Every, 2}));
+    EXPECT_EQ(test::strategy("every:02"), test::strategy("every:2"));  // one strategy, two texts
+    EXPECT_NE(test::strategy("every:2"), test::strategy("every:3"));
+    EXPECT_NE(test::strategy("every:2"), test::strategy("segments:2"));
+    EXPECT_EQ(test::strategy("optimal:1.5"), makeStrategy(StrategyKind::Optimal, 1.5));
+    EXPECT_NE(test::strategy("optimal:1.5"), test::strategy("optimal:1.25"));
+    EXPECT_THROW(parseStrategies({"none", "optimalish:3"}), StrategyError);
     std::string why;
     EXPECT_FALSE(tryParseStrategy("bogus", 8, BlockKind::Ffn, &why));
     EXPECT_NE(why.find("unknown strategy"), std::string::npos);
@@ -98,8 +103,10 @@ TEST(PlanResolution, RecordedRunsUseTheirScheduleOrTheirStrategy) {
     EXPECT_THROW(recordedPlan(optimal), std::invalid_argument);  // no schedule recorded
     optimal.schedule = "ckpt[0,4){0 1 2 3} 4 5 6 7";
     EXPECT_EQ(describeSchedule(recordedPlan(optimal)), optimal.schedule);
-    EXPECT_EQ(checkpointedBlockCount(recordedPlan(runOf("full", c)), 8), 8);
-    EXPECT_THROW(recordedPlan(runOf("bogus", c)), std::invalid_argument);
+    int checkpointed = 0;  // blocks whose forward is checkpointed: all of full's
+    for (const auto& segment : recordedPlan(runOf("full", c)).segments)
+        if (segment.checkpointed) checkpointed += segment.end - segment.begin;
+    EXPECT_EQ(checkpointed, c.depth);
 }
 
 TEST(MemoryForecast, TakesAnOptimalBudgetAsTheUpperBoundOfItsPeak) {
@@ -115,36 +122,46 @@ TEST(MemoryForecast, TakesAnOptimalBudgetAsTheUpperBoundOfItsPeak) {
 
 TEST(MemoryForecast, OneCallSaysWhatFitsAndWhy) {
     const ExperimentConfig c = smallConfig();
-    const FitForecast roomy = forecastFit(c, {"none", "full", "bogus"}, std::int64_t(1) << 40);
+    const FitForecast roomy =
+        forecastFit(c, parseStrategies({"none", "full", "every:99"}), std::int64_t(1) << 40);
     ASSERT_TRUE(roomy.valid);
     EXPECT_FALSE(roomy.refused);
-    EXPECT_EQ(roomy.largestStrategy, "none");
-    ASSERT_EQ(roomy.invalid.size(), 1u);
-    EXPECT_EQ(roomy.invalid[0].rfind("bogus: ", 0), 0u);
+    EXPECT_EQ(roomy.largestStrategy, Strategy{});
+    ASSERT_EQ(roomy.invalid.size(), 1u);  // beyond this model's depth
+    EXPECT_EQ(roomy.invalid[0].text, "every:99");
+    EXPECT_EQ(roomy.invalid[0].why.code, MessageCode::StrategyParameterOutOfRange);
     EXPECT_FALSE(roomy.nearLimit());
 
-    const FitForecast tight = forecastFit(c, {"optimal:1000"}, 1024);
+    const FitForecast tight = forecastFit(c, parseStrategies({"optimal:1000"}), 1024);
     EXPECT_TRUE(tight.refused);
     EXPECT_TRUE(tight.largestIsBound);
-    EXPECT_NE(tight.refusal.find("upper bound"), std::string::npos);
-    EXPECT_NE(tight.refusal.find("is predicted to need"), std::string::npos);
+    ASSERT_TRUE(tight.refusal);
+    EXPECT_EQ(tight.refusal->code, MessageCode::DoesNotFitBudgetBound);
+    EXPECT_EQ(tight.refusal->args.at(0), "optimal:1000");
+    EXPECT_NE(tight.refusal->english.find("upper bound"), std::string::npos);
+    EXPECT_NE(tight.refusal->english.find("is predicted to need"), std::string::npos);
     EXPECT_GT(tight.runnerPredicted, 1024);
 
     ExperimentConfig bad = c;
     bad.depth = 0;
-    EXPECT_FALSE(forecastFit(bad, {"none"}, 0).valid);
+    EXPECT_FALSE(forecastFit(bad, {Strategy{}}, 0).valid);
 }
 
 TEST(SweepStrategies, CurveSweepsDropBudgetsAndFallBackToTheirSets) {
-    const std::vector<std::string> checked{"none", "optimal:3", "full"};
+    const std::vector<Strategy> checked = parseStrategies({"none", "optimal:3", "full"});
     EXPECT_EQ(sweepStrategies(SweepKind::Sweep, checked, 8, BlockKind::Ffn), checked);
     EXPECT_EQ(sweepStrategies(SweepKind::Scaling, checked, 8, BlockKind::Ffn),
-              (std::vector<std::string>{"none", "full"}));
-    EXPECT_EQ(sweepStrategies(SweepKind::Scaling, {"optimal:3"}, 8, BlockKind::Ffn),
-              defaultScalingStrategies());
+              parseStrategies({"none", "full"}));
+    EXPECT_EQ(
+        sweepStrategies(SweepKind::Scaling, parseStrategies({"optimal:3"}), 8, BlockKind::Ffn),
+        defaultScalingStrategies());
     EXPECT_EQ(sweepStrategies(SweepKind::Pareto, {}, 8, BlockKind::Ffn),
               defaultParetoStrategies(8, BlockKind::Ffn));
-    EXPECT_EQ(defaultScalingStrategies(), (std::vector<std::string>{"none", "sqrt", "full"}));
+    EXPECT_EQ(defaultScalingStrategies(), parseStrategies({"none", "sqrt", "full"}));
+    EXPECT_EQ(defaultSweepStrategies(), parseStrategies({"none", "full", "every:2", "sqrt"}));
+    // The seed's tradeoff and sqrt, less what a depth-8 model cannot take (from:10).
+    EXPECT_EQ(defaultParetoStrategies(8, BlockKind::Ffn),
+              parseStrategies({"none", "full", "every:2", "every:4", "segments:4", "sqrt"}));
 }
 
 TEST(SweepCheck, RefusesInTheRunnersOrder) {
@@ -152,9 +169,9 @@ TEST(SweepCheck, RefusesInTheRunnersOrder) {
     r.config = smallConfig();
     r.checked = {};
     EXPECT_EQ(checkSweep(r, 0).verdict, SweepCheck::Verdict::NoStrategy);
-    r.checked = {"none", "attn"};  // attn needs the transformer block
+    r.checked = parseStrategies({"none", "attn"});  // attn needs the transformer block
     EXPECT_EQ(checkSweep(r, 0).verdict, SweepCheck::Verdict::InvalidStrategy);
-    r.checked = {"none", "full"};
+    r.checked = parseStrategies({"none", "full"});
     const SweepCheck ok = checkSweep(r, 0);
     EXPECT_TRUE(ok.ok());
     EXPECT_EQ(ok.forecasts.size(), 1u);
@@ -166,6 +183,7 @@ TEST(SweepCheck, RefusesInTheRunnersOrder) {
     const SweepCheck bad = checkSweep(r, 0);
     ASSERT_EQ(bad.verdict, SweepCheck::Verdict::InvalidSize);
     EXPECT_EQ(bad.size->value, 0);
+    EXPECT_EQ(bad.problem->english, "at depth=0: depth must be between 1 and 512 (got 0)");
     r.values = {4, 6};
     const SweepCheck sizes = checkSweep(r, 0);
     ASSERT_TRUE(sizes.ok());
@@ -175,6 +193,90 @@ TEST(SweepCheck, RefusesInTheRunnersOrder) {
     bigger.depth = 0;
     r.config = bigger;
     EXPECT_EQ(checkSweep(r, 0).verdict, SweepCheck::Verdict::InvalidConfig);
+}
+
+TEST(SweepCheck, OneHomeForEveryRuleBothFrontEndsApply) {
+    using Verdict = SweepCheck::Verdict;
+    SweepRequestData r;
+    r.config = smallConfig();
+    r.checked = parseStrategies({"none", "every:2", "every:02"});
+    SweepCheck check = checkSweep(r, 0);
+    ASSERT_EQ(check.verdict, Verdict::InvalidStrategy);
+    ASSERT_EQ(check.invalid.size(), 1u);
+    EXPECT_EQ(check.problem->english, "strategies: every:2 is listed twice (items 2 and 3)");
+    EXPECT_EQ(check.invalid[0].text, "every:2");
+
+    // What the app's table could not parse comes first, as the front end said it.
+    r.checked = parseStrategies({"none", "every:99"});
+    r.unparsed = {{"bogus", CoreMessage(MessageCode::UnknownStrategy, {"bogus", "none, full"})}};
+    check = checkSweep(r, 0);
+    ASSERT_EQ(check.invalid.size(), 2u);
+    EXPECT_EQ(check.invalid[0].text, "bogus");
+    EXPECT_EQ(check.invalid[1].text, "every:99");
+    EXPECT_EQ(check.invalid[1].why.english, "every:N needs N between 1 and 8 for depth 8 (got 99)");
+    r.unparsed.clear();
+
+    // Pareto: the points' range, then the planner's chain limit (128 ffn blocks, 64 transformer).
+    r.kind = SweepKind::Pareto;
+    r.checked = {Strategy{}};
+    r.paretoPoints = kParetoMaxPoints + 1;
+    check = checkSweep(r, 0);
+    ASSERT_EQ(check.verdict, Verdict::InvalidPoints);
+    EXPECT_EQ(check.problem->english, "points must be between 2 and 50 (got 51)");
+    r.paretoPoints = kParetoMinPoints;
+    r.config.depth = 129;
+    check = checkSweep(r, 0);
+    ASSERT_EQ(check.verdict, Verdict::PlannerLimit);
+    EXPECT_EQ(check.problem->english.rfind("a Pareto sweep plans at most 128 units", 0), 0u)
+        << check.problem->english;
+    EXPECT_EQ(check.problem->code, MessageCode::ParetoTooManyUnits);
+    EXPECT_NE(
+        check.problem->english.find("depth 129 of ffn blocks is 129 units: use depth 1 to 128"),
+        std::string::npos)
+        << check.problem->english;
+    r.config.depth = 128;
+    EXPECT_TRUE(checkSweep(r, 0).ok());
+    r.config.block = BlockKind::Transformer;
+    r.config.width = 32;
+    r.config.heads = 4;
+    r.config.depth = 65;
+    EXPECT_EQ(checkSweep(r, 0).verdict, Verdict::PlannerLimit);
+    r.config.depth = 64;
+    EXPECT_TRUE(checkSweep(r, 0).ok());
+
+    // An optimal budget on a chain too long for the planner, in a plain sweep.
+    r.kind = SweepKind::Sweep;
+    r.config = smallConfig();
+    r.config.depth = 300;
+    r.checked = parseStrategies({"none", "optimal:10"});
+    check = checkSweep(r, 0);
+    ASSERT_EQ(check.verdict, Verdict::InvalidStrategy);
+    EXPECT_EQ(check.invalid[0].why.code, MessageCode::PlannerTooManyUnits);
+
+    // Scaling: the two-values rule, every size's config, then each strategy at every size.
+    r.kind = SweepKind::Scaling;
+    r.config = smallConfig();
+    r.axis = ScalingAxis::Depth;
+    r.checked = parseStrategies({"none", "optimal:3", "segments:6"});
+    r.values = {8};
+    check = checkSweep(r, 0);
+    ASSERT_EQ(check.verdict, Verdict::InvalidValues);
+    EXPECT_EQ(check.problem->english, "values: give at least two values to fit");
+    r.values = {8, 4, 8};
+    check = checkSweep(r, 0);
+    ASSERT_EQ(check.verdict, Verdict::InvalidValues);
+    EXPECT_EQ(check.problem->english,
+              "values: 8 is listed twice (items 1 and 3); a fit needs distinct sizes");
+    r.values = {8, 4};
+    check = checkSweep(r, 0);
+    ASSERT_EQ(check.verdict, Verdict::InvalidStrategy);
+    EXPECT_EQ(check.problem->english,
+              "at depth=4: segments:N needs N between 1 and 4 for depth 4 (got 6)");
+    r.checked = parseStrategies({"none", "optimal:3"});
+    check = checkSweep(r, 0);
+    ASSERT_TRUE(check.ok());
+    EXPECT_EQ(check.strategies, parseStrategies({"none"}));  // a fixed budget is left out
+    EXPECT_FALSE(scalingValuesError({2, 4}));
 }
 
 TEST(ScalingPreCheck, NamesTheFirstInvalidSize) {
@@ -190,10 +292,11 @@ TEST(ScalingPreCheck, NamesTheFirstInvalidSize) {
 }
 
 TEST(ParetoRules, PointsRangeAndVerdictThresholds) {
-    EXPECT_TRUE(paretoPointsError(kParetoMinPoints).empty());
-    EXPECT_TRUE(paretoPointsError(kParetoMaxPoints).empty());
-    EXPECT_EQ(paretoPointsError(1), "must be between 2 and 50 (got 1)");
-    EXPECT_FALSE(paretoPointsError(51).empty());
+    EXPECT_FALSE(paretoPointsError(kParetoMinPoints));
+    EXPECT_FALSE(paretoPointsError(kParetoMaxPoints));
+    ASSERT_TRUE(paretoPointsError(1));
+    EXPECT_EQ(paretoPointsError(1)->english, "points must be between 2 and 50 (got 1)");
+    EXPECT_TRUE(paretoPointsError(51));
     EXPECT_EQ(standingFor(-0.5), CurveStanding::Below);
     EXPECT_EQ(standingFor(0.0), CurveStanding::OnCurve);
     EXPECT_EQ(standingFor(0.049), CurveStanding::OnCurve);
@@ -233,7 +336,8 @@ TEST(ScalingDetection, OneVaryingAxisAmongFinishedRuns) {
 TEST(CostForecast, ReplaysEveryStrategyAndPlansBudgets) {
     ExperimentConfig c = smallConfig();
     const CostModel costs = uniformChain(8);
-    const CostForecast f = forecastFromCosts(costs, c, {"none", "full", "optimal:12", "bogus"});
+    const CostForecast f =
+        forecastFromCosts(costs, c, parseStrategies({"none", "full", "optimal:12", "every:99"}));
     ASSERT_EQ(f.strategies.size(), 4u);
     EXPECT_TRUE(f.strategies[0].ok);
     EXPECT_EQ(f.strategies[0].peak_bytes, f.none_peak);
@@ -241,7 +345,8 @@ TEST(CostForecast, ReplaysEveryStrategyAndPlansBudgets) {
     EXPECT_TRUE(f.strategies[2].ok);
     EXPECT_LE(f.strategies[2].peak_bytes, 12 * 1024 * 1024);
     EXPECT_FALSE(f.strategies[3].ok);
-    EXPECT_FALSE(f.strategies[3].error.empty());
+    ASSERT_TRUE(f.strategies[3].error);
+    EXPECT_EQ(f.strategies[3].error->code, MessageCode::StrategyParameterOutOfRange);
     EXPECT_GT(f.minimum_peak, 0);
     EXPECT_LE(f.minimum_peak, f.strategies[1].peak_bytes);
 }
@@ -283,8 +388,20 @@ TEST(StrategyForm, CatalogOffersEveryKindOnceWithItsDefault) {
 }
 
 TEST(StrategyForm, EveryKindHasItsHelpLine) {
-    EXPECT_EQ(strategyHelp(StrategyKind::Every),
-              "every:N checkpoint blocks 0, N, 2N, ... (seed experiment 1)");
-    EXPECT_EQ(strategyHelp(StrategyKind::None), "none keep every activation (the baseline)");
-    for (const Strategy& s : strategyCatalog()) EXPECT_FALSE(strategyHelp(s.kind).empty());
+    const std::string help = strategySyntaxHelp();
+    EXPECT_EQ(help.rfind("none          keep every activation (the baseline)\n", 0), 0u);
+    EXPECT_NE(help.find("\nevery:N       checkpoint blocks 0, N, 2N, ... (seed experiment 1)\n"),
+              std::string::npos);
+    // One line per kind of the table, in its order: a new kind cannot drop out of the help.
+    std::istringstream lines(help);
+    std::string line;
+    std::size_t row = 0;
+    for (; std::getline(lines, line); ++row) {
+        ASSERT_LT(row, strategyKinds().size()) << line;
+        const StrategyKindInfo& kind = strategyKinds()[row];
+        EXPECT_EQ(line.rfind(kind.syntax + " ", 0), 0u) << line;
+        EXPECT_NE(line.find(kind.description), std::string::npos) << line;
+    }
+    EXPECT_EQ(row, strategyKinds().size());
+    EXPECT_EQ(strategyCatalog().size(), strategyKinds().size());
 }

@@ -16,6 +16,7 @@
 #include "ckptlab/lesson.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
+#include "strategy_text.h"
 #include "teaching/lesson_metrics.h"
 
 using namespace ckptlab;
@@ -31,24 +32,24 @@ json validLesson() {
         {"id", "cmp"},
         {"title", text("Compare", "比较")},
         {"experiment",
-         {{"config", {{"depth", 8}, {"width", 64}, {"seq", 32}, {"batch", 2}, {"keep_grads", true}}},
+         {{"config",
+           {{"depth", 8}, {"width", 64}, {"seq", 32}, {"batch", 2}, {"keep_grads", true}}},
           {"strategies", {"none", "full", "every:2"}}}},
         {"chart", "tradeoff"},
         {"focus", "full"},
         {"observe", text("Look at the peak.", "看峰值。")},
         {"question", text("Why?", "为什么？")},
         {"answer", text("full saved {saving_pct(full)} %.", "full 节省了 {saving_pct(full)} %。")}};
-    json scale = {
-        {"id", "scale"},
-        {"title", text("Scale", "扩展")},
-        {"experiment",
-         {{"config", {{"width", 64}, {"seq", 32}}},
-          {"strategies", {"none", "sqrt", "full"}},
-          {"scaling", {{"axis", "depth"}, {"values", {4, 16, 64}}}}}},
-        {"chart", "scaling"},
-        {"observe", text("Slopes.", "斜率。")},
-        {"question", text("Which?", "哪个？")},
-        {"answer", text("k = {peak_exponent(sqrt)}", "k = {peak_exponent(sqrt)}")}};
+    json scale = {{"id", "scale"},
+                  {"title", text("Scale", "扩展")},
+                  {"experiment",
+                   {{"config", {{"width", 64}, {"seq", 32}}},
+                    {"strategies", {"none", "sqrt", "full"}},
+                    {"scaling", {{"axis", "depth"}, {"values", {4, 16, 64}}}}}},
+                  {"chart", "scaling"},
+                  {"observe", text("Slopes.", "斜率。")},
+                  {"question", text("Which?", "哪个？")},
+                  {"answer", text("k = {peak_exponent(sqrt)}", "k = {peak_exponent(sqrt)}")}};
     return {{"id", "demo"},
             {"order", 3},
             {"title", text("Demo", "演示")},
@@ -71,7 +72,7 @@ std::string errorOf(const json& doc) { return errorOf(doc.dump()); }
 
 RunResult run(const std::string& strategy, std::int64_t peak, double stepMs, int depth = 8) {
     RunResult r;
-    r.strategy = strategy;
+    r.strategy = test::strategy(strategy);
     r.config.depth = depth;
     r.metrics.peak_bytes = peak;
     r.metrics.activation_bytes = peak / 2;
@@ -100,8 +101,8 @@ ResultSet scalingSet() {
     for (int depth : {4, 16, 64}) {
         const double L = depth;
         RunResult none = run("none", static_cast<std::int64_t>(3e6 * L), 10 * L, depth);
-        RunResult sq = run("sqrt", static_cast<std::int64_t>(2e6 * std::sqrt(L) + 5e5 * L),
-                           13 * L, depth);
+        RunResult sq =
+            run("sqrt", static_cast<std::int64_t>(2e6 * std::sqrt(L) + 5e5 * L), 13 * L, depth);
         sq.breakdown.gradients = static_cast<std::int64_t>(5e5 * L);
         RunResult full = run("full", static_cast<std::int64_t>(1e6 * L), 14 * L, depth);
         for (RunResult* r : {&none, &sq, &full}) set.runs.push_back(*r);
@@ -146,7 +147,7 @@ TEST(LessonFile, ValidLessonLoadsEveryField) {
     EXPECT_TRUE(cmp->experiment.config.keep_grads);
     EXPECT_FALSE(cmp->experiment.scaling_axis);
     EXPECT_EQ(cmp->chart, LessonChart::Tradeoff);
-    EXPECT_EQ(cmp->focus, "full");
+    EXPECT_EQ(cmp->focus, test::strategy("full"));
     const LessonStep* scale = l.step("scale");
     ASSERT_TRUE(scale->experiment.scaling_axis);
     EXPECT_EQ(*scale->experiment.scaling_axis, ScalingAxis::Depth);
@@ -166,7 +167,8 @@ TEST(LessonFile, ErrorsNameFileStepAndFieldWithAllowedValues) {
     e = errorOf(j);
     EXPECT_NE(e.find("step \"scale\": chart"), std::string::npos) << e;
     EXPECT_NE(e.find("tradeoff, timeline, lifetimes, breakdown, scaling, schedule"),
-              std::string::npos) << e;
+              std::string::npos)
+        << e;
 
     j = validLesson();
     j["steps"][0]["experiment"]["config"]["block"] = "mlp";
@@ -185,6 +187,28 @@ TEST(LessonFile, ErrorsNameFileStepAndFieldWithAllowedValues) {
     e = errorOf(j);
     EXPECT_NE(e.find("experiment.config.heads"), std::string::npos) << e;
 
+    // Every config field a lesson may set is read from the registry: kv_heads too, with its
+    // range and rules; the device is the machine's, not the lesson's.
+    j = validLesson();
+    j["steps"][0]["experiment"]["config"]["block"] = "transformer";
+    j["steps"][0]["experiment"]["config"]["kv_heads"] = 2;
+    EXPECT_EQ(parseLesson(j.dump(), "demo.json").steps[0].experiment.config.kv_heads, 2);
+    j["steps"][0]["experiment"]["config"]["kv_heads"] = 3;
+    e = errorOf(j);
+    EXPECT_NE(
+        e.find("experiment.config.kv_heads: kv-heads must divide heads (heads 4, kv-heads 3)"),
+        std::string::npos)
+        << e;
+    j["steps"][0]["experiment"]["config"]["kv_heads"] = 257;
+    e = errorOf(j);
+    EXPECT_NE(e.find("experiment.config.kv_heads: expected a whole number in [0, 256], got 257"),
+              std::string::npos)
+        << e;
+    j = validLesson();
+    j["steps"][0]["experiment"]["config"]["device"] = "cuda";
+    e = errorOf(j);
+    EXPECT_NE(e.find("experiment.config.device: unknown key"), std::string::npos) << e;
+
     j = validLesson();
     j["steps"][0]["experiment"]["strategies"][2] = "every:99";
     e = errorOf(j);
@@ -194,7 +218,7 @@ TEST(LessonFile, ErrorsNameFileStepAndFieldWithAllowedValues) {
     j["steps"][1]["experiment"]["strategies"][1] = "segments:8";
     e = errorOf(j);
     EXPECT_NE(e.find("experiment.strategies[1]"), std::string::npos) << e;
-    EXPECT_NE(e.find("depth = 4"), std::string::npos) << e;
+    EXPECT_NE(e.find("at depth=4"), std::string::npos) << e;
 
     j = validLesson();
     j["steps"][1]["experiment"]["scaling"]["axis"] = "heads";
@@ -238,7 +262,8 @@ TEST(LessonFile, EveryTextNeedsBothLanguagesWithTheSamePlaceholders) {
     j["steps"][0]["answer"]["zh_CN"] = "节省了 {time_added_pct(full)} %";
     e = errorOf(j);
     EXPECT_NE(e.find("step \"cmp\": answer: en and zh_CN must carry the same placeholders"),
-              std::string::npos) << e;
+              std::string::npos)
+        << e;
     EXPECT_NE(e.find("only in en: {saving_pct(full)}"), std::string::npos) << e;
     EXPECT_NE(e.find("only in zh_CN: {time_added_pct(full)}"), std::string::npos) << e;
 }
@@ -252,8 +277,7 @@ TEST(LessonFile, PlaceholdersAreCheckedAgainstTheLesson) {
     EXPECT_NE(answerError("{savings(full)}").find("unknown metric \"savings\""), std::string::npos);
     EXPECT_NE(answerError("{saving_pct(sqrt)}").find("does not run \"sqrt\""), std::string::npos);
     EXPECT_NE(answerError("{other/peak_mib(full)}").find("no step \"other\""), std::string::npos);
-    EXPECT_NE(answerError("{peak_exponent(full)}").find("needs a scaling step"),
-              std::string::npos);
+    EXPECT_NE(answerError("{peak_exponent(full)}").find("needs a scaling step"), std::string::npos);
     EXPECT_NE(answerError("{peak_mib(full)}", 1).find("add @value"), std::string::npos);
     EXPECT_NE(answerError("{peak_mib(full)@5}", 1).find("5 is not one of"), std::string::npos);
     EXPECT_NE(answerError("{config(dropout)}").find("unknown config field"), std::string::npos);
@@ -310,7 +334,7 @@ TEST(LessonPlaceholders, CrossStepAndScalingValues) {
     const ResultSet& scale = f.results.at("scale");
     const RunResult* at16 = nullptr;
     for (const RunResult& r : scale.runs)
-        if (r.strategy == "none" && r.config.depth == 16) at16 = &r;
+        if (isBaseline(r.strategy) && r.config.depth == 16) at16 = &r;
     ASSERT_NE(at16, nullptr);
     EXPECT_EQ(f.fill("{scale/peak_mib(none)@16}", "cmp"),
               fmt("%.1f", at16->metrics.peak_bytes / kMiB));
@@ -319,14 +343,14 @@ TEST(LessonPlaceholders, CrossStepAndScalingValues) {
     const RunResult* none64 = nullptr;
     for (const RunResult& r : scale.runs) {
         if (r.config.depth != 64) continue;
-        if (r.strategy == "full") full64 = &r;
-        if (r.strategy == "none") none64 = &r;
+        if (r.strategy.kind == StrategyKind::Full) full64 = &r;
+        if (isBaseline(r.strategy)) none64 = &r;
     }
     EXPECT_EQ(f.fill("{saving_pct(full)@64}", "scale"),
               fmt("%.1f", *summarizeRun(*full64, none64).memory_saved_pct));
     // A step of a sweep can be read from a text of another step.
-    const SummaryRow full = summarizeRun(*f.results.at("cmp").find("full"),
-                                         f.results.at("cmp").find("none"));
+    const SummaryRow full =
+        summarizeRun(*f.results.at("cmp").find("full"), f.results.at("cmp").find("none"));
     EXPECT_EQ(f.fill("{cmp/saving_pct(full)}", "scale"), fmt("%.1f", *full.memory_saved_pct));
 }
 
@@ -348,7 +372,7 @@ TEST(LessonPlaceholders, ExponentsOfAKnownPowerLaw) {
 TEST(LessonPlaceholders, OutOfMemoryRunsBoundTheFitAndDoNotResolve) {
     Filled f;
     for (RunResult& r : f.results["scale"].runs) {
-        if (r.strategy != "none" || r.config.depth != 64) continue;
+        if (!isBaseline(r.strategy) || r.config.depth != 64) continue;
         r.error = "none: out of memory";
         r.out_of_memory = OutOfMemory{};
     }
@@ -365,13 +389,15 @@ TEST(LessonPlaceholders, UnresolvedOnesStayAndAreReported) {
     Filled f;
     f.results.erase("scale");
     std::vector<std::string> unresolved;
-    const std::string out = f.fill("a {scale/peak_exponent(sqrt)} b {nonsense} c {saving_pct(full)}",
-                                   "cmp", kLangEnglish, &unresolved);
+    const std::string out =
+        f.fill("a {scale/peak_exponent(sqrt)} b {nonsense} c {saving_pct(full)}", "cmp",
+               kLangEnglish, &unresolved);
     EXPECT_EQ(out.rfind("a {scale/peak_exponent(sqrt)} b {nonsense} c ", 0), 0u) << out;
     EXPECT_EQ(out.find("{saving_pct"), std::string::npos);
     ASSERT_EQ(unresolved.size(), 2u);
     EXPECT_NE(unresolved[0].find("{scale/peak_exponent(sqrt)}: no results for step \"scale\""),
-              std::string::npos) << unresolved[0];
+              std::string::npos)
+        << unresolved[0];
     EXPECT_NE(unresolved[1].find("{nonsense}"), std::string::npos);
 
     // The whole lesson, both languages: the scaling step's answer is missing in each.
@@ -385,8 +411,8 @@ TEST(LessonPlaceholders, UnresolvedOnesStayAndAreReported) {
 
 TEST(LessonRecordings, LoadEachStepAndNameWhatIsMissing) {
     const Filled f;
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("ckptlab_lessons_" + std::to_string(::getpid()));
+    const auto dir =
+        std::filesystem::temp_directory_path() / ("ckptlab_lessons_" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir / "demo");
     EXPECT_EQ(recordingPath(dir.string(), "demo", "cmp"), (dir / "demo" / "cmp.json").string());
     saveResults(f.results.at("cmp"), recordingPath(dir.string(), "demo", "cmp"));
@@ -415,20 +441,19 @@ TEST(LessonFiles, FolderOrderIdsAndEnvironment) {
     std::ofstream(dir / "01-demo.json") << validLesson().dump();
     std::ofstream(dir / "02-second.json") << second.dump();
     std::ofstream(dir / "notes.txt") << "not a lesson";
-    auto lessons = loadLessons(dir.string());
-    ASSERT_EQ(lessons.size(), 2u);
-    EXPECT_EQ(lessons[0].id, "second");  // order 1 before order 3
-    EXPECT_EQ(lessons[1].id, "demo");
+    LessonFolder folder = loadLessonFolder(dir.string());
+    EXPECT_TRUE(folder.problems.empty());
+    ASSERT_EQ(folder.lessons.size(), 2u);
+    EXPECT_EQ(folder.lessons[0].id, "second");  // order 1 before order 3
+    EXPECT_EQ(folder.lessons[1].id, "demo");
 
     std::ofstream(dir / "03-renamed.json") << validLesson().dump();  // id "demo" again
-    try {
-        loadLessons(dir.string());
-        ADD_FAILURE() << "a file whose id is not its name loaded";
-    } catch (const LessonError& e) {
-        EXPECT_NE(std::string(e.what()).find("03-renamed.json: id"), std::string::npos)
-            << e.what();
-    }
-    EXPECT_THROW(loadLessons((dir / "absent").string()), LessonError);
+    folder = loadLessonFolder(dir.string());
+    EXPECT_EQ(folder.lessons.size(), 2u);  // the second "demo" is left out
+    ASSERT_EQ(folder.problems.size(), 1u);
+    EXPECT_NE(folder.problems[0].find("03-renamed.json: id"), std::string::npos)
+        << folder.problems[0];
+    EXPECT_THROW(loadLessonFolder((dir / "absent").string()), LessonError);
 
     setenv("CKPTLAB_LESSONS_DIR", dir.c_str(), 1);
     EXPECT_EQ(lessonsDirectory("/nowhere/bin/ckptlab-cli"), dir.string());
@@ -486,7 +511,7 @@ TEST(LessonRecordings, MismatchesNameTheStaleRuns) {
 TEST(LessonPlaceholders, TimeWithinNoiseReadsAsAboutZero) {
     auto timed = [](const std::string& name, std::vector<double> samples) {
         RunResult run;
-        run.strategy = name;
+        run.strategy = test::strategy(name);
         run.metrics.peak_bytes = name == "none" ? 4'000'000 : 2'000'000;
         run.metrics.step_samples_ms = samples;
         std::sort(samples.begin(), samples.end());

@@ -7,6 +7,7 @@
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/runner.h"
+#include "strategy_text.h"
 #include "test_configs.h"
 
 using namespace ckptlab;
@@ -33,7 +34,7 @@ struct Observed {
             counts.insert(at::get_num_threads());
             ++calls;
         };
-        h.progress = [see](double, const std::string&) { see(); };
+        h.progress = [see](double, const CoreMessage&) { see(); };
         h.traced = [see](const RunResult&) { see(); };
         h.result = [see](const RunResult&) { see(); };
         return h;
@@ -46,7 +47,8 @@ TEST(ThreadScope, SweepMeasuresAtTheConfiguredCount) {
     const int before = at::get_num_threads();
     const int threads = otherThreadCount();
     Observed seen;
-    const ResultSet set = Runner().sweep(threadedConfig(threads), {"none", "full"}, seen.hooks());
+    const ResultSet set =
+        Runner().sweep(threadedConfig(threads), parseStrategies({"none", "full"}), seen.hooks());
     for (const RunResult& run : set.runs) EXPECT_TRUE(run.ok()) << run.strategy;
     EXPECT_GT(seen.calls, 0);
     EXPECT_EQ(seen.counts, std::set<int>{threads});
@@ -58,7 +60,8 @@ TEST(ThreadScope, ParetoMeasuresItsCostModelAtTheConfiguredCount) {
     const int before = at::get_num_threads();
     const int threads = otherThreadCount();
     Observed seen;
-    const ResultSet set = Runner().pareto(threadedConfig(threads), {"none"}, 2, seen.hooks());
+    const ResultSet set =
+        Runner().pareto(threadedConfig(threads), parseStrategies({"none"}), 2, seen.hooks());
     for (const RunResult& run : set.runs) EXPECT_TRUE(run.ok()) << run.strategy;
     EXPECT_GT(seen.calls, 0);
     EXPECT_EQ(seen.counts, std::set<int>{threads});  // "measuring the cost model" included
@@ -71,7 +74,7 @@ TEST(ThreadScope, ScalingMeasuresEverySizeAtTheConfiguredCount) {
     const int threads = otherThreadCount();
     Observed seen;
     const ResultSet set = Runner().scaling(threadedConfig(threads), ScalingAxis::Depth, {2, 3},
-                                           {"none", "full"}, seen.hooks());
+                                           parseStrategies({"none", "full"}), seen.hooks());
     for (const RunResult& run : set.runs) EXPECT_TRUE(run.ok()) << run.strategy;
     EXPECT_GT(seen.calls, 0);
     EXPECT_EQ(seen.counts, std::set<int>{threads});

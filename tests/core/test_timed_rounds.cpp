@@ -11,6 +11,7 @@
 #include "ckptlab/step_stats.h"
 #include "engine/machine_load.h"
 #include "locale_scope.h"
+#include "strategy_text.h"
 #include "test_configs.h"
 
 using namespace ckptlab;
@@ -23,10 +24,10 @@ struct Recorded {
     bool monotonic = true;
     RunnerHooks hooks() {
         RunnerHooks h;
-        h.progress = [this](double f, const std::string& message) {
+        h.progress = [this](double f, const CoreMessage& message) {
             monotonic = monotonic && f >= lastFraction;
             lastFraction = f;
-            messages.push_back(message);
+            messages.push_back(message.english);
         };
         return h;
     }
@@ -45,7 +46,7 @@ TEST(TimedRounds, StrategiesTakeTurnsRoundByRound) {
     c.warmup = 1;
     c.repeats = 4;
     Recorded recorded;
-    const std::vector<std::string> strategies{"none", "full", "every:2"};
+    const std::vector<Strategy> strategies = parseStrategies({"none", "full", "every:2"});
     const ResultSet set = Runner().sweep(c, strategies, recorded.hooks());
     ASSERT_EQ(set.runs.size(), 3u);
 
@@ -53,7 +54,7 @@ TEST(TimedRounds, StrategiesTakeTurnsRoundByRound) {
     std::vector<std::string> expected;
     for (int r = 1; r <= 4; ++r)
         for (const auto& s : strategies)
-            expected.push_back(s + ": timed step " + std::to_string(r) + "/4");
+            expected.push_back(s.name() + ": timed step " + std::to_string(r) + "/4");
     EXPECT_EQ(recorded.timedSteps(), expected);
     std::size_t lastPrepared = 0, firstTimed = recorded.messages.size();
     for (std::size_t i = 0; i < recorded.messages.size(); ++i) {
@@ -98,7 +99,7 @@ TEST(TimedRounds, AutoRepeatsStopByPrecisionOrTheTimeLimitAndSaySo) {
     c.repeats_auto = true;
     c.time_limit_s = 1;
     Recorded recorded;
-    const ResultSet set = Runner().sweep(c, {"none", "full"}, recorded.hooks());
+    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "full"}), recorded.hooks());
     ASSERT_TRUE(set.timing);
     const TimingRounds& t = *set.timing;
     EXPECT_TRUE(t.auto_repeats);
@@ -132,10 +133,10 @@ TEST(TimedRounds, CancelDuringTheRoundsKeepsTheCompleteRounds) {
     std::atomic<bool> cancel{false};
     RunnerHooks hooks;
     hooks.cancel = &cancel;
-    hooks.progress = [&](double, const std::string& message) {
-        if (message == "full: timed step 3/5") cancel = true;
+    hooks.progress = [&](double, const CoreMessage& message) {
+        if (message.english == "full: timed step 3/5") cancel = true;
     };
-    const ResultSet set = Runner().sweep(c, {"none", "full", "every:2"}, hooks);
+    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "full", "every:2"}), hooks);
     EXPECT_TRUE(set.cancelled);
     ASSERT_EQ(set.runs.size(), 3u);
     for (const RunResult& run : set.runs) {
@@ -152,19 +153,21 @@ TEST(TimedRounds, ARunOutOfMemoryTakesNoRoundsAndTheOthersGoOn) {
     ExperimentConfig c = test::outOfMemoryConfig();
     c.repeats = 3;
     // A limit halfway between full's and none's whole footprint, measured first.
-    const ResultSet free = Runner().sweep(c, {"none", "full"});
+    const ResultSet free = Runner().sweep(c, parseStrategies({"none", "full"}));
     ASSERT_EQ(free.runs.size(), 2u);
     const auto whole = [](const RunResult& r) {
         return static_cast<double>(r.metrics.baseline_bytes + r.metrics.peak_bytes);
     };
     c.memory_limit_mib = (whole(free.runs[0]) + whole(free.runs[1])) / 2 / (1024.0 * 1024.0);
     Recorded recorded;
-    const ResultSet set = Runner().sweep(c, {"none", "full", "every:2"}, recorded.hooks());
+    const ResultSet set =
+        Runner().sweep(c, parseStrategies({"none", "full", "every:2"}), recorded.hooks());
     ASSERT_EQ(set.runs.size(), 3u);
     ASSERT_TRUE(set.runs[0].out_of_memory);
     EXPECT_TRUE(set.runs[0].metrics.step_samples_ms.empty());
     EXPECT_TRUE(set.runs[0].metrics.step_sample_rounds.empty());
-    for (const std::string& m : recorded.timedSteps()) EXPECT_EQ(m.rfind("none:", 0), std::string::npos) << m;
+    for (const std::string& m : recorded.timedSteps())
+        EXPECT_EQ(m.rfind("none:", 0), std::string::npos) << m;
     for (std::size_t i : {1u, 2u}) {
         ASSERT_FALSE(set.runs[i].error) << *set.runs[i].error;
         EXPECT_EQ(set.runs[i].metrics.step_sample_rounds, (std::vector<int>{0, 1, 2}));

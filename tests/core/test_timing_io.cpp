@@ -1,4 +1,4 @@
-// Issue 11's fields in the results file and the CSV: a run's sample rounds, the median's
+// The timing fields in the results file and the CSV: a run's sample rounds, the median's
 // interval, the CV and the thread CPU time; the machine's load; the set's rounds; the config's
 // adaptive repeats. Round trips, older files without them, and bad values named by their path.
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
+#include "strategy_text.h"
 
 using namespace ckptlab;
 using Json = nlohmann::json;
@@ -17,7 +18,7 @@ namespace {
 
 RunResult timed(const std::string& strategy, std::vector<double> samples, double stepMs) {
     RunResult run;
-    run.strategy = strategy;
+    run.strategy = test::strategy(strategy);
     run.config.depth = 4;
     run.config.repeats = static_cast<int>(samples.size());
     run.metrics.peak_bytes = 4 << 20;

@@ -5,7 +5,7 @@
 
 corrupt/: each must be refused with a one-line message (the replay and `ckptlab-cli plot`
 check that). valid/: each must load, and plot to well-formed SVG; valid/markup-* carry markup
-in the names that reach chart titles, legends and the SVG's title and description.
+in the texts that reach chart titles, legends and the SVG's title and description.
 The output is checked in; run this again after changing a case. Cases too big to check in are
 made at test time by make_corrupt_files.py.
 """
@@ -165,22 +165,25 @@ def main():
     corrupt("invalid-utf8-latin1.json", good_text.replace('AMD EPYC', 'Caf\u00e9').encode("latin-1"))
     corrupt("lone-surrogate-escape.json", good_text.replace('"strategy": "none"', '"strategy": "\\ud800"', 1))
 
-    # Loads: names and values a real file never has, but a file may hold.
+    # A run's strategy is parsed for its model when the file is read: text that is no strategy
+    # (markup, other scripts, a kind the model cannot take) refuses the file.
     markup = ["<b>bold</b>", "</svg><svg onload=\"alert(1)\">", "a & b <![CDATA[x]]> ]]> &amp; <!-- c -->"]
-    valid("markup-names.json", edited(lambda d: [r.update(strategy=n) for r, n in zip(d["runs"], markup)]))
+    corrupt("markup-strategy.json", edited(lambda d: [r.update(strategy=n) for r, n in zip(d["runs"], markup)]))
+    names = ["\u00fcber \u65e5\u672c \U0001F642", "\u202eright-to-left", "\u00a0\u2028\u200b"]
+    corrupt("unicode-strategy.json", edited(lambda d: [r.update(strategy=n) for r, n in zip(d["runs"], names)]))
+    corrupt("strategy-beyond-depth.json", edited(lambda d: run0(d).update(strategy="every:9")))
+
+    # Loads: values a real file never has, but a file may hold.
     def markup_environment(d):
         d["environment"].update(device_name="<desc>&amp; </title>", libtorch_version="1.13 <i>",
                                 blas="</svg>", created_utc="<x/>")
         run0(d).update(error=None)
     valid("markup-environment.json", edited(markup_environment))
     def unicode(d):
-        names = ["\u00fcber \u65e5\u672c \U0001F642", "\u202eright-to-left", "\u00a0\u2028\u200b"]
-        for r, n in zip(d["runs"], names):
-            r["strategy"] = n
         # Shown text: what XML cannot hold is replaced on reading.
         d["environment"]["device_name"] = "nul\u0000 bell\u0007 \ufffe end"
         d["runs"][1]["error"] = "first line\nsecond\tline\u001b[31m"
-    valid("unicode-names.json", edited(unicode))
+    valid("unicode-text.json", edited(unicode))
     def nonfinite(d):
         d["runs"][0]["grad_check"].update(max_abs_diff="nan", passed=False)
         d["runs"][1]["grad_check"].update(max_abs_diff="inf", tolerance="inf", passed=False,

@@ -1,7 +1,7 @@
 #pragma once
 // The property both the libFuzzer target and the ctest replay check on one input: the results
 // loader either returns results or throws ResultsFileError with a clear one-line message, and
-// what it returns survives everything ckptlab_data does with a loaded file (a save and reload
+// what it returns survives everything ckptlab_plain does with a loaded file (a save and reload
 // that gives the same text, the summary, the CSV, the Chrome trace, the thinned timelines).
 // A violation prints what went wrong and aborts, which libFuzzer reports as a crash.
 
@@ -100,7 +100,7 @@ inline Outcome checkResultsText(const std::string& text, std::string* message = 
             checkText(*text, false);
     for (const std::string& note : results.notes) checkText(note, false);
     for (const RunResult& run : results.runs) {
-        checkText(run.strategy, true);
+        checkText(run.strategy.name(), true);
         checkText(run.grad_check.note, false);
         if (run.error) checkText(*run.error, false);
     }
@@ -114,7 +114,7 @@ inline Outcome checkResultsText(const std::string& text, std::string* message = 
         (void)downsampleTimeline(run.timeline, 500);
         // The schedule diagram's row (ui/charts/schedule_diagram.cpp): the recorded schedule,
         // or the plan the strategy's name stands for; a name that is no strategy is a note.
-        const int unitsPerBlock = run.config.block == BlockKind::Transformer ? 2 : 1;
+        const int unitsPerBlock = unitsPerBlockOf(run.config.block);
         int units = run.config.depth * unitsPerBlock;
         Plan plan;
         try {

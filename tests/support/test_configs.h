@@ -47,4 +47,31 @@ inline ExperimentConfig outOfMemoryConfig(BlockKind block = BlockKind::Ffn) {
     return quickConfig(block, 6, 64, 256, 2, 0.2);
 }
 
+// Every field away from its default and the whole still valid: a round trip through a file,
+// the settings or the command line that drops or mixes up a field shows in it
+// (test_config_fields, test_results_io, test_settings). A new field is changed here too.
+inline ExperimentConfig everyFieldChanged() {
+    ExperimentConfig c;
+    c.block = BlockKind::Transformer;
+    c.depth = 7;
+    c.width = 96;
+    c.seq = 33;
+    c.batch = 3;
+    c.heads = 6;
+    c.kv_heads = 2;
+    c.dropout = 0.25;
+    c.dtype = DType::BFloat16;
+    c.device = "cuda:1";
+    c.optimizer = Optimizer::Adam;
+    c.seed = 18446744073709551615u;
+    c.threads = 3;
+    c.warmup = 0;
+    c.repeats = 9;
+    c.repeats_auto = true;
+    c.time_limit_s = 30.5;
+    c.memory_limit_mib = 123.5;
+    c.keep_grads = true;
+    return c;
+}
+
 }  // namespace ckptlab::test

@@ -6,45 +6,35 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include "ui_test_support.h"
 
+#include "base/messages.h"
 #include "controllers/sweep_controller.h"
+#include "document/core_text.h"
 #include "document/results_document.h"
 #include "panels/memory_estimate_label.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
+#include "panels/strategy_table.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
 using namespace ckptlab::ui::test;
 
-class TestBadInputs : public QObject {
+class TestBadInputs : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-
     void impossibleConfigGivesMessage();
     void refusedInWorkerGivesMessage();
     void panelsNameBadInputs();
     void runRefusesBadInputs();
     void undecodableNamesAreRefused();
-
-private:
-    MessageRecorder m_recorder;
 };
-
-void TestBadInputs::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_bad_inputs"));
-}
-
-void TestBadInputs::init() { m_recorder.reset(); }
 
 void TestBadInputs::impossibleConfigGivesMessage() {
     ExperimentConfig huge = tinyConfig();
@@ -54,7 +44,7 @@ void TestBadInputs::impossibleConfigGivesMessage() {
 
     // The estimate says so before anything runs.
     MemoryEstimateLabel memory;
-    QVERIFY(!memory.refresh(huge, {"none", "full"}));
+    QVERIFY(!memory.refresh(huge, parseStrategies({"none", "full"})));
     QVERIFY(!memory.forecast().fits());
     QVERIFY(memory.text().contains(QStringLiteral("Cannot fit")));
     QVERIFY(!memory.styleSheet().isEmpty());  // warning colour
@@ -80,7 +70,7 @@ void TestBadInputs::refusedInWorkerGivesMessage() {
     huge.seq = 65536;
     huge.batch = 4096;
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
-    part<SweepController>(window, "sweepController")->start(huge, {"none"});
+    part<SweepController>(window, "sweepController")->start(huge, {Strategy{}});
     QVERIFY(ended.wait(60000));
     QCOMPARE(ended.first().at(1).toBool(), true);  // failed
     QCOMPARE(m_recorder.messages.size(), 1);
@@ -99,6 +89,26 @@ void TestBadInputs::panelsNameBadInputs() {
     bad.heads = 3;
     parameters.setConfig(bad);
     QVERIFY(!parameters.problems().isEmpty());
+
+    // Key/value heads sit beside the heads, enabled where they are; a count that does not
+    // divide the heads is named, and the value reaches the config.
+    auto* kvHeads = parameters.findChild<QSpinBox*>(QStringLiteral("kvHeads"));
+    QVERIFY(kvHeads && kvHeads->isEnabled());
+    bad.heads = 4;
+    bad.kv_heads = 3;
+    parameters.setConfig(bad);
+    QCOMPARE(parameters.config().kv_heads, 3);
+    QVERIFY2(parameters.problems()
+                 .join(QLatin1Char('\n'))
+                 .contains(QStringLiteral("kv-heads must divide heads (heads 4, kv-heads 3)")),
+             qPrintable(parameters.problems().join(QLatin1Char('\n'))));
+    bad.kv_heads = 2;
+    parameters.setConfig(bad);
+    QVERIFY(parameters.problems().isEmpty());
+    QCOMPARE(parameters.config().kv_heads, 2);
+    bad.block = BlockKind::Ffn;
+    parameters.setConfig(bad);
+    QVERIFY(!kvHeads->isEnabled());
 
     // A custom strategy is checked by parseStrategy and its message shown. The list knows the
     // model as the window tells it (tinyConfig: no attention).
@@ -119,18 +129,27 @@ void TestBadInputs::panelsNameBadInputs() {
     QTest::keyClicks(custom, QStringLiteral("segments:3"));
     QTest::keyClick(custom, Qt::Key_Return);
     QVERIFY(error->text().isEmpty());
-    QVERIFY(strategies.checkedStrategies().contains(QStringLiteral("segments:3")));
+    QVERIFY(strategies.checkedNames().contains(QStringLiteral("segments:3")));
     QVERIFY(!strategies.addStrategy(QStringLiteral("bogus")).isEmpty());
 
-    // A strategy that does not apply to this model is named.
+    // A strategy that does not apply to this model says why on its row, where a row that
+    // applies shows its kind's help.
     strategies.setCheckedStrategies({"none", "attn"});  // attn needs transformer
-    QCOMPARE(strategies.invalidChecked().size(), 1);
+    const auto attnTip = [&] {
+        StrategyTable* table = strategies.table();
+        return table->item(table->ensureRow(Strategy{StrategyKind::Attn}), 0)->toolTip();
+    };
+    const QString attnHelp = strategyHelpText(StrategyKind::Attn);
+    QVERIFY(!attnHelp.isEmpty());
+    QVERIFY2(!attnTip().isEmpty() && attnTip() != attnHelp, qPrintable(attnTip()));
+    strategies.setModel(tiny.depth, BlockKind::Transformer);
+    QCOMPARE(attnTip(), attnHelp);
 
     // Presets check the seed's sets.
     const ExperimentConfig defaults;
     strategies.setModel(defaults.depth, defaults.block);
     strategies.applyPreset(QStringLiteral("experiment-1"));
-    QCOMPARE(strategies.checkedStrategies(),
+    QCOMPARE(strategies.checkedNames(),
              QStringList({"none", "every:1", "every:2", "every:4", "every:8"}));
 }
 
@@ -158,10 +177,36 @@ void TestBadInputs::runRefusesBadInputs() {
     QCOMPARE(m_recorder.messages.size(), 1);
     QCOMPARE(m_recorder.messages.last().title, QStringLiteral("Invalid strategy"));
 
+    // A text that is no strategy at all (a hand-edited settings file) stays a row that says
+    // why, and Run names it.
+    strategies->setCheckedStrategies({"none", "bogus"});
+    m_recorder.messages.clear();
+    QVERIFY(!window.startSweep());
+    QCOMPARE(m_recorder.messages.size(), 1);
+    QCOMPARE(m_recorder.messages.last().title, QStringLiteral("Invalid strategy"));
+    QVERIFY2(m_recorder.lastText().contains(QStringLiteral("bogus")),
+             qPrintable(m_recorder.lastText()));
+
     // Nothing checked.
-    strategies->setCheckedStrategies({});
+    strategies->setCheckedStrategies(QStringList());
     QVERIFY(!window.startSweep());
     QCOMPARE(m_recorder.messages.last().title, QStringLiteral("No strategy"));
+
+    // A Pareto sweep on a chain longer than the planner takes is refused here, before the
+    // worker, by the check the CLI and the runner apply (depth 129 of ffn blocks: 129 units).
+    ExperimentConfig deep = tinyConfig();
+    deep.depth = 129;
+    parameters->setConfig(deep);
+    strategies->setCheckedStrategies({"none"});
+    m_recorder.messages.clear();
+    QVERIFY(!window.startParetoSweep());
+    QCOMPARE(m_recorder.messages.size(), 1);
+    QCOMPARE(m_recorder.messages.last().title, QStringLiteral("Invalid configuration"));
+    QVERIFY2(m_recorder.lastText().contains(QStringLiteral("plans at most 128 units")),
+             qPrintable(m_recorder.lastText()));
+    QVERIFY2(m_recorder.lastText().contains(QStringLiteral("129")),
+             qPrintable(m_recorder.lastText()));
+    QVERIFY(!part<SweepController>(window, "sweepController")->isRunning());
 }
 
 // A name whose bytes were not UTF-8 reaches Qt with U+FFFD in their place: writing it would

@@ -3,10 +3,10 @@
 // in both languages.
 #include <QtTest>
 
+#include "base/language.h"
 #include "document/sweep_summary.h"
 #include "document/time_text.h"
 #include "window/about_dialog.h"
-#include "window/language.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;

@@ -7,13 +7,13 @@
 
 #include "ui_test_support.h"
 
+#include "base/messages.h"
 #include "controllers/sweep_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -26,25 +26,12 @@ const QStringList kSlowStrategies{"none",       "full",       "every:2", "every:
 
 }  // namespace
 
-class TestCancel : public QObject {
+class TestCancel : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-
     void cancelKeepsFinishedResults();
     void closingMidSweepStopsCleanly();
-
-private:
-    MessageRecorder m_recorder;
 };
-
-void TestCancel::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_cancel"));
-}
-
-void TestCancel::init() { m_recorder.reset(); }
 
 void TestCancel::cancelKeepsFinishedResults() {
     MainWindow window;

@@ -16,18 +16,18 @@
 
 #include "ui_test_support.h"
 
+#include "base/language.h"
+#include "base/messages.h"
 #include "ckptlab/results_io.h"
 #include "controllers/file_controller.h"
 #include "controllers/sweep_controller.h"
+#include "document/document_busy.h"
 #include "document/results_document.h"
 #include "panels/curve_sweep_panel.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
 #include "teaching/lesson_mode.h"
-#include "window/document_busy.h"
-#include "window/language.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -37,8 +37,8 @@ namespace {
 
 using Action = DocumentAction;
 
-const QList<Action> kActions{Action::Open,          Action::AddFile, Action::Save,
-                             Action::Sweep,         Action::Pareto,  Action::Scaling,
+const QList<Action> kActions{Action::Open,          Action::AddFile,        Action::Save,
+                             Action::Sweep,         Action::Pareto,         Action::Scaling,
                              Action::LessonLiveRun, Action::LanguageSwitch, Action::Close};
 
 const char* name(Action action) {
@@ -109,8 +109,6 @@ private:
 };
 
 void TestDocumentBusy::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_document_busy"));
     qputenv("CKPTLAB_LESSONS_DIR", CKPTLAB_TEST_LESSONS_DIR);
     installLanguage(QStringLiteral("en"));
     setMessageSink([this](const Message& message) {
@@ -152,7 +150,7 @@ void TestDocumentBusy::cleanup() {
 }
 
 void TestDocumentBusy::makeWindow() {
-    m_window = std::make_unique<MainWindow>();
+    m_window = std::make_unique<MainWindow>(lessonModeAddOn());
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     m_files = part<FileController>(*m_window, "files");
@@ -287,7 +285,8 @@ void TestDocumentBusy::checkWorks(Action action) {
     }
     case Action::Save: {
         const QString path = m_dir.filePath(QStringLiteral("after.json"));
-        if (m_document->sourceCount() > 1 || m_document->isEmpty()) break;  // nothing to save as one
+        if (m_document->sourceCount() > 1 || m_document->isEmpty())
+            break;  // nothing to save as one
         QVERIFY(m_files->saveTo(path));
         QVERIFY(QFile::exists(path));
         QFile::remove(path);
@@ -386,8 +385,7 @@ void TestDocumentBusy::pairwise_data() {
     QTest::addColumn<int>("inFlight");
     QTest::addColumn<int>("triggered");
     for (Action a : kActions)
-        for (Action b : kActions)
-            QTest::addRow("%s then %s", name(a), name(b)) << int(a) << int(b);
+        for (Action b : kActions) QTest::addRow("%s then %s", name(a), name(b)) << int(a) << int(b);
 }
 
 void TestDocumentBusy::pairwise() {

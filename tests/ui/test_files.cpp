@@ -15,9 +15,9 @@
 
 #include "ui_test_support.h"
 
+#include "base/messages.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
-#include "controllers/chart_exporter.h"
 #include "controllers/file_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
@@ -25,8 +25,9 @@
 #include "panels/charts_panel.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
+#include "strategy_text.h"
+#include "window/chart_exporter.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -58,11 +59,10 @@ struct FilesUnderTest {
 
 }  // namespace
 
-class TestFiles : public QObject {
+class TestFiles : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
-    void init();
     void cleanupTestCase();
 
     void nothingToSaveGivesMessage();
@@ -75,14 +75,11 @@ private Q_SLOTS:
     void exportsCharts();
 
 private:
-    MessageRecorder m_recorder;
     QTemporaryDir m_dir;
     MainWindow* m_swept = nullptr;  // one real sweep, shared by the tests that need results
 };
 
 void TestFiles::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_files"));
     QVERIFY(m_dir.isValid());
 
     m_swept = new MainWindow;
@@ -96,8 +93,6 @@ void TestFiles::initTestCase() {
     QVERIFY(ended.wait(180000));
     QCOMPARE(part<ResultsDocument>(*m_swept, "document")->runCount(), 3);
 }
-
-void TestFiles::init() { m_recorder.messages.clear(); }
 
 void TestFiles::cleanupTestCase() { delete m_swept; }
 
@@ -253,8 +248,8 @@ void TestFiles::opensScalingSweep() {
         for (const char* strategy : {"none", "full"}) {
             RunResult run;
             run.config.depth = depth;
-            run.strategy = strategy;
-            const bool full = run.strategy == "full";
+            run.strategy = ckptlab::test::strategy(strategy);
+            const bool full = run.strategy.kind == StrategyKind::Full;
             run.metrics.peak_bytes = std::int64_t(depth * (full ? 5.0 : 10.0) * kMiB);
             run.metrics.activation_bytes = run.metrics.peak_bytes / 2;
             run.metrics.step_ms = depth * (full ? 1.5 : 1.0);

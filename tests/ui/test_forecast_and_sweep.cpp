@@ -24,6 +24,12 @@ ExperimentConfig droppingTransformer() {
 }
 
 const QStringList kStrategies{"none", "full", "every:2", "attn", "ffn"};
+// The same, as the strategy table hands them on: parsed once.
+std::vector<Strategy> strategies() {
+    std::vector<std::string> texts;
+    for (const QString& text : kStrategies) texts.push_back(text.toStdString());
+    return parseStrategies(texts);
+}
 
 // Waits until the forecast's worker is inside a measurement.
 bool waitUntilMeasuring(PredictionController& predictions) {
@@ -61,37 +67,28 @@ struct SweepRecord {
 void verifyExactGradientChecks(const QList<RunResult>& runs) {
     QCOMPARE(runs.size(), kStrategies.size());
     for (const RunResult& run : runs) {
-        const QByteArray name = QByteArray::fromStdString(run.strategy);
+        const QByteArray name = QByteArray::fromStdString(run.strategy.name());
         QVERIFY2(!run.error, name.constData());
         QVERIFY2(run.grad_check.checked, name.constData());
         QVERIFY2(run.grad_check.passed(), name.constData());
         QVERIFY2(run.grad_check.max_abs_diff == 0.0,
                  qPrintable(QStringLiteral("%1: max |diff| %2")
-                                .arg(QString::fromStdString(run.strategy))
+                                .arg(QString::fromStdString(run.strategy.name()))
                                 .arg(run.grad_check.max_abs_diff)));
     }
 }
 
 }  // namespace
 
-class TestForecastAndSweep : public QObject {
+class TestForecastAndSweep : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase();
     void sweepWaitsUntilTheForecastWorkerIsIdle();
     void aClosedGateHoldsTheSweepWorker();
     void aSweepCancelledBeforeItsGateOpensEndsAtOnce();
     void runWhileTheForecastMeasuresKeepsEveryCheckExact();
     void forecastMeasuresTheRunnersCostModel();
-
-private:
-    MessageRecorder m_recorder;
 };
-
-void TestForecastAndSweep::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_forecast_and_sweep"));
-}
 
 // The two controllers in the window's order: the forecast is measuring, the sweep starts.
 void TestForecastAndSweep::sweepWaitsUntilTheForecastWorkerIsIdle() {
@@ -103,11 +100,11 @@ void TestForecastAndSweep::sweepWaitsUntilTheForecastWorkerIsIdle() {
     QSignalSpy finished(&sweep, &SweepController::finished);
 
     const ExperimentConfig config = droppingTransformer();
-    predictions.request(config, kStrategies);
+    predictions.request(config, strategies());
     QVERIFY(waitUntilMeasuring(predictions));
 
     predictions.setPaused(true);
-    sweep.start(SweepRequest{SweepRequest::Kind::Sweep, config, kStrategies},
+    sweep.start(SweepRequest{SweepRequest::Kind::Sweep, config, strategies()},
                 [&predictions](std::function<void()> go) { predictions.whenIdle(std::move(go)); });
     QVERIFY(sweep.isRunning());  // at once: the window's actions follow it
     QVERIFY(finished.wait(180000));
@@ -122,8 +119,9 @@ void TestForecastAndSweep::aClosedGateHoldsTheSweepWorker() {
     QSignalSpy progress(&sweep, &SweepController::progress);
     QSignalSpy finished(&sweep, &SweepController::finished);
     std::function<void()> held;
-    sweep.start(SweepRequest{SweepRequest::Kind::Sweep, tinyConfig(), {"none", "full"}},
-                [&held](std::function<void()> go) { held = std::move(go); });
+    sweep.start(
+        SweepRequest{SweepRequest::Kind::Sweep, tinyConfig(), parseStrategies({"none", "full"})},
+        [&held](std::function<void()> go) { held = std::move(go); });
     QVERIFY(held);
     QVERIFY(sweep.isRunning());
     QTest::qWait(300);
@@ -140,8 +138,9 @@ void TestForecastAndSweep::aSweepCancelledBeforeItsGateOpensEndsAtOnce() {
     QSignalSpy finished(&sweep, &SweepController::finished);
     QSignalSpy idle(&sweep, &SweepController::idle);
     std::function<void()> held;
-    sweep.start(SweepRequest{SweepRequest::Kind::Sweep, tinyConfig(), {"none", "full"}},
-                [&held](std::function<void()> go) { held = std::move(go); });
+    sweep.start(
+        SweepRequest{SweepRequest::Kind::Sweep, tinyConfig(), parseStrategies({"none", "full"})},
+        [&held](std::function<void()> go) { held = std::move(go); });
     sweep.cancel();
     QVERIFY(sweep.isCancelling());
     held();
@@ -179,7 +178,7 @@ void TestForecastAndSweep::forecastMeasuresTheRunnersCostModel() {
     PredictionController predictions;
     predictions.setDelay(0);
     QSignalSpy updated(&predictions, &PredictionController::updated);
-    predictions.request(config, kStrategies);
+    predictions.request(config, strategies());
     QVERIFY(updated.wait(60000));
     const LivePrediction forecast = predictions.latest();
     QVERIFY(forecast.valid);

@@ -8,35 +8,31 @@
 
 #include "ui_test_support.h"
 
+#include "base/language.h"
 #include "teaching/lesson_library.h"
 #include "teaching/lesson_mode.h"
-#include "window/language.h"
 #include "window/main_window.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
 using namespace ckptlab::ui::test;
 
-class TestLessonFolder : public QObject {
+class TestLessonFolder : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
-    void init() { m_recorder.reset(); }
 
     void libraryLoadsTheOthers();
     void windowOpensALessonAndNamesTheBrokenFile();
     void commandLineNamesTheBrokenFile();
 
 private:
-    MessageRecorder m_recorder;
     QTemporaryDir m_dir;
     int m_good = 0;  // the lessons copied from the source tree
     const QString m_broken = QStringLiteral("07-broken.json");
 };
 
 void TestLessonFolder::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_lesson_folder"));
     installLanguage(QStringLiteral("en"));
     QVERIFY(m_dir.isValid());
     const QDir source(QStringLiteral(CKPTLAB_LESSONS_SOURCE_DIR));
@@ -64,7 +60,7 @@ void TestLessonFolder::libraryLoadsTheOthers() {
 }
 
 void TestLessonFolder::windowOpensALessonAndNamesTheBrokenFile() {
-    MainWindow window;
+    MainWindow window(lessonModeAddOn());
     auto* lessons = part<LessonMode>(window, "lessons");
     QCOMPARE(lessons->library().count(), m_good);
     const QString first = QString::fromStdString(lessons->library().lesson(0).id);
@@ -72,7 +68,8 @@ void TestLessonFolder::windowOpensALessonAndNamesTheBrokenFile() {
     QCOMPARE(lessons->currentLesson(), 0);
     QCOMPARE(m_recorder.messages.size(), 1);  // named once, as a warning
     QCOMPARE(m_recorder.messages.first().kind, MessageKind::Warning);
-    QVERIFY2(m_recorder.messages.first().text.contains(m_broken), qPrintable(m_recorder.lastText()));
+    QVERIFY2(m_recorder.messages.first().text.contains(m_broken),
+             qPrintable(m_recorder.lastText()));
     QVERIFY(lessons->openLesson(QString::fromStdString(lessons->library().lesson(1).id)));
     QCOMPARE(m_recorder.messages.size(), 1);
 }

@@ -15,13 +15,14 @@
 
 #include "ui_test_support.h"
 
+#include "base/language.h"
+#include "base/projector_mode.h"
 #include "document/results_document.h"
 #include "panels/charts_panel.h"
+#include "strategy_text.h"
 #include "teaching/handout.h"
 #include "teaching/lesson_mode.h"
 #include "teaching/lesson_panel.h"
-#include "window/language.h"
-#include "window/projector_mode.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -41,7 +42,7 @@ int pdfPageCount(const QByteArray& pdf) {
 
 }  // namespace
 
-class TestLessonMode : public QObject {
+class TestLessonMode : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
@@ -64,7 +65,6 @@ private Q_SLOTS:
 private:
     std::unique_ptr<MainWindow> m_window;
     LessonMode* m_lessons = nullptr;
-    MessageRecorder m_recorder;
 };
 
 void TestLessonMode::initTestCase() {
@@ -73,8 +73,8 @@ void TestLessonMode::initTestCase() {
 }
 
 void TestLessonMode::init() {
-    m_recorder.reset();
-    m_window = std::make_unique<MainWindow>();
+    WindowTest::init();
+    m_window = std::make_unique<MainWindow>(lessonModeAddOn());
     m_window->show();
     m_lessons = part<LessonMode>(*m_window, "lessons");
 }
@@ -99,7 +99,7 @@ void TestLessonMode::panelLoadsLessons() {
     QCOMPARE(document->runCount(), 3);
     QVERIFY(!document->isModified());
     QVERIFY(document->filePath().isEmpty());  // Save never overwrites the recording
-    QCOMPARE(QString::fromStdString(document->selected()->strategy), QStringLiteral("full"));
+    QCOMPARE(QString::fromStdString(document->selected()->strategy.name()), QStringLiteral("full"));
     QCOMPARE(part<ChartsPanel>(*m_window, "charts")->currentKind(), ChartKind::Tradeoff);
     QVERIFY(!part<QPushButton>(*m_window, "previousStepButton")->isEnabled());
     QVERIFY(part<QPushButton>(*m_window, "nextStepButton")->isEnabled());
@@ -112,10 +112,11 @@ void TestLessonMode::steppingChangesChartAndResults() {
     part<QPushButton>(*m_window, "nextStepButton")->click();
     QCOMPARE(m_lessons->currentStep(), 1);
     QCOMPARE(labelText(*m_window, "stepCounter"), QStringLiteral("Step 2 of 3"));
-    QVERIFY(charts->isScheduleCurrent());
+    QCOMPARE(charts->currentKind(), ChartKind::Schedule);
     QCOMPARE(document->strategyNames(),
              QStringList({QStringLiteral("none"), QStringLiteral("segments:2")}));
-    QCOMPARE(QString::fromStdString(document->selected()->strategy), QStringLiteral("segments:2"));
+    QCOMPARE(QString::fromStdString(document->selected()->strategy.name()),
+             QStringLiteral("segments:2"));
 
     part<QAction>(*m_window, "nextStepAction")->trigger();
     QCOMPARE(m_lessons->currentStep(), 2);
@@ -125,7 +126,7 @@ void TestLessonMode::steppingChangesChartAndResults() {
 
     part<QAction>(*m_window, "previousStepAction")->trigger();
     QCOMPARE(m_lessons->currentStep(), 1);
-    QVERIFY(charts->isScheduleCurrent());
+    QCOMPARE(charts->currentKind(), ChartKind::Schedule);
 }
 
 void TestLessonMode::answersResolveFromTheRecording() {
@@ -174,7 +175,7 @@ void TestLessonMode::languageSwitchKeepsTheStepAndAnswer() {
     QVERIFY(!part<QLabel>(*m_window, "answerText")->isHidden());
     QVERIFY(!part<QDockWidget>(*m_window, "lessonDock")->isHidden());
     QVERIFY(labelText(*m_window, "lessonTitle").contains(QStringLiteral("界面测试的示例课程")));
-    QVERIFY(part<ChartsPanel>(*m_window, "charts")->isScheduleCurrent());
+    QCOMPARE(part<ChartsPanel>(*m_window, "charts")->currentKind(), ChartKind::Schedule);
     QVERIFY(part<QAction>(*m_window, "previousStepAction")->isEnabled());
     // And on from there.
     QVERIFY(m_lessons->nextStep());
@@ -198,7 +199,7 @@ void TestLessonMode::languageSwitchKeepsTheStepAndAnswer() {
 void TestLessonMode::projectorLayoutFitsUnscrolled() {
     m_window.reset();
     setProjectorMode(true);
-    m_window = std::make_unique<MainWindow>();
+    m_window = std::make_unique<MainWindow>(lessonModeAddOn());
     m_window->resize(1280, 720);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
@@ -229,7 +230,7 @@ void TestLessonMode::unknownLessonListsTheIds() {
 void TestLessonMode::unsavedResultsAreNotLostSilently() {
     auto* document = part<ResultsDocument>(*m_window, "document");
     MeasuredRun run;
-    run.run.strategy = "none";
+    run.run.strategy = ckptlab::test::strategy("none");
     run.run.config = tinyConfig();
     document->addRun(run);  // as a sweep does: measured here, not saved
     QVERIFY(document->isModified());
@@ -259,7 +260,8 @@ void TestLessonMode::runLiveReplacesTheAnswer() {
     QCOMPARE(ended.first().at(0).toBool(), false);
     QCOMPARE(ended.first().at(1).toBool(), false);
     auto* document = part<ResultsDocument>(*m_window, "document");
-    QCOMPARE(document->strategyNames(), QStringList({QStringLiteral("none"), QStringLiteral("full")}));
+    QCOMPARE(document->strategyNames(),
+             QStringList({QStringLiteral("none"), QStringLiteral("full")}));
     QVERIFY(!document->isModified());  // the lesson keeps them
     const QString answer = m_lessons->panel()->answerText();
     QVERIFY2(!answer.contains(QLatin1Char('{')), qPrintable(answer));

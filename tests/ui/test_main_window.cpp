@@ -9,6 +9,7 @@
 #include <QDoubleSpinBox>
 #include <QHorizontalStackedBarSeries>
 #include <QLineSeries>
+#include <QProgressBar>
 #include <QScatterSeries>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -16,6 +17,7 @@
 
 #include "ui_test_support.h"
 
+#include "base/messages.h"
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
 #include "controllers/sweep_controller.h"
@@ -27,7 +29,6 @@
 #include "panels/results_view.h"
 #include "panels/strategy_list.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -46,27 +47,14 @@ QList<Series*> strategySeries(QChart* chart) {
 
 }  // namespace
 
-class TestMainWindow : public QObject {
+class TestMainWindow : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-
     void iconIsCompiledIn();
     void transformerOnlyFields();
     void runsTinySweepIntoTableAndCharts();
     void selectionIsSharedEverywhere();
-
-private:
-    MessageRecorder m_recorder;
 };
-
-void TestMainWindow::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
-}
-
-void TestMainWindow::init() { m_recorder.reset(); }
 
 void TestMainWindow::iconIsCompiledIn() {
     MainWindow window;  // registers the resources of the static library
@@ -105,7 +93,7 @@ void TestMainWindow::runsTinySweepIntoTableAndCharts() {
     QSignalSpy ended(&window, &MainWindow::sweepEnded);
     QVERIFY(window.startSweep());
     QVERIFY(status->isVisible());
-    QVERIFY(status->isIndeterminate());  // until the first report
+    QCOMPARE(status->findChild<QProgressBar*>()->maximum(), 0);  // busy until the first report
     QVERIFY(!part<QAction>(window, "runAction")->isEnabled());
     QVERIFY(ended.wait(180000));
     QCOMPARE(ended.first().at(1).toBool(), false);

@@ -23,7 +23,6 @@
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
 #include "ckptlab/summary.h"
-#include "controllers/chart_exporter.h"
 #include "controllers/file_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
@@ -32,6 +31,8 @@
 #include "panels/memory_estimate_label.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
+#include "strategy_text.h"
+#include "window/chart_exporter.h"
 #include "window/main_window.h"
 
 using namespace ckptlab;
@@ -71,12 +72,9 @@ std::int64_t footprint(const RunResult& run) {
 
 }  // namespace
 
-class TestMemoryLimit : public QObject {
+class TestMemoryLimit : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-
     void fieldReachesConfig();
     void typedPointOrCommaIsTheDecimalPoint();
     void limitComesBackNextSession();
@@ -85,17 +83,7 @@ private Q_SLOTS:
     void noneRunsOutWhereFullFits();
     void notesShowUnderTheTable();
     void exportToMissingFolderWritesNothing();
-
-private:
-    MessageRecorder m_recorder;
 };
-
-void TestMemoryLimit::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_memory_limit"));
-}
-
-void TestMemoryLimit::init() { m_recorder.reset(); }
 
 void TestMemoryLimit::fieldReachesConfig() {
     ParameterPanel parameters;
@@ -329,7 +317,7 @@ void TestMemoryLimit::notesShowUnderTheTable() {
     QVERIFY(!notes->isVisibleTo(&window));
     ResultSet set;
     RunResult run;
-    run.strategy = "none";
+    run.strategy = ckptlab::test::strategy("none");
     run.grad_check = GradCheck{true, 0, 1e-5, {}};
     set.runs.push_back(run);
     set.notes = {"\"vs optimal\" is not computed: the chain has 600 units"};

@@ -19,6 +19,7 @@
 
 #include "ui_test_support.h"
 
+#include "base/language.h"
 #include "charts/chart_style.h"
 #include "charts/source_groups.h"
 #include "ckptlab/results_io.h"
@@ -28,7 +29,6 @@
 #include "document/results_table_model.h"
 #include "panels/charts_panel.h"
 #include "panels/results_view.h"
-#include "window/language.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -58,11 +58,10 @@ void screenshot(QWidget& window, const QString& name) {
 
 }  // namespace
 
-class TestMultiSource : public QObject {
+class TestMultiSource : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase();
-    void init();
 
     void opensTwoFilesSideBySide();
     void selectionCrossesTableAndCharts();
@@ -77,7 +76,6 @@ private:
     // Opens `paths` through the window and waits for the files to be shown.
     void openAll(MainWindow& window, const QStringList& paths);
 
-    MessageRecorder m_recorder;
     QTemporaryDir m_dir;
     QString m_a, m_b;  // threads 1 at seq 16; threads 2 at seq 32
 };
@@ -92,12 +90,11 @@ void TestMultiSource::initTestCase() {
     m_a = m_dir.filePath(QStringLiteral("laptop.json"));
     m_b = m_dir.filePath(QStringLiteral("server.json"));
     Runner runner;
-    saveResults(runner.sweep(a, kStrategies), QFile::encodeName(m_a).toStdString());
+    saveResults(runner.sweep(a, parseStrategies(kStrategies)),
+                QFile::encodeName(m_a).toStdString());
     Runner other;
-    saveResults(other.sweep(b, kStrategies), QFile::encodeName(m_b).toStdString());
+    saveResults(other.sweep(b, parseStrategies(kStrategies)), QFile::encodeName(m_b).toStdString());
 }
-
-void TestMultiSource::init() { m_recorder.reset(); }
 
 void TestMultiSource::openAll(MainWindow& window, const QStringList& paths) {
     auto* files = part<FileController>(window, "files");
@@ -190,7 +187,7 @@ void TestMultiSource::selectionCrossesTableAndCharts() {
     // A click on B's full in a chart selects run 4 (B's second) in the document and the table.
     Q_EMIT charts->strategyClicked(fullB);
     QCOMPARE(document->selectedRun(), 4);
-    QCOMPARE(document->sourceOfRun(4), 1);
+    QCOMPARE(document->strategyNames().at(4), fullB);
     QCOMPARE(view->proxy()->mapToSource(view->currentIndex()).row(), 4);
     QTRY_VERIFY(
         scatterNamed(charts->chart(ChartKind::Tradeoff), fullB)->markerSize() >

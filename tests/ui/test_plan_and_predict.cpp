@@ -1,4 +1,4 @@
-// Issue 4 in the window: the live forecast from the measured cost model (and that a sweep then
+// In the window: the live forecast from the measured cost model (and that a sweep then
 // measures what it said), the Pareto curve button, and the schedule diagram.
 
 #include <QChart>
@@ -15,12 +15,12 @@
 #include "tolerance.h"
 #include "ui_test_support.h"
 
+#include "base/messages.h"
 #include "charts/chart_export.h"
 #include "charts/schedule_diagram.h"
 #include "charts/schedule_view.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/summary.h"
-#include "controllers/chart_exporter.h"
 #include "controllers/prediction_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
@@ -30,8 +30,9 @@
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
 #include "panels/strategy_table.h"
+#include "strategy_text.h"
+#include "window/chart_exporter.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -75,12 +76,9 @@ void screenshot(QWidget& window, const QString& name) {
 
 }  // namespace
 
-class TestPlanAndPredict : public QObject {
+class TestPlanAndPredict : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase();
-    void init();
-
     void forecastIsWhatTheSweepThenMeasures();
     void depthChangesReuseTheMeasuredBlock();
     void unfitConfigIsNeverMeasured();
@@ -89,17 +87,8 @@ private Q_SLOTS:
     void scheduleDiagramShowsStoredInputsAndRecomputes();
     void scalingSweepFitsExponents();
     void badScalingValuesGiveMessages();
-
-private:
-    MessageRecorder m_recorder;
+    void theAppParsesEachStrategyOnceAtItsTable();
 };
-
-void TestPlanAndPredict::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_plan_and_predict"));
-}
-
-void TestPlanAndPredict::init() { m_recorder.messages.clear(); }
 
 void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures() {
     MainWindow window;
@@ -117,7 +106,7 @@ void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures() {
     QVERIFY(forecast.minimum_peak > 0 && forecast.minimum_peak <= forecast.none_peak);
     QVERIFY(memory->text().contains(QStringLiteral("Predicted peak")));
     for (const QString& s : strategies) {
-        const StrategyForecast* f = forecast.find(s);
+        const StrategyForecast* f = forecast.find(ckptlab::test::strategy(s.toStdString()));
         QVERIFY2(f && f->ok, qPrintable(s));
         QVERIFY(f->peak_bytes >= forecast.minimum_peak);
         QVERIFY(!predictedCell(list->table(), s).isEmpty());
@@ -140,15 +129,15 @@ void TestPlanAndPredict::forecastIsWhatTheSweepThenMeasures() {
     const ResultSet& results = part<ResultsDocument>(window, "document")->results();
     QCOMPARE(int(results.runs.size()), strategies.size());
     for (const RunResult& run : results.runs) {
-        const StrategyForecast* f = forecast.find(QString::fromStdString(run.strategy));
+        const StrategyForecast* f = forecast.find(run.strategy);
         QVERIFY(f && run.prediction);
         QCOMPARE(f->peak_bytes, run.prediction->peak_bytes);
         const double error =
             100.0 * double(f->peak_bytes - run.metrics.peak_bytes) / double(run.metrics.peak_bytes);
-        QVERIFY2(
-            std::abs(error) < 5.0,
-            qPrintable(
-                QStringLiteral("%1: %2 %").arg(QString::fromStdString(run.strategy)).arg(error)));
+        QVERIFY2(std::abs(error) < 5.0,
+                 qPrintable(QStringLiteral("%1: %2 %")
+                                .arg(QString::fromStdString(run.strategy.name()))
+                                .arg(error)));
     }
     // The table shows the prediction and its error beside the measurement.
     const QString peakError = model->index(1, ResultsTableModel::PeakErrorColumn).data().toString();
@@ -161,7 +150,7 @@ void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock() {
     QSignalSpy updated(&predictions, &PredictionController::updated);
     const auto forecastOf = [&](const ExperimentConfig& config) {
         updated.clear();
-        predictions.request(config, {"none", "full"});
+        predictions.request(config, parseStrategies({"none", "full"}));
         QElapsedTimer clock;
         clock.start();
         while (clock.elapsed() < 60000 && (updated.isEmpty() || predictions.isMeasuring()))
@@ -178,8 +167,8 @@ void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock() {
     QCOMPARE(eight.measure_ms, 0.0);  // same block shape: nothing measured again
     // Without checkpointing every block's activations stay: twice the blocks, more memory.
     QVERIFY(eight.none_peak > four.none_peak);
-    QVERIFY(eight.find(QStringLiteral("full"))->peak_bytes <
-            eight.find(QStringLiteral("none"))->peak_bytes);
+    QVERIFY(eight.find(Strategy{StrategyKind::Full})->peak_bytes <
+            eight.find(Strategy{})->peak_bytes);
 
     // A config that cannot fit is refused by the label's analytic check, which says so.
     ExperimentConfig huge = config;
@@ -187,7 +176,7 @@ void TestPlanAndPredict::depthChangesReuseTheMeasuredBlock() {
     huge.seq = 65536;
     huge.batch = 4096;
     MemoryEstimateLabel label;
-    QVERIFY(!label.refresh(huge, {"none", "full"}));
+    QVERIFY(!label.refresh(huge, parseStrategies({"none", "full"})));
     QVERIFY(label.forecast().refused);
     QVERIFY(label.text().contains(QStringLiteral("cannot fit")));
 }
@@ -236,7 +225,7 @@ void TestPlanAndPredict::optimalBudgetFollowsTheModelUntilEdited() {
         QVERIFY2(budgetBytes() <= double(forecast.none_peak) * 1.01,
                  qPrintable(table->rowText(row)));
         QVERIFY(waitForForecast(window));
-        const StrategyForecast* planned = memory->shownPrediction()->find(table->rowText(row));
+        const StrategyForecast* planned = memory->shownPrediction()->find(*table->rowStrategy(row));
         QVERIFY2(planned && planned->ok, qPrintable(table->rowText(row)));
         QVERIFY(planned->peak_bytes <= budgetBytes());
         QVERIFY(planned->peak_bytes < forecast.none_peak);
@@ -269,8 +258,8 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve() {
     const ResultSet& results = part<ResultsDocument>(window, "document")->results();
     int optimal = 0;
     for (const RunResult& run : results.runs) {
-        QVERIFY2(run.ok(), run.strategy.c_str());
-        if (run.strategy.rfind("optimal:", 0) == 0) ++optimal;
+        QVERIFY2(run.ok(), run.strategy.name().c_str());
+        if (hasMemoryBudget(run.strategy)) ++optimal;
     }
     QVERIFY(optimal >= 2);
     // One point where this machine's costs make the smallest schedule also the fastest.
@@ -282,7 +271,7 @@ void TestPlanAndPredict::paretoButtonRunsTheCurve() {
         const double slack =
             100 * ckptlab::test::tolerance::formula(1.0, 4 * results.runs.front().config.depth) +
             ckptlab::test::tolerance::formula(100.0, 3);
-        QVERIFY2(*row.slower_than_optimal_pct > -slack, row.strategy.c_str());
+        QVERIFY2(*row.slower_than_optimal_pct > -slack, row.strategy.name().c_str());
     }
     QVERIFY2(window.statusBar()->currentMessage().contains(QStringLiteral("Hand-written")),
              qPrintable(window.statusBar()->currentMessage()));
@@ -318,16 +307,16 @@ void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes() {
     ResultSet set;
     RunResult run;
     run.config = tinyConfig();
-    run.strategy = "none";
+    run.strategy = ckptlab::test::strategy("none");
     run.schedule = "0 1 2 3";
     set.runs.push_back(run);
-    run.strategy = "revolve:1";
+    run.strategy = ckptlab::test::strategy("revolve:1");
     run.schedule = "ckpt[0,3){ckpt[0,2){ckpt[0,1){0} 1} 2} 3";
     set.runs.push_back(run);
-    run.strategy = "full";
+    run.strategy = ckptlab::test::strategy("full");
     run.schedule.clear();
     set.runs.push_back(run);
-    run.strategy = "optimal:1";
+    run.strategy = ckptlab::test::strategy("optimal:1");
     set.runs.push_back(run);
 
     const std::vector<ScheduleRow> rows = scheduleRows(set);
@@ -349,7 +338,7 @@ void TestPlanAndPredict::scheduleDiagramShowsStoredInputsAndRecomputes() {
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     document->reset(set, std::vector<std::vector<TimelineEvent>>(set.runs.size()));
-    charts->showSchedule();
+    charts->setCurrentKind(ChartKind::Schedule);
     ScheduleView* view = charts->scheduleView();
     QTRY_COMPARE(int(view->diagram().rows().size()), 4);
     const QRectF area(view->rect());
@@ -395,7 +384,7 @@ void TestPlanAndPredict::scalingSweepFitsExponents() {
     // Without checkpointing activations grow with depth (k near 1); with every block
     // checkpointed only one block's activations live at a time, plus an input per block.
     const PowerFit none =
-        fitRuns(results, "none", ScalingAxis::Depth, ScalingMetric::ActivationBytes);
+        fitRuns(results, Strategy{}, ScalingAxis::Depth, ScalingMetric::ActivationBytes);
     QVERIFY2(none.exponent > 0.9 && none.exponent < 1.1,
              qPrintable(QString::number(none.exponent)));
     QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("none k=")));
@@ -427,6 +416,29 @@ void TestPlanAndPredict::badScalingValuesGiveMessages() {
         QVERIFY2(m_recorder.lastText().contains(expected), qPrintable(m_recorder.lastText()));
         QVERIFY(!part<SweepController>(window, "sweepController")->isRunning());
     }
+}
+
+// The app's request path: the strategy table is its boundary, where each text becomes a row
+// holding a Strategy, parsed once. Run's pre-run check, the live forecast, the worker, the
+// runner, the document, the results table and the charts pass the typed values on.
+void TestPlanAndPredict::theAppParsesEachStrategyOnceAtItsTable() {
+    MainWindow window;
+    window.show();
+    part<ParameterPanel>(window, "parameters")->setConfig(tinyConfig());
+    const QStringList texts{"none", "full", "every:2", "revolve:2"};  // revolve:2: a new row
+    const std::uint64_t before = strategyParseCount();
+    part<StrategyList>(window, "strategies")->setCheckedStrategies(texts);
+    QCOMPARE(strategyParseCount() - before, std::uint64_t(texts.size()));
+    QSignalSpy ended(&window, &MainWindow::sweepEnded);
+    QVERIFY(window.startSweep());
+    QVERIFY(ended.wait(120000));
+    QCOMPARE(ended.first().at(1).toBool(), false);  // not failed
+    const ResultSet& results = part<ResultsDocument>(window, "document")->results();
+    QCOMPARE(int(results.runs.size()), texts.size());
+    for (int i = 0; i < texts.size(); ++i)
+        QCOMPARE(QString::fromStdString(results.runs[size_t(i)].strategy.name()), texts[i]);
+    QTest::qWait(500);  // the forecast that follows the sweep, the charts redrawn
+    QCOMPARE(strategyParseCount() - before, std::uint64_t(texts.size()));
 }
 
 QTEST_MAIN(TestPlanAndPredict)

@@ -12,6 +12,7 @@
 #include "tolerance.h"
 #include "ui_test_support.h"
 
+#include "base/app_setup.h"
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
 #include "charts/schedule_view.h"
@@ -24,7 +25,6 @@
 #include "playback/playback_bar.h"
 #include "playback/playback_controller.h"
 #include "playback/step_playback.h"
-#include "window/app_setup.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -87,7 +87,7 @@ private:
 void TestPlayback::initTestCase() {
     initializeUi();
     m_results = Runner().sweep(ckptlab::test::quickConfig(BlockKind::Ffn, 8, 32, 16, 1),
-                               {"none", "full", "segments:2"});
+                               parseStrategies({"none", "full", "segments:2"}));
     for (const RunResult& run : m_results.runs) QVERIFY2(!run.error, run.error->c_str());
     std::vector<std::vector<TimelineEvent>> thinned;
     for (const RunResult& run : m_results.runs) thinned.push_back(run.timeline);
@@ -114,7 +114,7 @@ void TestPlayback::eventsAreInOrderAndCoverTheStep() {
                         events[i - 1].end_ms - ckptlab::test::tolerance::formula(lastEnd, 2));
             covered += events[i].end_ms - events[i].begin_ms;
         }
-        QVERIFY2(covered >= 0.999 * (lastEnd - firstBegin), run.strategy.c_str());
+        QVERIFY2(covered >= 0.999 * (lastEnd - firstBegin), run.strategy.name().c_str());
         // Every block's forward and backward is there, the loss between them.
         int forwards = 0, backwards = 0, losses = 0;
         for (const PlaybackEvent& e : events) {
@@ -219,8 +219,10 @@ void TestPlayback::narrationOfKeptActivations() {
         const QString text = none.narrationOf(int(i));
         QVERIFY(!text.isEmpty());
         if (e.phase == Phase::Backward)
-            QVERIFY2(text.contains(QStringLiteral("kept since the forward pass")), qPrintable(text));
-        if (e.phase == Phase::Forward) QVERIFY2(text.contains(QStringLiteral("kept")), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("kept since the forward pass")),
+                     qPrintable(text));
+        if (e.phase == Phase::Forward)
+            QVERIFY2(text.contains(QStringLiteral("kept")), qPrintable(text));
     }
     const StepPlayback full(runOf(m_results, "full"));
     const int forward3 = full.eventAt((full.events()[3].begin_ms + full.events()[3].end_ms) / 2);
@@ -253,8 +255,7 @@ void TestPlayback::steppingMovesFromEventToEvent() {
     QTRY_COMPARE(controller.step().strategy(), QStringLiteral("segments:2"));
     QCOMPARE(controller.time(), std::min(t, controller.step().duration()));
     m_document.select(-1);  // nothing selected: the representative run
-    QTRY_COMPARE(controller.runIndex(),
-             int(representativeRun(m_results) - m_results.runs.data()));
+    QTRY_COMPARE(controller.runIndex(), int(representativeRun(m_results) - m_results.runs.data()));
 }
 
 void TestPlayback::showPanel() {
@@ -282,7 +283,7 @@ void TestPlayback::barFollowsThePlaybackTabs() {
         QVERIFY(m_panel->view(kind)->isAncestorOf(bar) == false);
         QVERIFY(bar->geometry().top() >= m_panel->view(kind)->geometry().bottom());
     }
-    m_panel->showSchedule();
+    m_panel->setCurrentKind(ChartKind::Schedule);
     QVERIFY(bar->isVisible());
     m_panel->setCurrentKind(ChartKind::Breakdown);
     QVERIFY(!bar->isVisible());
@@ -379,14 +380,16 @@ void TestPlayback::cursorLandsAtTheTimeOnTheCharts() {
                  lifetimes->mapToScene(lifetimes->mapToPosition(QPointF(t, 0), bars)).x()) < 0.5);
     QVERIFY(mid.block >= 0);
     QVERIFY(lifetimeCursor->band()->isVisible());
-    const QPointF row = lifetimes->mapToScene(lifetimes->mapToPosition(QPointF(t, mid.block), bars));
-    QVERIFY(lifetimeCursor->band()->rect().contains(QPointF(lifetimeCursor->band()->rect().center().x(), row.y())));
+    const QPointF row =
+        lifetimes->mapToScene(lifetimes->mapToPosition(QPointF(t, mid.block), bars));
+    QVERIFY(lifetimeCursor->band()->rect().contains(
+        QPointF(lifetimeCursor->band()->rect().center().x(), row.y())));
 }
 
 void TestPlayback::scheduleOutlinesTheRunningBlock() {
     showPanel();
     m_document.select(runIndexOf(m_results, "full"));
-    m_panel->showSchedule();
+    m_panel->setCurrentKind(ChartKind::Schedule);
     QTRY_COMPARE(m_panel->playback()->controller()->step().strategy(), QStringLiteral("full"));
     PlaybackController* controller = m_panel->playback()->controller();
     const StepPlayback& step = controller->step();
@@ -394,9 +397,8 @@ void TestPlayback::scheduleOutlinesTheRunningBlock() {
         if (e.block < 0) continue;
         controller->setTime((e.begin_ms + e.end_ms) / 2);
         const ScheduleView* schedule = m_panel->scheduleView();
-        const QRectF expected =
-            schedule->diagram().cellsRect(QRectF(schedule->rect()), controller->runIndex(),
-                                          e.block, e.block + 1);
+        const QRectF expected = schedule->diagram().cellsRect(
+            QRectF(schedule->rect()), controller->runIndex(), e.block, e.block + 1);
         QVERIFY(!expected.isEmpty());
         QCOMPARE(schedule->playbackHighlightRect(), expected);
     }

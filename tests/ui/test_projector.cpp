@@ -11,16 +11,17 @@
 #include "tolerance.h"
 #include "ui_test_support.h"
 
+#include "base/projector_mode.h"
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
-#include "controllers/chart_exporter.h"
 #include "document/results_document.h"
 #include "document/settings.h"
 #include "panels/charts_panel.h"
 #include "playback/charts_playback.h"
 #include "playback/playback_controller.h"
+#include "strategy_text.h"
+#include "window/chart_exporter.h"
 #include "window/main_window.h"
-#include "window/projector_mode.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -39,7 +40,7 @@ ResultSet smallResults() {
     ResultSet results;
     for (const char* name : {"none", "full"}) {
         RunResult run;
-        run.strategy = name;
+        run.strategy = ckptlab::test::strategy(name);
         run.config.depth = 2;
         run.grad_check = GradCheck{true, 0, 1e-5};
         run.metrics.peak_bytes = 3 << 20;
@@ -47,8 +48,10 @@ ResultSet smallResults() {
         run.timeline = {{0, 1 << 20, 1 << 20, Phase::Forward, 0},
                         {5, 1 << 20, 2 << 20, Phase::Forward, 1},
                         {10, -(2 << 20), 0, Phase::Backward, 0}};
-        run.phases = {{Phase::Forward, 0, 0, 2.5}, {Phase::Forward, 1, 2.5, 5},
-                      {Phase::Backward, 1, 5, 7.5}, {Phase::Backward, 0, 7.5, 10}};
+        run.phases = {{Phase::Forward, 0, 0, 2.5},
+                      {Phase::Forward, 1, 2.5, 5},
+                      {Phase::Backward, 1, 5, 7.5},
+                      {Phase::Backward, 0, 7.5, 10}};
         run.blocks = {{0, Phase::Forward, 2.5, 10, 1 << 20}, {1, Phase::Forward, 5, 7.5, 1 << 20}};
         results.runs.push_back(run);
     }
@@ -63,7 +66,8 @@ std::vector<TimelineData> timelines(const ResultSet& results) {
 
 qreal firstLineWidth(QChart* chart) {
     for (QAbstractSeries* s : chart->series())
-        if (auto* line = qobject_cast<QLineSeries*>(s); line && s->property(kStrategyProperty).isValid())
+        if (auto* line = qobject_cast<QLineSeries*>(s);
+            line && s->property(kStrategyProperty).isValid())
             return line->pen().widthF();
     return 0;
 }
@@ -84,8 +88,6 @@ private Q_SLOTS:
 };
 
 void TestProjector::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_projector"));
     QVERIFY(QSettings().fileName().startsWith(configHome().path()));
     QVERIFY(!isProjectorMode());
 }
@@ -255,13 +257,18 @@ void TestProjector::playbackFitsTheScreenInProjectorMode() {
         QVERIFY(bar->isVisible());
         const QRect inWindow(bar->mapTo(&window, QPoint(0, 0)), bar->size());
         QVERIFY2(window.rect().contains(inWindow), qPrintable(QStringLiteral("bar at %1,%2 %3x%4")
-            .arg(inWindow.x()).arg(inWindow.y()).arg(inWindow.width()).arg(inWindow.height())));
+                                                                  .arg(inWindow.x())
+                                                                  .arg(inWindow.y())
+                                                                  .arg(inWindow.width())
+                                                                  .arg(inWindow.height())));
         auto* narration = part<QLabel>(window, "playbackNarration");
         QVERIFY(!narration->text().isEmpty());
         QVERIFY(narration->height() >= narration->heightForWidth(narration->width()));
         if (!dir.isEmpty())
             QVERIFY(window.grab().save(QStringLiteral("%1/projector-%2x%3-tab%4.png")
-                                           .arg(dir).arg(size.width()).arg(size.height())
+                                           .arg(dir)
+                                           .arg(size.width())
+                                           .arg(size.height())
                                            .arg(tab)));
     }
 }

@@ -17,12 +17,12 @@
 #include <ctime>
 #include "ui_test_support.h"
 
+#include "base/messages.h"
 #include "document/results_document.h"
 #include "panels/charts_panel.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -45,17 +45,13 @@ double loadAverage() {
 
 }  // namespace
 
-class TestResponsiveness : public QObject {
+class TestResponsiveness : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
     void eventLoopNeverStallsDuringSweep();
 };
 
 void TestResponsiveness::eventLoopNeverStallsDuringSweep() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_responsiveness"));
-    MessageRecorder recorder;
-
     MainWindow window;
     auto* strategies = part<StrategyList>(window, "strategies");
     window.resize(1400, 900);
@@ -100,7 +96,7 @@ void TestResponsiveness::eventLoopNeverStallsDuringSweep() {
     ticker.stop();
     const double load = std::max(loadBefore, loadAverage());
 
-    QVERIFY(recorder.messages.isEmpty());
+    QVERIFY(m_recorder.messages.isEmpty());
     QCOMPARE(part<ResultsDocument>(window, "document")->runCount(), 5);
     QVERIFY(part<ChartsPanel>(window, "charts")->buildCount(ChartKind::Timeline) >= 5);
     const int cores = QThread::idealThreadCount();

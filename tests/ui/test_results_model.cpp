@@ -12,6 +12,7 @@
 #include "ckptlab/summary.h"
 #include "document/results_table_model.h"
 #include "panels/results_view.h"
+#include "strategy_text.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -26,7 +27,7 @@ const bool kOffscreen = [] {
 
 RunResult makeRun(const std::string& strategy, double peakMiB, double stepMs, double diff) {
     RunResult run;
-    run.strategy = strategy;
+    run.strategy = ckptlab::test::strategy(strategy);
     run.metrics.peak_bytes = std::int64_t(peakMiB * kMiB);
     run.metrics.activation_bytes = std::int64_t(peakMiB * 0.8 * kMiB);
     run.metrics.step_ms = stepMs;

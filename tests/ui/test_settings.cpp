@@ -6,8 +6,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_configs.h"
 #include "ui_test_support.h"
 
+#include "ckptlab/config_fields.h"
 #include "document/settings.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
@@ -31,44 +33,24 @@ private Q_SLOTS:
 };
 
 void TestSettings::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_settings"));
     QVERIFY(QSettings().fileName().startsWith(configHome().path()));
 }
 
 void TestSettings::configRoundTrips() {
-    ExperimentConfig c;
-    c.block = BlockKind::Transformer;
-    c.depth = 7;
-    c.width = 96;
-    c.seq = 33;
-    c.batch = 3;
-    c.heads = 6;
-    c.dropout = 0.25;
-    c.dtype = DType::BFloat16;
-    c.optimizer = Optimizer::Adam;
-    c.seed = 1234;
-    c.threads = 2;
-    c.warmup = 0;
-    c.repeats = 9;
-    c.memory_limit_mib = 123.5;
+    // Every field of the registry away from its default, kv_heads among them.
+    const ExperimentConfig c = ckptlab::test::everyFieldChanged();
     Settings settings;
     settings.setLastConfig(c);
     const ExperimentConfig back = Settings().lastConfig();
-    QCOMPARE(int(back.block), int(c.block));
-    QCOMPARE(back.depth, c.depth);
-    QCOMPARE(back.width, c.width);
-    QCOMPARE(back.seq, c.seq);
-    QCOMPARE(back.batch, c.batch);
-    QCOMPARE(back.heads, c.heads);
-    QCOMPARE(back.dropout, c.dropout);
-    QCOMPARE(int(back.dtype), int(c.dtype));
-    QCOMPARE(int(back.optimizer), int(c.optimizer));
-    QCOMPARE(back.seed, c.seed);
-    QCOMPARE(back.threads, c.threads);
-    QCOMPARE(back.warmup, c.warmup);
-    QCOMPARE(back.repeats, c.repeats);
-    QCOMPARE(back.memory_limit_mib, c.memory_limit_mib);
+    for (const ConfigField& field : configFields())
+        QVERIFY2(valueOf(field, back) == valueOf(field, c), field.key);
+    QCOMPARE(back.kv_heads, 2);
+    QCOMPARE(QSettings().value(QStringLiteral("config/kvHeads")).toInt(), 2);
+
+    // Settings saved before a field existed read it as its default.
+    QSettings().remove(QStringLiteral("config/kvHeads"));
+    QCOMPARE(Settings().lastConfig().kv_heads, 0);
+    QCOMPARE(Settings().lastConfig().heads, c.heads);
 
     settings.setCheckedStrategies({"none", "segments:3"});
     QCOMPARE(Settings().checkedStrategies(), QStringList({"none", "segments:3"}));
@@ -81,6 +63,13 @@ void TestSettings::badStoredConfigFallsBack() {
     QSettings().remove("config");
     QSettings().setValue("config/memoryLimitMib", -3.0);  // below limits: no limit instead
     QCOMPARE(Settings().lastConfig().memory_limit_mib, 0.0);
+    QSettings().remove("config");
+    QSettings().setValue("config/depth", 7);
+    QSettings().setValue("config/kvHeads", 999);  // beyond limits::kvHeads: all defaults
+    QCOMPARE(Settings().lastConfig().kv_heads, 0);
+    QCOMPARE(Settings().lastConfig().depth, ExperimentConfig{}.depth);
+    QSettings().setValue("config/kvHeads", QStringLiteral("two"));  // not a number
+    QCOMPARE(Settings().lastConfig().depth, ExperimentConfig{}.depth);
     QSettings().remove("config");
 }
 
@@ -109,7 +98,7 @@ void TestSettings::windowRestoresLastSession() {
     const ExperimentConfig restored = part<ParameterPanel>(window, "parameters")->config();
     QCOMPARE(restored.depth, 6);
     QCOMPARE(restored.width, 48);
-    QCOMPARE(part<StrategyList>(window, "strategies")->checkedStrategies(),
+    QCOMPARE(part<StrategyList>(window, "strategies")->checkedNames(),
              QStringList({"none", "every:3"}));
 }
 

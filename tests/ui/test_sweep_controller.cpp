@@ -7,9 +7,9 @@
 
 #include "ui_test_support.h"
 
+#include "base/app_setup.h"
 #include "controllers/sweep_controller.h"
 #include "document/sweep_summary.h"
-#include "window/app_setup.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -36,7 +36,7 @@ void TestSweepController::deliversThinnedResultsOnGuiThread() {
         runs << run;
     });
     QSignalSpy finished(&controller, &SweepController::finished);
-    controller.start(tinyConfig(), {"none", "full"});
+    controller.start(tinyConfig(), parseStrategies({"none", "full"}));
     QVERIFY(controller.isRunning());
     QVERIFY(finished.wait(120000));
     QVERIFY(!controller.isRunning());
@@ -48,7 +48,7 @@ void TestSweepController::deliversThinnedResultsOnGuiThread() {
         QVERIFY(runs[i].thinned.size() <= kTimelinePoints);
         QVERIFY(runs[i].thinned.size() <= runs[i].run.timeline.size());
     }
-    QCOMPARE(runs[1].run.strategy, std::string("full"));
+    QCOMPARE(runs[1].run.strategy.name(), std::string("full"));
 }
 
 void TestSweepController::dropsSupersededJob() {
@@ -57,8 +57,9 @@ void TestSweepController::dropsSupersededJob() {
     connect(&controller, &SweepController::measured, this,
             [&](const MeasuredRun& run) { runs << run; });
     QSignalSpy finished(&controller, &SweepController::finished);
-    const quint64 first = controller.start(slowConfig(), {"none", "full", "every:2"});
-    const quint64 second = controller.start(tinyConfig(), {"every:2"});
+    const quint64 first =
+        controller.start(slowConfig(), parseStrategies({"none", "full", "every:2"}));
+    const quint64 second = controller.start(tinyConfig(), parseStrategies({"every:2"}));
     QVERIFY(second > first);
     QVERIFY(finished.wait(120000));
     QTest::qWait(200);  // anything late from the first job would arrive now
@@ -73,7 +74,8 @@ void TestSweepController::cancelStopsAndReportsCancelled() {
     connect(&controller, &SweepController::measured, this, [&] { ++measured; });
     QSignalSpy finished(&controller, &SweepController::finished);
     QSignalSpy progress(&controller, &SweepController::progress);
-    controller.start(slowConfig(), {"none", "full", "every:2", "every:3", "sqrt", "segments:3"});
+    controller.start(slowConfig(),
+                     parseStrategies({"none", "full", "every:2", "every:3", "sqrt", "segments:3"}));
     QVERIFY(progress.wait(60000));
     controller.cancel();
     QVERIFY(controller.isCancelling());
@@ -89,13 +91,13 @@ void TestSweepController::refusedSweepIsAFailure() {
     ExperimentConfig bad = tinyConfig();
     bad.block = BlockKind::Transformer;
     bad.heads = 3;  // does not divide 32
-    controller.start(bad, {"none"});
+    controller.start(bad, parseStrategies({"none"}));
     QVERIFY(failed.wait(30000));
     QCOMPARE(failed.first().at(0).toString(), QStringLiteral("Invalid configuration"));
     QVERIFY(failed.first().at(1).toString().contains(QStringLiteral("heads")));
     QCOMPARE(idle.size(), 1);
 
-    controller.start(tinyConfig(), {"segments:99"});
+    controller.start(tinyConfig(), parseStrategies({"segments:99"}));
     QVERIFY(failed.wait(30000));
     QCOMPARE(failed.last().at(0).toString(), QStringLiteral("Invalid strategy"));
 }
@@ -113,7 +115,7 @@ void TestSweepController::keepsTheRunsBookkeeping() {
     SweepRequest request;
     request.kind = SweepRequest::Kind::Sweep;
     request.config = tinyConfig();
-    request.strategies = {QStringLiteral("none"), QStringLiteral("full")};
+    request.strategies = parseStrategies({"none", "full"});
     controller.start(request);
     QCOMPARE(controller.kind(), SweepKind::Sweep);
     QCOMPARE(controller.runsThisSweep(), 0);
@@ -128,7 +130,7 @@ void TestSweepController::keepsTheRunsBookkeeping() {
     QSignalSpy failed(&controller, &SweepController::failed);
     ExperimentConfig bad = tinyConfig();
     bad.depth = 0;
-    controller.start(bad, {QStringLiteral("none")});
+    controller.start(bad, {Strategy{}});
     QVERIFY(failed.wait(60000));
     QCOMPARE(first.count(), 0);
     QCOMPARE(controller.runsThisSweep(), 0);

@@ -1,4 +1,4 @@
-// Issue 11 in the app, "Time with its uncertainty": each run shows as soon as its traced step is
+// Time with its uncertainty, in the app: each run shows as soon as its traced step is
 // done and its times land after the interleaved rounds; the table gives the median with its
 // interval, the CV and GFLOP/s, "≈ 0" and no ratio within noise; the tradeoff chart draws each
 // interval as an error bar (none for the fastest repeat); a noisy machine is said so in the
@@ -33,6 +33,7 @@
 #include "document/settings.h"
 #include "document/sweep_summary.h"
 #include "panels/charts_panel.h"
+#include "strategy_text.h"
 
 using namespace ckptlab;
 using namespace ckptlab::ui;
@@ -55,7 +56,7 @@ QList<QLineSeries*> errorBars(QChart* chart) {
 // A run with these step samples (ms), its median as step_ms, and `peakMiB`.
 RunResult timedRun(const std::string& strategy, double peakMiB, std::vector<double> samples) {
     RunResult run;
-    run.strategy = strategy;
+    run.strategy = ckptlab::test::strategy(strategy);
     run.config = tinyConfig();
     run.metrics.peak_bytes = std::int64_t(peakMiB * kMiB);
     run.metrics.activation_bytes = run.metrics.peak_bytes / 2;
@@ -78,26 +79,15 @@ ResultSet overlappingSet() {
 
 }  // namespace
 
-class TestTimeIntervals : public QObject {
+class TestTimeIntervals : public WindowTest {
     Q_OBJECT
 private Q_SLOTS:
-    void initTestCase();
-    void init() { m_recorder.reset(); }
-
     void tinySweepShowsIntervalsAndErrorBars();
     void overlappingIntervalsReadWithinNoise();
     void fewSamplesAreOnlyARange();
     void noisyMachineReachesTheStatusBar();
     void autoRepeatsRoundTripThroughSettings();
-
-private:
-    MessageRecorder m_recorder;
 };
-
-void TestTimeIntervals::initTestCase() {
-    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_time_intervals"));
-}
 
 void TestTimeIntervals::tinySweepShowsIntervalsAndErrorBars() {
     MainWindow window;
@@ -152,12 +142,14 @@ void TestTimeIntervals::tinySweepShowsIntervalsAndErrorBars() {
     const QList<QLineSeries*> bars = errorBars(chart);
     QCOMPARE(bars.size(), 3);
     for (QLineSeries* bar : bars) {
-        const RunResult* run = results.find(bar->property("ckptlabStrategy").toString().toStdString());
+        const RunResult* run =
+            results.find(bar->property("ckptlabStrategy").toString().toStdString());
         QVERIFY(run);
         const StepStats stats = stepStats(run->metrics);
         QVERIFY(stats.interval && stats.interval->is95);
         double low = qInf(), high = -qInf();
-        for (const QPointF& p : bar->points()) low = std::min(low, p.y()), high = std::max(high, p.y());
+        for (const QPointF& p : bar->points())
+            low = std::min(low, p.y()), high = std::max(high, p.y());
         QCOMPARE(low, stats.interval->low);
         QCOMPARE(high, stats.interval->high);
         QCOMPARE(bar->property("ckptlabIntervalLow").toDouble(), stats.interval->low);
@@ -176,14 +168,18 @@ void TestTimeIntervals::tinySweepShowsIntervalsAndErrorBars() {
     }());
     const QString dir = qEnvironmentVariable("CKPTLAB_SCREENSHOT_DIR");
     if (!dir.isEmpty())
-        charts->view(ChartKind::Tradeoff)->grab().save(QDir(dir).filePath(QStringLiteral("tradeoff-error-bars.png")));
+        charts->view(ChartKind::Tradeoff)
+            ->grab()
+            .save(QDir(dir).filePath(QStringLiteral("tradeoff-error-bars.png")));
 
     // The fastest repeat has no interval: no bars.
     auto* timeChoice = charts->findChild<QComboBox*>(QStringLiteral("tradeoffTime"));
     QVERIFY(timeChoice);
     timeChoice->setCurrentIndex(1);
     QCOMPARE(errorBars(charts->chart(ChartKind::Tradeoff)).size(), 0);
-    QVERIFY(timeChoice->itemData(1, Qt::ToolTipRole).toString().contains(QStringLiteral("No error bars")));
+    QVERIFY(timeChoice->itemData(1, Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("No error bars")));
     timeChoice->setCurrentIndex(0);
     QCOMPARE(errorBars(charts->chart(ChartKind::Tradeoff)).size(), 3);
     QVERIFY(m_recorder.messages.isEmpty());
@@ -224,7 +220,8 @@ void TestTimeIntervals::fewSamplesAreOnlyARange() {
     set.runs.push_back(timedRun("none", 100, {100, 104, 98, 101}));
     ResultsTableModel model;
     model.setResults(set);
-    QCOMPARE(cell(model, 0, ResultsTableModel::StepMsColumn), QStringLiteral("100.5 [98.0, 104.0]*"));
+    QCOMPARE(cell(model, 0, ResultsTableModel::StepMsColumn),
+             QStringLiteral("100.5 [98.0, 104.0]*"));
     QVERIFY(cell(model, 0, ResultsTableModel::StepMsColumn, Qt::ToolTipRole)
                 .contains(QStringLiteral("min–max range of 4 samples")));
     std::unique_ptr<QChart> chart(buildTradeoffChart(set));

@@ -1,8 +1,10 @@
 #pragma once
 // Set-up shared by the window tests: an offscreen platform unless one is set, settings in a
 // throw-away folder (both before QApplication exists), models that run in milliseconds or
-// seconds, message boxes recorded instead of shown, and a tiny sweep through the window.
+// seconds, message boxes recorded instead of shown (WindowTest, the base of the test classes
+// that open windows), and a tiny sweep through the window.
 
+#include <QCoreApplication>
 #include <QFile>
 #include <QList>
 #include <QTemporaryDir>
@@ -12,13 +14,13 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include "base/messages.h"
 #include "ckptlab/config.h"
 #include "controllers/sweep_controller.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
 #include "test_configs.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 namespace ckptlab::ui::test {
 
@@ -27,9 +29,12 @@ inline QTemporaryDir& configHome() {
     return dir;
 }
 
+// The settings of each test binary are its own file in the throw-away folder:
+// ckptlab-tests/<binary>.conf (the application name defaults to the executable's).
 inline const bool kEnvironment = [] {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     qputenv("XDG_CONFIG_HOME", QFile::encodeName(configHome().path()));
+    QCoreApplication::setOrganizationName(QStringLiteral("ckptlab-tests"));
     return true;
 }();
 
@@ -90,6 +95,18 @@ public:
 
     QList<Message> messages;
     bool answer = false;
+};
+
+// The base of a test class that opens windows: their message boxes are recorded in
+// `m_recorder` for the whole test binary and cleared before each test function. A class with
+// its own init() calls WindowTest::init() first.
+class WindowTest : public QObject {
+    Q_OBJECT
+protected Q_SLOTS:
+    void init();
+
+protected:
+    MessageRecorder m_recorder;
 };
 
 // Runs `strategies` on the tiny config through the window's Run action and waits for the end;

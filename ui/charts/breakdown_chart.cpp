@@ -33,11 +33,14 @@ struct Part {
 
 // Muted colours for what checkpointing cannot change, a strong one for activations.
 const std::array<Part, 6> kParts = {{
-    {QT_TRANSLATE_NOOP("ChartText", "parameters"), &Breakdown::parameters, QColor(0x7b, 0x8e, 0xa8)},
+    {QT_TRANSLATE_NOOP("ChartText", "parameters"), &Breakdown::parameters,
+     QColor(0x7b, 0x8e, 0xa8)},
     {QT_TRANSLATE_NOOP("ChartText", "input"), &Breakdown::input, QColor(0xa9, 0xbc, 0xcf)},
-    {QT_TRANSLATE_NOOP("ChartText", "optimizer state"), &Breakdown::optimizer_state, QColor(0x9d, 0x8f, 0xb8)},
+    {QT_TRANSLATE_NOOP("ChartText", "optimizer state"), &Breakdown::optimizer_state,
+     QColor(0x9d, 0x8f, 0xb8)},
     {QT_TRANSLATE_NOOP("ChartText", "gradients"), &Breakdown::gradients, QColor(0xd4, 0xb9, 0x6a)},
-    {QT_TRANSLATE_NOOP("ChartText", "activations"), &Breakdown::activations, QColor(0xe0, 0x5a, 0x3c)},
+    {QT_TRANSLATE_NOOP("ChartText", "activations"), &Breakdown::activations,
+     QColor(0xe0, 0x5a, 0x3c)},
     {QT_TRANSLATE_NOOP("ChartText", "other"), &Breakdown::other, QColor(0xbd, 0xbd, 0xbd)},
 }};
 
@@ -55,7 +58,7 @@ Rows barRows(const std::vector<const RunResult*>& runs) {
     rows.runs.assign(runs.rbegin(), runs.rend());
     for (const RunResult* run : runs) {
         // The category axis drops repeated names, so a repeated strategy gets a suffix.
-        const QString strategy = QString::fromStdString(run->strategy);
+        const QString strategy = QString::fromStdString(run->name());
         QString name = strategy;
         for (int n = 2; rows.categories.contains(name); ++n)
             name = QStringLiteral("%1 #%2").arg(strategy).arg(n);

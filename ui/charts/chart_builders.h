@@ -1,12 +1,14 @@
 #pragma once
-// One builder per chart kind. The window and headless export (ckptlab-cli --png/--svg, plot)
-// both call these, so a chart looks the same everywhere.
+// One builder per chart kind, and the rules for which runs the charts show. The window, the
+// handout and headless export (ckptlab-cli --png/--svg, plot) reach them through the chart
+// registry (chart_registry.h), so a chart looks the same everywhere.
 
 #include <QColor>
 #include <QString>
 #include <QStringList>
 #include <vector>
 
+#include "charts/chart_registry.h"  // ChartKind and chartTitle, which the builders' titles use
 #include "ckptlab/result.h"
 #include "ckptlab/scaling.h"
 
@@ -15,12 +17,6 @@ class QChart;
 QT_END_NAMESPACE
 
 namespace ckptlab::ui {
-
-// Scaling comes last so the window's indices of the first four stay as they were.
-enum class ChartKind { Tradeoff, Timeline, Lifetimes, Breakdown, Scaling };
-QString chartFileStem(
-    ChartKind kind);  // "tradeoff", "timeline", "lifetimes", "breakdown", "scaling"
-QString chartTitle(ChartKind kind);
 
 // The same colour for a strategy in every chart: derived from its position in the set's order,
 // so adding a run never recolours earlier ones.
@@ -48,7 +44,7 @@ struct TimelineData {
 // start (the limit less parameters, input and optimizer state).
 // The tradeoff chart draws each measured point's step-time interval as an error bar
 // (error_bars.h); `fastest` says the set's step_ms are fastest repeats (withFastestSteps), which
-// have no interval: no bars then, and the tooltips say so.
+// have no interval: no bars then, and the tooltips and the time axis say so.
 QChart* buildTradeoffChart(const ResultSet& results, bool fastest = false);
 QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineData>& runs);
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run);
@@ -62,17 +58,24 @@ bool hasPartialTrace(const RunResult& run);
 
 // The run that best shows what checkpointing does: the first plotted run with a passing
 // gradient check that both keeps and recomputes activations, else the first that recomputes,
-// else the first plotted run; nullptr when nothing can be plotted. Used by headless export.
+// else the first plotted run; nullptr when nothing can be plotted.
 const RunResult* representativeRun(const ResultSet& results);
 
+// The one rule for the run a chart is drawn around (the lifetimes chart's run, the timeline's
+// first line, the step playback plays): `wanted` (the selected run, a lesson step's focus) when
+// it has something to draw (no error, or a partial trace), else representativeRun.
+const RunResult* chartFocus(const ResultSet& results, const RunResult* wanted);
+
 // Timeline data for the plotted runs and those with a partial trace, each thinned to
-// `maxPoints` with core downsampleTimeline:
+// `maxPoints` with core downsampleTimeline, or taken from `thinned` (one per run of the set,
+// already thinned) when given:
 // `first` (if plotted) first, since the timeline chart shades the phases of its first run,
 // then `none` to compare against, then the rest in the set's order, at most `maxRuns` in all.
 // Plain C++, safe to call on a worker thread; the pointers refer into `results`.
-std::vector<TimelineData> makeTimelineData(const ResultSet& results, const RunResult* first,
-                                           std::size_t maxPoints = 2000,
-                                           std::size_t maxRuns = std::size_t(-1));
+std::vector<TimelineData> makeTimelineData(
+    const ResultSet& results, const RunResult* first, std::size_t maxPoints = 2000,
+    std::size_t maxRuns = std::size_t(-1),
+    const std::vector<std::vector<TimelineEvent>>* thinned = nullptr);
 
 // Whether the set is a scaling sweep (ckptlab-cli scaling): some strategy has runs whose configs
 // differ, and across all strategies they differ in exactly one of depth, seq, width and batch,

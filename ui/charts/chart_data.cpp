@@ -60,7 +60,7 @@ QColor strategyColor(const QString& strategy, const QStringList& allStrategies) 
 QStringList strategyOrder(const ResultSet& results) {
     QStringList order;
     for (const RunResult& run : results.runs) {
-        const QString name = QString::fromStdString(run.strategy);
+        const QString name = QString::fromStdString(run.name());
         if (!order.contains(name)) order.append(name);
     }
     return order;
@@ -88,8 +88,14 @@ const RunResult* representativeRun(const ResultSet& results) {
     return runs.empty() ? nullptr : runs.front();
 }
 
+const RunResult* chartFocus(const ResultSet& results, const RunResult* wanted) {
+    if (wanted && (!wanted->error || hasPartialTrace(*wanted))) return wanted;
+    return representativeRun(results);
+}
+
 std::vector<TimelineData> makeTimelineData(const ResultSet& results, const RunResult* first,
-                                           std::size_t maxPoints, std::size_t maxRuns) {
+                                           std::size_t maxPoints, std::size_t maxRuns,
+                                           const std::vector<std::vector<TimelineEvent>>* thinned) {
     std::vector<const RunResult*> runs;
     for (const RunResult& run : results.runs)
         if (!run.error || hasPartialTrace(run)) runs.push_back(&run);
@@ -102,12 +108,14 @@ std::vector<TimelineData> makeTimelineData(const ResultSet& results, const RunRe
     };
     take(first);
     // Beside it, the `none` of the same size (a scaling sweep has one per size).
-    take(first ? baselineFor(results, *first) : results.find(kBaseline.toStdString()));
+    take(first ? baselineFor(results, *first) : results.find(Strategy{}));
     for (const RunResult* run : runs) take(run);
 
+    const bool given = thinned && thinned->size() == results.runs.size();
     std::vector<TimelineData> data;
     for (const RunResult* run : chosen)
-        data.push_back(TimelineData{run, downsampleTimeline(run->timeline, maxPoints)});
+        data.push_back(TimelineData{run, given ? (*thinned)[std::size_t(run - results.runs.data())]
+                                               : downsampleTimeline(run->timeline, maxPoints)});
     return data;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// Writing charts to PNG and SVG, from the window (one chart) and headless (all four, for
+// Writing charts to PNG and SVG, from the window (one chart) and headless (all of them, for
 // `ckptlab-cli --png/--svg DIR` and `ckptlab-cli plot`). Needs a QApplication; works with
 // QT_QPA_PLATFORM=offscreen.
 
@@ -32,12 +32,12 @@ bool exportChartSvg(QChart* chart, const QString& path, const QString& title,
 // "ffn, 20 blocks, width 256, seq 512, batch 2, float32 on cpu, optimizer none, seed 0, ..."
 QString describeConfig(const ExperimentConfig& config);
 
-// Builds the four charts (timeline downsampled with core downsampleTimeline, lifetimes of
-// representativeRun) and writes tradeoff, timeline, lifetimes and breakdown .png and/or .svg
-// into `dir` (created if missing) at kExportSize; for a scaling sweep (detectScaling) also
-// scaling (activation bytes) and scaling_time (step time); then the schedule diagram as
-// schedules.png/.svg (schedule_diagram.h). Returns the written paths; on a failure it
-// stops, sets *error and returns what was written before.
+// Writes every chart of the registry (chart_registry.h) that applies to `results` as
+// <stem>.png and/or <stem>.svg into `dir` (created if missing) at kExportSize, in the
+// registry's order and with its files' options, centred on representativeRun: tradeoff,
+// timeline, lifetimes, breakdown, for a scaling sweep scaling (activation bytes) and
+// scaling_time, then the schedule diagram as schedules (schedule_diagram.h). Returns the
+// written paths; on a failure it stops, sets *error and returns what was written before.
 QStringList exportAllCharts(const ResultSet& results, const QString& dir, bool png, bool svg,
                             int scale, QString* error);
 

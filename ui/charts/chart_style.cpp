@@ -24,37 +24,17 @@ namespace {
 constexpr const char* kNoLegendProperty = "ckptlabNoLegend";
 }
 
-QString chartFileStem(ChartKind kind) {
-    switch (kind) {
-    case ChartKind::Tradeoff: return QStringLiteral("tradeoff");
-    case ChartKind::Timeline: return QStringLiteral("timeline");
-    case ChartKind::Lifetimes: return QStringLiteral("lifetimes");
-    case ChartKind::Breakdown: return QStringLiteral("breakdown");
-    case ChartKind::Scaling: return QStringLiteral("scaling");
-    }
-    return QStringLiteral("chart");
-}
-
-QString chartTitle(ChartKind kind) {
-    switch (kind) {
-    case ChartKind::Tradeoff: return ChartText::tr("Memory against time per strategy");
-    case ChartKind::Timeline: return ChartText::tr("Memory during one training step");
-    case ChartKind::Lifetimes: return ChartText::tr("Activation lifetimes");
-    case ChartKind::Breakdown: return ChartText::tr("What the memory holds at the peak");
-    case ChartKind::Scaling: return ChartText::tr("Scaling");
-    }
-    return {};
-}
-
 namespace {
-bool projectorLook = false;
+int normalLookScopes = 0;  // alive now: a file's charts are being built or painted
 }
 
-void setProjectorLook(bool on) { projectorLook = on; }
-bool isProjectorLook() { return projectorLook; }
+bool isProjectorLook() { return isProjectorMode() && normalLookScopes == 0; }
+
+NormalLookScope::NormalLookScope() : m_was(isProjectorLook()) { ++normalLookScopes; }
+NormalLookScope::~NormalLookScope() { --normalLookScopes; }
 
 void applyProjectorLook(QChart* chart) {
-    if (!projectorLook || !chart) return;
+    if (!isProjectorLook() || !chart) return;
     constexpr qreal kLineScale = 2.0, kMarkerScale = 1.6;
     auto thicker = [](QPen pen) {
         if (pen.style() != Qt::NoPen) pen.setWidthF(std::max<qreal>(pen.widthF(), 1) * kLineScale);
@@ -78,7 +58,7 @@ void applyProjectorLook(QChart* chart) {
 
 static QFont sized(int points, bool bold = false) {
     QFont font;
-    font.setPointSizeF(points * (projectorLook ? kProjectorFontScale : 1.0));
+    font.setPointSizeF(points * (isProjectorLook() ? kProjectorFontScale : 1.0));
     font.setBold(bold);
     return font;
 }
@@ -91,7 +71,7 @@ QFont pointLabelFont() { return sized(10); }
 
 void styleChart(QChart* chart, const QString& title) {
     // First: a theme resets the fonts and colours set before it.
-    if (projectorLook) chart->setTheme(QChart::ChartThemeHighContrast);
+    if (isProjectorLook()) chart->setTheme(QChart::ChartThemeHighContrast);
     chart->setTitle(title);
     chart->setTitleFont(chartTitleFont());
     chart->setAnimationOptions(QChart::NoAnimation);
@@ -101,7 +81,7 @@ void styleChart(QChart* chart, const QString& title) {
     chart->setBackgroundRoundness(0);
     // Projector fonts leave a 1280×720 chart short of height (Chinese lines are taller still):
     // the plot gets the margins' room.
-    if (projectorLook) {
+    if (isProjectorLook()) {
         chart->setMargins(QMargins(6, 2, 6, 2));
         chart->layout()->setContentsMargins(2, 2, 2, 2);
     }
@@ -180,7 +160,7 @@ void placeLegend(QChart* chart) {
             ++entries;
             row += metrics.horizontalAdvance(marker->label()) + 2.5 * metrics.height();
         }
-    const qreal usualWidth = projectorLook ? 650 : 1000;  // the plot's share of a chart
+    const qreal usualWidth = isProjectorLook() ? 650 : 1000;  // the plot's share of a chart
     chart->legend()->setAlignment(entries > 8 || row > usualWidth ? Qt::AlignRight
                                                                   : Qt::AlignBottom);
 }

@@ -8,6 +8,7 @@
 #include <QPointF>
 #include <QString>
 
+#include "base/projector_mode.h"
 #include "ckptlab/result.h"
 
 QT_BEGIN_NAMESPACE
@@ -31,12 +32,11 @@ class ChartText {
 // setSelectedStrategy for highlighting.
 inline constexpr const char* kStrategyProperty = "ckptlabStrategy";
 
-// Projector mode's look (set by the window's View menu or --projector; exports turn it off,
-// see NormalLookScope): every chart font kProjectorFontScale times
+// Projector mode's look (base/projector_mode.h: the View menu or --projector; exports turn it
+// off, see NormalLookScope): every chart font kProjectorFontScale times
 // larger and Qt Charts' high-contrast theme (both in styleChart and the font functions), and
 // thicker lines and larger markers (applyProjectorLook, on a built chart).
-inline constexpr qreal kProjectorFontScale = 1.6;
-void setProjectorLook(bool on);
+// On while projector mode is on and no NormalLookScope is alive.
 bool isProjectorLook();
 // Thicker lines (series and axes) and larger markers; the emphasis setSelectedStrategy gives
 // scales with them. Does nothing unless isProjectorLook().
@@ -47,8 +47,8 @@ void applyProjectorLook(QChart* chart);
 // into papers and slides. Hold one while a file's charts are built and painted.
 class NormalLookScope {
 public:
-    NormalLookScope() : m_was(isProjectorLook()) { setProjectorLook(false); }
-    ~NormalLookScope() { setProjectorLook(m_was); }
+    NormalLookScope();
+    ~NormalLookScope();
     NormalLookScope(const NormalLookScope&) = delete;
     NormalLookScope& operator=(const NormalLookScope&) = delete;
     // Whether the projector look was on (the shown charts then differ from the file's).

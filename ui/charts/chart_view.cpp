@@ -4,7 +4,6 @@
 #include <QAreaSeries>
 #include <QBarSet>
 #include <QCursor>
-#include <QMouseEvent>
 #include <QToolTip>
 #include <QXYSeries>
 
@@ -27,15 +26,6 @@ void ChartView::showChart(QChart* chart) {
     if (previous && previous != chart) delete previous;
     const auto series = chart->series();
     for (QAbstractSeries* s : series) connectSeries(s);
-}
-
-void ChartView::setZoomEnabled(bool enabled) {
-    setRubberBand(enabled ? QChartView::RectangleRubberBand : QChartView::NoRubberBand);
-}
-
-void ChartView::mouseDoubleClickEvent(QMouseEvent* event) {
-    if (rubberBand() != QChartView::NoRubberBand && chart()) chart()->zoomReset();
-    QChartView::mouseDoubleClickEvent(event);
 }
 
 void ChartView::connectSeries(QAbstractSeries* series) {

@@ -24,16 +24,9 @@ public:
     // Shows `chart` (taking ownership) and deletes the chart shown before. nullptr clears.
     void showChart(QChart* chart);
 
-    // Drag a rectangle to zoom, double-click to reset. Off by default: a drag would swallow
-    // the clicks the tradeoff scatter needs.
-    void setZoomEnabled(bool enabled);
-
 Q_SIGNALS:
     void strategyClicked(const QString& strategy);
     void hoverTextChanged(const QString& text);
-
-protected:
-    void mouseDoubleClickEvent(QMouseEvent* event) override;
 
 private:
     void connectSeries(QAbstractSeries* series);

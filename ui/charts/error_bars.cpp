@@ -27,7 +27,7 @@ std::vector<StepErrorBar> stepErrorBars(const std::vector<const RunResult*>& run
         if (!std::isfinite(peak) || !std::isfinite(run->metrics.step_ms)) continue;
         const StepStats stats = stepStats(run->metrics);
         if (!stats.interval || !(stats.interval->high > stats.interval->low)) continue;
-        bars.push_back({QString::fromStdString(run->strategy), peak, stats.interval->low,
+        bars.push_back({QString::fromStdString(run->name()), peak, stats.interval->low,
                         stats.interval->high, stats.interval->is95});
     }
     return bars;
@@ -68,12 +68,13 @@ QString stepIntervalLine(const RunResult& run) {
     const QString low = QString::number(stats.interval->low, 'f', 1);
     const QString high = QString::number(stats.interval->high, 'f', 1);
     if (stats.interval->is95)
-        return ChartText::tr("95% interval of the median [%1, %2] ms from %n sample(s) in "
-                             "interleaved rounds",
-                             nullptr, stats.samples)
+        return ChartText::tr(
+                   "95% interval of the median [%1, %2] ms from %n sample(s) in "
+                   "interleaved rounds",
+                   nullptr, stats.samples)
             .arg(low, high);
-    return ChartText::tr("min–max range [%1, %2] ms of only %n sample(s): no 95% interval",
-                         nullptr, stats.samples)
+    return ChartText::tr("min–max range [%1, %2] ms of only %n sample(s): no 95% interval", nullptr,
+                         stats.samples)
         .arg(low, high);
 }
 

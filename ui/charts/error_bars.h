@@ -27,7 +27,8 @@ struct StepErrorBar {
 };
 
 // The bars of the runs drawn as points (finite peak and step time) that have an interval with
-// a width; none for runs without samples (files written before step-time samples were recorded) or with one sample.
+// a width; none for runs without samples (files written before step-time samples were recorded) or
+// with one sample.
 std::vector<StepErrorBar> stepErrorBars(const std::vector<const RunResult*>& runs);
 
 // Adds one series per bar, objectName "stepInterval", its ends in the properties

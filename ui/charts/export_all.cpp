@@ -1,5 +1,5 @@
-// exportAllCharts: the four charts of a result set (and a scaling sweep's two log-log charts)
-// written into one folder, for slides and CI.
+// exportAllCharts: every chart of the registry that applies to a result set, written into one
+// folder, for slides and CI.
 #include <QChart>
 #include <QDir>
 #include <memory>
@@ -25,29 +25,6 @@ QString setDescription(const ResultSet& results) {
     return text;
 }
 
-std::unique_ptr<QChart> buildChart(ChartKind kind, const ResultSet& results) {
-    switch (kind) {
-    case ChartKind::Tradeoff: return std::unique_ptr<QChart>(buildTradeoffChart(results));
-    case ChartKind::Timeline: {
-        // A slide holds a handful of lines, not a whole sweep's.
-        const auto data = makeTimelineData(results, representativeRun(results), 2000, 6);
-        return std::unique_ptr<QChart>(buildTimelineChart(results, data));
-    }
-    case ChartKind::Lifetimes: {
-        const RunResult* run = representativeRun(results);
-        return std::unique_ptr<QChart>(run ? buildLifetimeChart(results, *run) : makeEmptyChart());
-    }
-    case ChartKind::Breakdown: return std::unique_ptr<QChart>(buildBreakdownChart(results));
-    case ChartKind::Scaling: {  // activation memory, the chart a sweep is usually run for
-        ScalingAxis axis;
-        if (!detectScaling(results, &axis)) return std::unique_ptr<QChart>(makeEmptyChart());
-        return std::unique_ptr<QChart>(
-            buildScalingChart(results, axis, ScalingMetric::ActivationBytes));
-    }
-    }
-    return nullptr;
-}
-
 }  // namespace
 
 QStringList exportAllCharts(const ResultSet& results, const QString& dir, bool png, bool svg,
@@ -59,45 +36,26 @@ QStringList exportAllCharts(const ResultSet& results, const QString& dir, bool p
     }
     const QDir folder(dir);
     const QString description = setDescription(results);
-    auto write = [&](QChart* chart, const QString& name) {
-        const QString stem = folder.filePath(name);
+    // Each registry entry that applies to the set, in each format asked for; centred on
+    // representativeRun. The schedules are painted by ScheduleDiagram, not a QChart.
+    for (const ChartEntry& entry : chartRegistry()) {
+        if (!chartApplies(entry.kind, results)) continue;
+        const std::unique_ptr<QChart> chart(buildChart(entry.kind, results, nullptr));
+        const QString stem = folder.filePath(QLatin1String(entry.stem));
         if (png) {
-            if (!exportChartPng(chart, stem + QStringLiteral(".png"), scale, error)) return false;
-            written << stem + QStringLiteral(".png");
+            const QString path = stem + QStringLiteral(".png");
+            if (chart ? !exportChartPng(chart.get(), path, scale, error)
+                      : !exportSchedulePng(results, path, scale, error))
+                return written;
+            written << path;
         }
         if (svg) {
-            if (!exportChartSvg(chart, stem + QStringLiteral(".svg"), chart->title(), description,
-                                error))
-                return false;
-            written << stem + QStringLiteral(".svg");
+            const QString path = stem + QStringLiteral(".svg");
+            if (chart ? !exportChartSvg(chart.get(), path, chart->title(), description, error)
+                      : !exportScheduleSvg(results, path, description, error))
+                return written;
+            written << path;
         }
-        return true;
-    };
-    for (ChartKind kind :
-         {ChartKind::Tradeoff, ChartKind::Timeline, ChartKind::Lifetimes, ChartKind::Breakdown}) {
-        std::unique_ptr<QChart> chart = buildChart(kind, results);
-        if (!write(chart.get(), chartFileStem(kind))) return written;
-    }
-    ScalingAxis axis;
-    if (detectScaling(results, &axis)) {
-        std::unique_ptr<QChart> memory(
-            buildScalingChart(results, axis, ScalingMetric::ActivationBytes));
-        if (!write(memory.get(), chartFileStem(ChartKind::Scaling))) return written;
-        std::unique_ptr<QChart> time(buildScalingChart(results, axis, ScalingMetric::StepMs));
-        if (!write(time.get(), chartFileStem(ChartKind::Scaling) + QStringLiteral("_time")))
-            return written;
-    }
-    // The schedules each run executed (not a QChart: painted by ScheduleDiagram).
-    const QString stem = folder.filePath(QStringLiteral("schedules"));
-    if (png) {
-        if (!exportSchedulePng(results, stem + QStringLiteral(".png"), scale, error))
-            return written;
-        written << stem + QStringLiteral(".png");
-    }
-    if (svg) {
-        if (!exportScheduleSvg(results, stem + QStringLiteral(".svg"), description, error))
-            return written;
-        written << stem + QStringLiteral(".svg");
     }
     return written;
 }

@@ -74,12 +74,13 @@ QAreaSeries* barArea(const std::vector<Bar>& bars, std::int64_t maxBytes) {
 }
 
 QString barText(const QString& strategy, const Bar& bar) {
-    const QString text =
-        bar.phase == Phase::Recompute
-            ? ChartText::tr("%1, block %2: recomputed activations\n"
-                            "saved at %3, freed at %4 (%5 alive)\n%6")
-            : ChartText::tr("%1, block %2: forward activations\n"
-                            "saved at %3, freed at %4 (%5 alive)\n%6");
+    const QString text = bar.phase == Phase::Recompute
+                             ? ChartText::tr(
+                                   "%1, block %2: recomputed activations\n"
+                                   "saved at %3, freed at %4 (%5 alive)\n%6")
+                             : ChartText::tr(
+                                   "%1, block %2: forward activations\n"
+                                   "saved at %3, freed at %4 (%5 alive)\n%6");
     return text.arg(strategy, QString::number(bar.block), formatMs(bar.begin), formatMs(bar.end),
                     formatMs(bar.end - bar.begin), formatMiB(double(bar.bytes) / kMiB));
 }
@@ -88,8 +89,9 @@ QString barText(const QString& strategy, const Bar& bar) {
 // collide.
 QValueAxis* makeBlockAxis(int depth) {
     // Projector fonts leave the plot too short for the long title.
-    auto* y = makeValueAxis(isProjectorLook() ? ChartText::tr("Block")
-                                              : ChartText::tr("Block (bar thickness = bytes kept)"));
+    auto* y =
+        makeValueAxis(isProjectorLook() ? ChartText::tr("Block")
+                                        : ChartText::tr("Block (bar thickness = bytes kept)"));
     y->setReverse(true);
     y->setRange(-0.6, depth - 0.4);
     y->setTickType(QValueAxis::TicksDynamic);
@@ -151,7 +153,7 @@ void addInteraction(QChart* chart, const QString& name, const std::vector<Bar>& 
 }  // namespace
 
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
-    const QString name = QString::fromStdString(run.strategy);
+    const QString name = QString::fromStdString(run.name());
     if (run.error)
         return makeEmptyChart(ChartText::tr("No results for %1: the run failed").arg(name));
     const std::vector<Bar> forward = barsOf(run, Phase::Forward);
@@ -171,11 +173,11 @@ QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
 
     auto* chart = new QChart;
     // Projector fonts leave no width for the count: the legend shows the recomputed bars.
-    styleChart(chart, isProjectorLook()
-                          ? ChartText::tr("%1: %2").arg(chartTitle(ChartKind::Lifetimes), name)
-                          : ChartText::tr("%1: %2 (%n recomputed bar(s))", nullptr,
-                                          int(recompute.size()))
-                                .arg(chartTitle(ChartKind::Lifetimes), name));
+    styleChart(chart,
+               isProjectorLook()
+                   ? ChartText::tr("%1: %2").arg(chartTitle(ChartKind::Lifetimes), name)
+                   : ChartText::tr("%1: %2 (%n recomputed bar(s))", nullptr, int(recompute.size()))
+                         .arg(chartTitle(ChartKind::Lifetimes), name));
     const bool big = isProjectorLook();
     auto* x = makeValueAxis(big ? ChartText::tr("Time (ms)")
                                 : ChartText::tr("Time since the step began (ms)"));

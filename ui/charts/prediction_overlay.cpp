@@ -19,10 +19,7 @@ namespace {
 
 constexpr qreal kPredictedMarker = 11;
 
-bool isOptimal(const RunResult& run) {
-    const auto strategy = strategyOf(run);
-    return strategy && hasMemoryBudget(*strategy);
-}
+bool isOptimal(const RunResult& run) { return hasMemoryBudget(run.strategy); }
 
 QPointF measuredPoint(const RunResult& run) {
     return {double(run.metrics.peak_bytes) / kMiB, run.metrics.step_ms};
@@ -107,7 +104,7 @@ void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const Re
     for (const RunResult* run : runs) {
         QPointF predicted;
         if (!predictedPoint(*run, &predicted) || !finite(measuredPoint(*run))) continue;
-        QColor faded = strategyColor(QString::fromStdString(run->strategy), order);
+        QColor faded = strategyColor(QString::fromStdString(run->name()), order);
         faded.setAlpha(150);
         auto* tie = line(ChartText::tr("prediction error"), faded, 1.0, Qt::SolidLine);
         tie->append(predicted);
@@ -123,7 +120,7 @@ void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const Re
         QScatterSeries* dots = nullptr;
         for (const RunResult* run : runs) {
             QPointF predicted;
-            if (QString::fromStdString(run->strategy) != strategy ||
+            if (QString::fromStdString(run->name()) != strategy ||
                 !predictedPoint(*run, &predicted))
                 continue;
             if (!dots)

@@ -48,7 +48,7 @@ QString outOfMemoryDetails(const RunResult& run) {
     auto mib = [](std::int64_t bytes) { return formatMiB(double(bytes) / kMiB); };
     QStringList lines;
     lines << QCoreApplication::translate("ckptlab", "%1 ran out of memory at %2, %3 into the step:")
-                 .arg(QString::fromStdString(run.strategy), whereText(oom.phase, oom.block),
+                 .arg(QString::fromStdString(run.name()), whereText(oom.phase, oom.block),
                       formatMs(oom.t_ms));
     lines << (oom.limit_bytes > 0
                   ? QCoreApplication::translate("ckptlab",
@@ -89,7 +89,7 @@ double capacityAboveStartMiB(const std::vector<const RunResult*>& runs) {
 QString runTooltip(const RunResult& run, const RunResult* baseline) {
     const SummaryRow row = summarizeRun(run, baseline);
     QStringList lines;
-    lines << QString::fromStdString(run.strategy);
+    lines << QString::fromStdString(run.name());
     // The chart's own numbers, so the tooltip matches the point's position exactly.
     lines << ChartText::tr("peak %1 · step %2")
                  .arg(formatMiB(double(run.metrics.peak_bytes) / kMiB),
@@ -124,7 +124,8 @@ QString predictionText(const RunResult& run) {
         return format.arg(predicted, measured, signedError);
     };
     QStringList lines;
-    lines << line(ChartText::tr("predicted peak %1 · measured %2 (error %3 %)"), formatMiB(double(p.peak_bytes) / kMiB),
+    lines << line(ChartText::tr("predicted peak %1 · measured %2 (error %3 %)"),
+                  formatMiB(double(p.peak_bytes) / kMiB),
                   formatMiB(double(run.metrics.peak_bytes) / kMiB),
                   predictionErrorPct(double(p.peak_bytes), double(run.metrics.peak_bytes)));
     lines << line(
@@ -132,7 +133,8 @@ QString predictionText(const RunResult& run) {
         formatMiB(double(p.activation_bytes) / kMiB),
         formatMiB(double(run.metrics.activation_bytes) / kMiB),
         predictionErrorPct(double(p.activation_bytes), double(run.metrics.activation_bytes)));
-    lines << line(ChartText::tr("predicted step %1 · measured %2 (error %3 %)"), formatMs(p.step_ms), formatMs(run.metrics.step_ms),
+    lines << line(ChartText::tr("predicted step %1 · measured %2 (error %3 %)"),
+                  formatMs(p.step_ms), formatMs(run.metrics.step_ms),
                   predictionErrorPct(p.step_ms, run.metrics.step_ms));
     return lines.join(QLatin1Char('\n'));
 }

@@ -98,7 +98,7 @@ std::vector<Point> scalingPoints(const ResultSet& results, ScalingAxis axis, Sca
         const QPointF value(axisValue(run->config, axis),
                             display(metricValue(*run, metric), metric));
         if (!(value.x() > 0) || !(value.y() > 0) || !std::isfinite(value.y())) continue;
-        points.push_back({value, QString::fromStdString(run->strategy)});
+        points.push_back({value, QString::fromStdString(run->name())});
     }
     return points;
 }
@@ -133,7 +133,10 @@ QScatterSeries* addMeasured(QChart* chart, QAbstractAxis* x, QAbstractAxis* y,
 bool addFit(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, const ResultSet& results,
             const QString& strategy, const QColor& color, const std::vector<QPointF>& mine,
             ScalingAxis axis, ScalingMetric metric) {
-    const PowerFit fit = fitRuns(results, strategy.toStdString(), axis, metric);
+    std::vector<const RunResult*> runs;  // by name: merged files keep their own fits
+    for (const RunResult& run : results.runs)
+        if (QString::fromStdString(run.name()) == strategy) runs.push_back(&run);
+    const PowerFit fit = fitRuns(runs, axis, metric);
     if (fit.points < 2) return false;
     auto* line = new QLineSeries;
     line->setName(QStringLiteral("%1: k=%2").arg(strategy).arg(fit.exponent, 0, 'f', 2));

@@ -1,20 +1,13 @@
 #include "charts/schedule_diagram.h"
 
 #include <QApplication>
-#include <QFile>
-#include <QFileInfo>
 #include <QFontMetricsF>
-#include <QImage>
 #include <QPalette>
-#include <QSvgGenerator>
 #include <algorithm>
 #include <cmath>
 
 #include "charts/chart_builders.h"
-#include "charts/chart_export.h"
 #include "charts/chart_style.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/sweep_policy.h"
 
 namespace ckptlab::ui {
 
@@ -73,29 +66,6 @@ std::vector<LegendSlot> layoutLegend(const std::vector<LegendEntry>& entries,
     return slots;
 }
 
-ScheduleRow rowFor(const RunResult& run) {
-    ScheduleRow row;
-    row.strategy = QString::fromStdString(run.strategy);
-    row.unitsPerBlock = run.config.block == BlockKind::Transformer ? 2 : 1;
-    row.units = run.config.depth * row.unitsPerBlock;
-    Plan plan;
-    try {
-        plan = recordedPlan(run);
-    } catch (const std::exception& e) {
-        row.note = QString::fromStdString(e.what());
-        row.units = 0;
-        return row;
-    }
-    if (!plan.segments.empty()) row.units = std::max(row.units, plan.segments.back().end);
-    row.forwardCounts = forwardCounts(plan, row.units);
-    for (const CheckpointSpan& s : checkpointSpans(plan))
-        row.spans.push_back({s.begin, s.end, s.level});
-    row.storedInputs = int(row.spans.size());
-    for (int count : row.forwardCounts) row.extraForwards += std::max(0, count - 1);
-    if (run.error) row.note = ChartText::tr("failed: %1").arg(QString::fromStdString(*run.error));
-    return row;
-}
-
 int maxLevel(const ScheduleRow& row) {
     int level = -1;
     for (const CheckpointSpanView& s : row.spans) level = std::max(level, s.level);
@@ -103,12 +73,6 @@ int maxLevel(const ScheduleRow& row) {
 }
 
 }  // namespace
-
-std::vector<ScheduleRow> scheduleRows(const ResultSet& results) {
-    std::vector<ScheduleRow> rows;
-    for (const RunResult& run : results.runs) rows.push_back(rowFor(run));
-    return rows;
-}
 
 QColor forwardCountColor(int forwards) {
     switch (forwards) {
@@ -174,8 +138,8 @@ qreal ScheduleDiagram::rowHeight(const ScheduleRow& row, const Geometry& g) cons
 }
 
 int ScheduleDiagram::legendLines(qreal width, const Geometry& g) const {
-    const auto slots = layoutLegend(legendEntries(), QFontMetricsF(m_font), g.scale,
-                                    width - 2 * kMargin);
+    const auto slots =
+        layoutLegend(legendEntries(), QFontMetricsF(m_font), g.scale, width - 2 * kMargin);
     return slots.empty() ? 0 : slots.back().line + 1;
 }
 
@@ -186,23 +150,41 @@ qreal ScheduleDiagram::heightFor(qreal width) const {
     return height;
 }
 
-QRectF ScheduleDiagram::cellsRect(const QRectF& area, int row, int unitBegin,
-                                  int unitEnd) const {
+// What paint() lays out once for every row: the geometry in the diagram's font and the
+// columns of the cells, as wide as the widest row's units.
+struct ScheduleDiagram::Frame {
+    QRectF area;
+    Geometry g;
+    QFontMetricsF metrics;
+    QColor text;
+    qreal left = 0, right = 0, span = 0, cell = 0;
+    int units = 1, unitsPerBlock = 1;
+};
+
+ScheduleDiagram::Frame ScheduleDiagram::frame(const QRectF& area, const QColor& text) const {
+    Frame f{area, geometry(area.width()), QFontMetricsF(m_font), text};
+    f.left = area.left() + kMargin + f.g.labelWidth;
+    f.right = area.right() - kMargin - f.g.noteWidth;
+    f.span = std::max<qreal>(40, f.right - f.left);
+    for (const ScheduleRow& row : m_rows) {
+        f.units = std::max(f.units, row.units);
+        f.unitsPerBlock = std::max(f.unitsPerBlock, row.unitsPerBlock);
+    }
+    f.cell = f.span / f.units;
+    return f;
+}
+
+QRectF ScheduleDiagram::cellsRect(const QRectF& area, int row, int unitBegin, int unitEnd) const {
     if (row < 0 || row >= int(m_rows.size())) return {};
     const ScheduleRow& r = m_rows[std::size_t(row)];
     unitBegin = std::max(0, unitBegin);
     unitEnd = std::min(r.units, unitEnd);
     if (unitEnd <= unitBegin) return {};
-    int units = 1;  // as paint() lays the cells out
-    for (const ScheduleRow& other : m_rows) units = std::max(units, other.units);
-    const Geometry g = geometry(area.width());
-    const qreal left = area.left() + kMargin + g.labelWidth;
-    const qreal right = area.right() - kMargin - g.noteWidth;
-    const qreal cell = std::max<qreal>(40, right - left) / units;
-    qreal y = area.top() + kMargin + g.headerHeight;
-    for (int i = 0; i < row; ++i) y += rowHeight(m_rows[std::size_t(i)], g);
-    return QRectF(left + unitBegin * cell, y + g.markerHeight, (unitEnd - unitBegin) * cell,
-                  g.cellHeight);
+    const Frame f = frame(area, QColor());  // as paint() lays the cells out
+    qreal y = area.top() + kMargin + f.g.headerHeight;
+    for (int i = 0; i < row; ++i) y += rowHeight(m_rows[std::size_t(i)], f.g);
+    return QRectF(f.left + unitBegin * f.cell, y + f.g.markerHeight, (unitEnd - unitBegin) * f.cell,
+                  f.g.cellHeight);
 }
 
 int ScheduleDiagram::rowAt(const QRectF& area, const QPointF& point) const {
@@ -221,144 +203,158 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setFont(m_font);
-    const QPalette palette = QApplication::palette();
-    const QFontMetricsF metrics(m_font);
-    const Geometry g = geometry(area.width());
-    // The sizes below, in this font (they shadow the normal-font constants).
-    const qreal kLabelWidth = g.labelWidth, kNoteWidth = g.noteWidth, kCellHeight = g.cellHeight,
-                kMarkerHeight = g.markerHeight, kBracketStep = g.bracketStep,
-                kRowGap = g.rowGap, kHeaderHeight = g.headerHeight;
-    const qreal dot = 10 * g.scale, dotSpace = 15 * g.scale;
-    const qreal left = area.left() + kMargin + kLabelWidth;
-    const qreal right = area.right() - kMargin - kNoteWidth;
-    const qreal span = std::max<qreal>(40, right - left);
-
     if (m_rows.empty()) {
         painter.setPen(text);
-        painter.drawText(area, Qt::AlignCenter, ChartText::tr("No results yet"));
+        painter.drawText(area, Qt::AlignCenter, noResultsTitle());
         painter.restore();
         return;
     }
-
-    int units = 1;
-    int unitsPerBlock = 1;
-    for (const ScheduleRow& row : m_rows) {
-        units = std::max(units, row.units);
-        unitsPerBlock = std::max(unitsPerBlock, row.unitsPerBlock);
-    }
-    const qreal cell = span / units;
-
-    // Header: block numbers, as many as fit.
+    const Frame f = frame(area, text);
     qreal y = area.top() + kMargin;
-    painter.setPen(text);
-    painter.drawText(QRectF(area.left() + kMargin, y, kLabelWidth, kHeaderHeight),
-                     Qt::AlignLeft | Qt::AlignVCenter, ChartText::tr("block →"));
-    const int blocks = units / unitsPerBlock;
-    const qreal blockWidth = cell * unitsPerBlock;
-    const int every =
-        std::max(1, int(std::ceil(metrics.horizontalAdvance(QStringLiteral("000")) / blockWidth)));
-    for (int b = 0; b < blocks; b += every)
-        painter.drawText(QRectF(left + b * blockWidth, y, blockWidth * every, kHeaderHeight),
-                         Qt::AlignLeft | Qt::AlignVCenter, QString::number(b));
-    if (unitsPerBlock == 2)
-        painter.drawText(QRectF(right, y, kNoteWidth, kHeaderHeight),
-                         Qt::AlignRight | Qt::AlignVCenter, ChartText::tr("cells: attention | FFN"));
-    y += kHeaderHeight;
-
+    paintHeader(painter, f, y);
+    y += f.g.headerHeight;
+    const QColor highlight = QApplication::palette().color(QPalette::Highlight).lighter(185);
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
-        const ScheduleRow& row = m_rows[i];
-        const qreal h = rowHeight(row, g);
+        const qreal h = rowHeight(m_rows[i], f.g);
         if (int(i) == selected)
-            painter.fillRect(QRectF(area.left() + 2, y - 2, area.width() - 4, h - kRowGap + 4),
-                             palette.color(QPalette::Highlight).lighter(185));
-        const qreal cellsTop = y + kMarkerHeight;
-        // Label with the strategy's colour, as in the charts.
-        painter.setPen(Qt::NoPen);
-        painter.setBrush(strategyColor(row.strategy, m_colourOrder));
-        painter.drawEllipse(
-            QRectF(area.left() + kMargin, cellsTop + (kCellHeight - dot) / 2, dot, dot));
-        painter.setPen(text);
-        painter.drawText(
-            QRectF(area.left() + kMargin + dotSpace, cellsTop, kLabelWidth - dotSpace - 3,
-                   kCellHeight),
-            Qt::AlignLeft | Qt::AlignVCenter,
-            metrics.elidedText(row.strategy, Qt::ElideRight, kLabelWidth - dotSpace - 3));
-
-        if (row.units == 0) {
-            painter.drawText(QRectF(left, cellsTop, span + kNoteWidth, kCellHeight),
-                             Qt::AlignLeft | Qt::AlignVCenter,
-                             metrics.elidedText(row.note, Qt::ElideRight, span + kNoteWidth));
-            y += h;
-            continue;
-        }
-        for (int u = 0; u < row.units; ++u) {
-            const int count = u < int(row.forwardCounts.size()) ? row.forwardCounts[size_t(u)] : 1;
-            const QRectF box(left + u * cell, cellsTop, cell, kCellHeight);
-            painter.fillRect(box, forwardCountColor(count));
-            // Thin lines between units, darker between blocks.
-            painter.setPen(
-                QPen(u % row.unitsPerBlock == 0 ? QColor(90, 90, 90) : QColor(170, 170, 170), 0.8));
-            painter.drawLine(box.topLeft(), box.bottomLeft());
-            if (count > 1 && cell >= metrics.horizontalAdvance(QStringLiteral("0")) + 4) {
-                painter.setPen(count >= 3 ? Qt::white : Qt::black);
-                painter.drawText(box, Qt::AlignCenter, QString::number(count));
-            }
-        }
-        painter.setPen(QPen(QColor(90, 90, 90), 0.8));
-        painter.setBrush(Qt::NoBrush);
-        painter.drawRect(QRectF(left, cellsTop, row.units * cell, kCellHeight));
-
-        // Stored inputs: a marker above the first unit of each checkpoint; brackets below.
-        for (const CheckpointSpanView& s : row.spans) {
-            const qreal x = left + s.begin * cell;
-            const QColor ink = s.level == 0 ? QColor(30, 30, 30) : QColor(100, 100, 100);
-            QPolygonF marker;
-            marker << QPointF(x, y) << QPointF(x + std::min<qreal>(8 * g.scale, cell), y)
-                   << QPointF(x, cellsTop);
-            painter.setPen(Qt::NoPen);
-            painter.setBrush(ink);
-            painter.drawPolygon(marker);
-            const qreal by = cellsTop + kCellHeight + kBracketStep * (s.level + 1);
-            const qreal x0 = x + 1.5;
-            const qreal x1 = left + s.end * cell - 1.5;
-            painter.setPen(QPen(ink, 1.4 * g.scale));
-            painter.drawLine(QPointF(x0, by), QPointF(x1, by));
-            painter.drawLine(QPointF(x0, by), QPointF(x0, by - 3 * g.scale));
-            painter.drawLine(QPointF(x1, by), QPointF(x1, by - 3 * g.scale));
-        }
-        painter.setPen(text);
-        const qreal pad = 8 * g.scale;
-        const QStringList lines = summaryLines(row);
-        if (g.twoLineNotes && lines.size() == 2) {  // centred on the cells, one above the other
-            const qreal top = cellsTop + kCellHeight / 2 - g.lineHeight;
-            for (int l = 0; l < 2; ++l)
-                painter.drawText(
-                    QRectF(right + pad, top + l * g.lineHeight, kNoteWidth - pad, g.lineHeight),
-                    Qt::AlignLeft | Qt::AlignVCenter,
-                    metrics.elidedText(lines[l], Qt::ElideRight, kNoteWidth - pad));
-        } else {
-            painter.drawText(QRectF(right + pad, cellsTop, kNoteWidth - pad, kCellHeight),
-                             Qt::AlignLeft | Qt::AlignVCenter,
-                             metrics.elidedText(summary(row), Qt::ElideRight, kNoteWidth - pad));
-        }
+            painter.fillRect(QRectF(area.left() + 2, y - 2, area.width() - 4, h - f.g.rowGap + 4),
+                             highlight);
+        paintRow(painter, f, m_rows[i], y);
         y += h;
     }
+    paintLegend(painter, f, y);
+    painter.restore();
+}
 
-    // Legend: flows onto more lines when the font is large or the area narrow.
+// Block numbers over the cells, as many as fit, and what a transformer's two cells are.
+void ScheduleDiagram::paintHeader(QPainter& painter, const Frame& f, qreal y) const {
+    const qreal height = f.g.headerHeight;
+    painter.setPen(f.text);
+    painter.drawText(QRectF(f.area.left() + kMargin, y, f.g.labelWidth, height),
+                     Qt::AlignLeft | Qt::AlignVCenter, ChartText::tr("block →"));
+    const int blocks = f.units / f.unitsPerBlock;
+    const qreal blockWidth = f.cell * f.unitsPerBlock;
+    const int every = std::max(
+        1, int(std::ceil(f.metrics.horizontalAdvance(QStringLiteral("000")) / blockWidth)));
+    for (int b = 0; b < blocks; b += every)
+        painter.drawText(QRectF(f.left + b * blockWidth, y, blockWidth * every, height),
+                         Qt::AlignLeft | Qt::AlignVCenter, QString::number(b));
+    if (f.unitsPerBlock == 2)
+        painter.drawText(QRectF(f.right, y, f.g.noteWidth, height),
+                         Qt::AlignRight | Qt::AlignVCenter,
+                         ChartText::tr("cells: attention | FFN"));
+}
+
+// One run: its name in its strategy's colour, its cells with the stored inputs and the
+// recomputed segments, and the summary at the right (or why it has no schedule).
+void ScheduleDiagram::paintRow(QPainter& painter, const Frame& f, const ScheduleRow& row,
+                               qreal y) const {
+    const qreal cellsTop = y + f.g.markerHeight;
+    const qreal dot = 10 * f.g.scale, dotSpace = 15 * f.g.scale;
+    const qreal labelWidth = f.g.labelWidth - dotSpace - 3;
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(strategyColor(row.strategy, m_colourOrder));  // as in the charts
+    painter.drawEllipse(
+        QRectF(f.area.left() + kMargin, cellsTop + (f.g.cellHeight - dot) / 2, dot, dot));
+    painter.setPen(f.text);
+    painter.drawText(
+        QRectF(f.area.left() + kMargin + dotSpace, cellsTop, labelWidth, f.g.cellHeight),
+        Qt::AlignLeft | Qt::AlignVCenter,
+        f.metrics.elidedText(row.strategy, Qt::ElideRight, labelWidth));
+    if (row.units == 0) {
+        const qreal width = f.span + f.g.noteWidth;
+        painter.drawText(QRectF(f.left, cellsTop, width, f.g.cellHeight),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         f.metrics.elidedText(row.note, Qt::ElideRight, width));
+        return;
+    }
+    paintCells(painter, f, row, cellsTop);
+    paintCheckpoints(painter, f, row, y, cellsTop);
+    paintSummary(painter, f, row, cellsTop);
+}
+
+// A cell per unit, coloured by how often its forward ran, the count written when it ran again.
+void ScheduleDiagram::paintCells(QPainter& painter, const Frame& f, const ScheduleRow& row,
+                                 qreal top) const {
+    const bool roomForCounts = f.cell >= f.metrics.horizontalAdvance(QStringLiteral("0")) + 4;
+    for (int u = 0; u < row.units; ++u) {
+        const int count = u < int(row.forwardCounts.size()) ? row.forwardCounts[size_t(u)] : 1;
+        const QRectF box(f.left + u * f.cell, top, f.cell, f.g.cellHeight);
+        painter.fillRect(box, forwardCountColor(count));
+        // Thin lines between units, darker between blocks.
+        painter.setPen(
+            QPen(u % row.unitsPerBlock == 0 ? QColor(90, 90, 90) : QColor(170, 170, 170), 0.8));
+        painter.drawLine(box.topLeft(), box.bottomLeft());
+        if (count > 1 && roomForCounts) {
+            painter.setPen(count >= 3 ? Qt::white : Qt::black);
+            painter.drawText(box, Qt::AlignCenter, QString::number(count));
+        }
+    }
+    painter.setPen(QPen(QColor(90, 90, 90), 0.8));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(QRectF(f.left, top, row.units * f.cell, f.g.cellHeight));
+}
+
+// Stored inputs: a marker above the first unit of each checkpoint; its segment bracketed
+// below, nested ones lower.
+void ScheduleDiagram::paintCheckpoints(QPainter& painter, const Frame& f, const ScheduleRow& row,
+                                       qreal y, qreal cellsTop) const {
+    const qreal scale = f.g.scale;
+    for (const CheckpointSpanView& s : row.spans) {
+        const qreal x = f.left + s.begin * f.cell;
+        const QColor ink = s.level == 0 ? QColor(30, 30, 30) : QColor(100, 100, 100);
+        QPolygonF marker;
+        marker << QPointF(x, y) << QPointF(x + std::min<qreal>(8 * scale, f.cell), y)
+               << QPointF(x, cellsTop);
+        painter.setPen(Qt::NoPen);
+        painter.setBrush(ink);
+        painter.drawPolygon(marker);
+        const qreal by = cellsTop + f.g.cellHeight + f.g.bracketStep * (s.level + 1);
+        const qreal x0 = x + 1.5;
+        const qreal x1 = f.left + s.end * f.cell - 1.5;
+        painter.setPen(QPen(ink, 1.4 * scale));
+        painter.drawLine(QPointF(x0, by), QPointF(x1, by));
+        painter.drawLine(QPointF(x0, by), QPointF(x0, by - 3 * scale));
+        painter.drawLine(QPointF(x1, by), QPointF(x1, by - 3 * scale));
+    }
+}
+
+// "5 checkpoints, 20 recomputed" right of the cells, on two lines when one is too long.
+void ScheduleDiagram::paintSummary(QPainter& painter, const Frame& f, const ScheduleRow& row,
+                                   qreal cellsTop) const {
+    painter.setPen(f.text);
+    const qreal pad = 8 * f.g.scale, width = f.g.noteWidth - pad;
+    const QStringList lines = summaryLines(row);
+    if (f.g.twoLineNotes && lines.size() == 2) {  // centred on the cells, one above the other
+        const qreal top = cellsTop + f.g.cellHeight / 2 - f.g.lineHeight;
+        for (int l = 0; l < 2; ++l)
+            painter.drawText(QRectF(f.right + pad, top + l * f.g.lineHeight, width, f.g.lineHeight),
+                             Qt::AlignLeft | Qt::AlignVCenter,
+                             f.metrics.elidedText(lines[l], Qt::ElideRight, width));
+        return;
+    }
+    painter.drawText(QRectF(f.right + pad, cellsTop, width, f.g.cellHeight),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     f.metrics.elidedText(summary(row), Qt::ElideRight, width));
+}
+
+// The legend under the rows: flows onto more lines when the font is large or the area narrow.
+void ScheduleDiagram::paintLegend(QPainter& painter, const Frame& f, qreal y) const {
     const std::vector<LegendEntry> entries = legendEntries();
     const std::vector<LegendSlot> slots =
-        layoutLegend(entries, metrics, g.scale, area.width() - 2 * kMargin);
-    const qreal box = std::min<qreal>(14 * g.scale, g.legendLine - 4);
+        layoutLegend(entries, f.metrics, f.g.scale, f.area.width() - 2 * kMargin);
+    const qreal line = f.g.legendLine;
+    const qreal box = std::min<qreal>(14 * f.g.scale, line - 4);
     for (std::size_t i = 0; i < entries.size(); ++i) {
-        const qreal x = area.left() + kMargin + slots[i].x;
-        const qreal ly = y + 6 + slots[i].line * g.legendLine;
-        const qreal boxTop = ly + (g.legendLine - box) / 2;
+        const qreal x = f.area.left() + kMargin + slots[i].x;
+        const qreal ly = y + 6 + slots[i].line * line;
+        const qreal boxTop = ly + (line - box) / 2;
         if (entries[i].colour.isValid()) {
             painter.fillRect(QRectF(x, boxTop, box, box * 12 / 14), entries[i].colour);
             painter.setPen(QColor(90, 90, 90));
             painter.setBrush(Qt::NoBrush);
             painter.drawRect(QRectF(x, boxTop, box, box * 12 / 14));
-        } else {
+        } else {  // the stored-input marker
             QPolygonF marker;
             marker << QPointF(x, boxTop) << QPointF(x + box * 8 / 14, boxTop)
                    << QPointF(x, boxTop + box);
@@ -366,63 +362,12 @@ void ScheduleDiagram::paint(QPainter& painter, const QRectF& area, int selected,
             painter.setBrush(QColor(30, 30, 30));
             painter.drawPolygon(marker);
         }
-        painter.setPen(text);
-        painter.drawText(QRectF(x + 18 * g.scale, ly, slots[i].textWidth, g.legendLine),
-                         Qt::AlignLeft | Qt::AlignVCenter,
-                         metrics.elidedText(entries[i].label, Qt::ElideRight, slots[i].textWidth));
+        painter.setPen(f.text);
+        painter.drawText(
+            QRectF(x + 18 * f.g.scale, ly, slots[i].textWidth, line),
+            Qt::AlignLeft | Qt::AlignVCenter,
+            f.metrics.elidedText(entries[i].label, Qt::ElideRight, slots[i].textWidth));
     }
-    painter.restore();
-}
-
-namespace {
-
-bool fail(QString* error, const QString& message) {
-    if (error) *error = message;
-    return false;
-}
-
-}  // namespace
-
-bool exportSchedulePng(const ResultSet& results, const QString& path, int scale, QString* error) {
-    if (scale != 1 && scale != 2) return fail(error, ChartText::tr("PNG scale must be 1 or 2."));
-    const ScheduleDiagram diagram(scheduleRows(results), strategyOrder(results));
-    const QSizeF size(kExportSize.width(), diagram.heightFor(kExportSize.width()));
-    QImage image((size * scale).toSize(), QImage::Format_ARGB32_Premultiplied);
-    if (image.isNull()) return fail(error, ChartText::tr("Could not allocate the image."));
-    image.setDevicePixelRatio(scale);
-    image.fill(Qt::white);
-    {
-        QPainter painter(&image);
-        diagram.paint(painter, QRectF(QPointF(0, 0), size), -1, Qt::black);
-    }
-    if (!image.save(path, "PNG"))
-        return fail(error,
-                    ChartText::tr("Could not write %1.").arg(QFileInfo(path).absoluteFilePath()));
-    return true;
-}
-
-bool exportScheduleSvg(const ResultSet& results, const QString& path, const QString& description,
-                       QString* error) {
-    {
-        QFile probe(path);
-        if (!probe.open(QIODevice::WriteOnly))
-            return fail(error, ChartText::tr("Could not write %1: %2")
-                                   .arg(QFileInfo(path).absoluteFilePath(), probe.errorString()));
-    }
-    const ScheduleDiagram diagram(scheduleRows(results), strategyOrder(results));
-    const QSizeF size(kExportSize.width(), diagram.heightFor(kExportSize.width()));
-    QSvgGenerator generator;
-    generator.setFileName(path);
-    generator.setSize(size.toSize());
-    generator.setViewBox(QRectF(QPointF(0, 0), size));
-    generator.setTitle(ChartText::tr("Checkpoint schedules"));
-    generator.setDescription(description.toHtmlEscaped());  // Qt 6.4 does not escape it
-    {
-        QPainter painter(&generator);
-        painter.fillRect(QRectF(QPointF(0, 0), size), Qt::white);
-        diagram.paint(painter, QRectF(QPointF(0, 0), size), -1, Qt::black);
-    }
-    return true;
 }
 
 }  // namespace ckptlab::ui

@@ -37,6 +37,7 @@ struct ScheduleRow {
 
 // The schedule each run executed: from its recorded text when present (every run made since
 // the planner exists), else rebuilt from the strategy name (files from before; not Optimal).
+// In schedule_rows.cpp.
 std::vector<ScheduleRow> scheduleRows(const ResultSet& results);
 
 class ScheduleDiagram {
@@ -67,11 +68,21 @@ private:
         qreal bracketStep = 0;
         qreal rowGap = 0;
         qreal headerHeight = 0;
-        qreal legendLine = 0;  // height of one legend line; the legend wraps
+        qreal legendLine = 0;       // height of one legend line; the legend wraps
         bool twoLineNotes = false;  // "5 checkpoints" over "20 recomputed": one line too long
         qreal lineHeight = 0;
     };
     Geometry geometry(qreal width) const;
+    struct Frame;  // paint()'s layout of the cells, shared by the parts below
+    Frame frame(const QRectF& area, const QColor& text) const;
+    void paintHeader(QPainter& painter, const Frame& f, qreal y) const;
+    void paintRow(QPainter& painter, const Frame& f, const ScheduleRow& row, qreal y) const;
+    void paintCells(QPainter& painter, const Frame& f, const ScheduleRow& row, qreal top) const;
+    void paintCheckpoints(QPainter& painter, const Frame& f, const ScheduleRow& row, qreal y,
+                          qreal cellsTop) const;
+    void paintSummary(QPainter& painter, const Frame& f, const ScheduleRow& row,
+                      qreal cellsTop) const;
+    void paintLegend(QPainter& painter, const Frame& f, qreal y) const;
     qreal rowHeight(const ScheduleRow& row, const Geometry& g) const;
     QString summary(const ScheduleRow& row) const;
     // The summary's two halves (checkpoints, recomputed), or the note alone.
@@ -88,6 +99,7 @@ private:
 QColor forwardCountColor(int forwards);
 
 // Files, at kExportSize width and as tall as the rows need; false with *error on failure.
+// In schedule_export.cpp.
 bool exportSchedulePng(const ResultSet& results, const QString& path, int scale, QString* error);
 bool exportScheduleSvg(const ResultSet& results, const QString& path, const QString& description,
                        QString* error);

@@ -38,8 +38,7 @@ int ScheduleView::heightForWidth(int width) const {
     return int(std::ceil(m_diagram->heightFor(width)));
 }
 
-void ScheduleView::setPlaybackHighlight(int run, int unitBegin, int unitEnd,
-                                        const QColor& color) {
+void ScheduleView::setPlaybackHighlight(int run, int unitBegin, int unitEnd, const QColor& color) {
     const Highlight next{run, unitBegin, unitEnd, color};
     if (next.run == m_highlight.run && next.begin == m_highlight.begin &&
         next.end == m_highlight.end && next.color == m_highlight.color)

@@ -84,8 +84,8 @@ QList<QPointF> stepPoints(const std::vector<TimelineEvent>& events) {
 }
 
 QString pointText(const RunInfo& info, const QPointF& value) {
-    QString text = ChartText::tr("%1\n%2 at %3")
-                       .arg(info.strategy, formatMiB(value.y()), formatMs(value.x()));
+    QString text =
+        ChartText::tr("%1\n%2 at %3").arg(info.strategy, formatMiB(value.y()), formatMs(value.x()));
     if (const PhaseSpan* band = phaseAt(info.flattened, value.x())) {
         int block = -1;
         for (const PhaseSpan& s : info.spans)  // the block of that phase, when it has one
@@ -94,11 +94,11 @@ QString pointText(const RunInfo& info, const QPointF& value) {
                 block = s.block;
                 break;
             }
-        text += QLatin1Char('\n') +
-                (block >= 0 ? ChartText::tr("%1 of block %2", "phase of block N")
-                                  .arg(phaseLabel(band->phase))
-                                  .arg(block)
-                            : phaseLabel(band->phase));
+        text +=
+            QLatin1Char('\n') + (block >= 0 ? ChartText::tr("%1 of block %2", "phase of block N")
+                                                  .arg(phaseLabel(band->phase))
+                                                  .arg(block)
+                                            : phaseLabel(band->phase));
     }
     return text;
 }
@@ -137,7 +137,7 @@ std::vector<RunInfo> addRunLines(QChart* chart, QValueAxis* x, QValueAxis* y,
                                  const std::vector<Shown>& shown, const QStringList& order) {
     std::vector<RunInfo> infos;
     for (const Shown& s : shown) {
-        const QString name = QString::fromStdString(s.run->strategy);
+        const QString name = QString::fromStdString(s.run->name());
         auto* line = new QLineSeries;
         line->setName(name);
         line->setProperty(kStrategyProperty, name);
@@ -183,7 +183,7 @@ QStringList addOutOfMemoryMarks(QChart* chart, QValueAxis* x, QValueAxis* y,
         const RunResult& run = *s.run;
         if (!s.stoppedMs) continue;
         const OutOfMemory& oom = *run.out_of_memory;
-        const QString name = QString::fromStdString(run.strategy);
+        const QString name = QString::fromStdString(run.name());
         const QColor color = strategyColor(name, order);
         const double level = double(s.points.back().total) / kMiB;
         const QPointF at(std::max(oom.t_ms, s.points.back().t_ms), level);
@@ -264,17 +264,17 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
     const bool drawCapacity = capacity > 0 && capacity <= std::max(maxMiB, 1e-9) * 2.0;
     if (drawCapacity) maxMiB = std::max(maxMiB, capacity);
 
-    const QString firstName = QString::fromStdString(first.strategy);
+    const QString firstName = QString::fromStdString(first.name());
     auto* chart = new QChart;
     // Projector fonts leave no width for a long chart title, the plot too short for a long axis
     // title and too narrow for a tick every twelfth of the step: shorter titles (the shaded
     // phases are the named run's) and fewer ticks there.
     const bool big = isProjectorLook();
-    styleChart(chart, shown.size() > 1 && !big
-                          ? ChartText::tr("%1 (phases of %2 shaded)")
-                                .arg(chartTitle(ChartKind::Timeline), firstName)
-                          : ChartText::tr("%1: %2").arg(chartTitle(ChartKind::Timeline),
-                                                        firstName));
+    styleChart(chart,
+               shown.size() > 1 && !big
+                   ? ChartText::tr("%1 (phases of %2 shaded)")
+                         .arg(chartTitle(ChartKind::Timeline), firstName)
+                   : ChartText::tr("%1: %2").arg(chartTitle(ChartKind::Timeline), firstName));
     auto* x = makeValueAxis(big ? ChartText::tr("Time (ms)")
                                 : ChartText::tr("Time since the step began (ms)"));
     auto* y = makeValueAxis(big ? ChartText::tr("Memory (MiB)")

@@ -33,6 +33,7 @@ struct Point {
     QString strategy;
     QString tooltip;
     bool predicted = false;  // the cost model's point, drawn hollow
+    bool baseline = false;   // the `none` run, drawn larger
 };
 
 constexpr qreal kMarker = 13;
@@ -90,7 +91,7 @@ std::vector<Failed> failedRuns(const ResultSet& results) {
     for (const RunResult& run : results.runs) {
         if (!run.out_of_memory) continue;
         Failed f;
-        f.strategy = QString::fromStdString(run.strategy);
+        f.strategy = QString::fromStdString(run.name());
         f.peakMiB = double(run.metrics.peak_bytes) / kMiB;
         if (!std::isfinite(f.peakMiB)) continue;
         QPointF predicted;
@@ -127,7 +128,8 @@ std::vector<Point> measuredPoints(const ResultSet& results,
             fastest ? ChartText::tr("fastest repeat: no error bar (the interval is the median's)")
                     : stepIntervalLine(*run);
         if (!interval.isEmpty()) tooltip += QLatin1Char('\n') + interval;
-        points.push_back({value, QString::fromStdString(run->strategy), tooltip});
+        points.push_back({value, QString::fromStdString(run->name()), tooltip, false,
+                          isBaseline(run->strategy)});
     }
     return points;
 }
@@ -138,7 +140,7 @@ std::vector<Point> predictedPoints(const std::vector<const RunResult*>& runs) {
     for (const RunResult* run : runs) {
         QPointF at;
         if (!predictedPoint(*run, &at)) continue;
-        const QString strategy = QString::fromStdString(run->strategy);
+        const QString strategy = QString::fromStdString(run->name());
         predicted.push_back(
             {at, strategy, ChartText::tr("%1 (predicted)\n%2").arg(strategy, predictionText(*run)),
              true});
@@ -200,8 +202,7 @@ void addStrategySeries(QChart* chart, QValueAxis* x, QValueAxis* y,
     for (const Point& p : points) {
         if (seen.contains(p.strategy)) continue;
         seen.append(p.strategy);
-        const bool isBaseline = p.strategy == QLatin1String("none");
-        auto* series = strategySeries(p.strategy, strategyColor(p.strategy, order), isBaseline);
+        auto* series = strategySeries(p.strategy, strategyColor(p.strategy, order), p.baseline);
         for (const Point& q : points)
             if (q.strategy == p.strategy) series->append(q.value);
         attach(chart, series, x, y);
@@ -270,8 +271,8 @@ QChart* buildTradeoffChart(const ResultSet& results, bool fastest) {
     const RunResult* baseline = results.find("none");
     if (baseline && baseline->error) baseline = nullptr;
     std::vector<Point> points = measuredPoints(results, runs, fastest);
-    const std::vector<StepErrorBar> bars = fastest ? std::vector<StepErrorBar>{}
-                                                   : stepErrorBars(runs);
+    const std::vector<StepErrorBar> bars =
+        fastest ? std::vector<StepErrorBar>{} : stepErrorBars(runs);
     if (points.empty() && failed.empty()) return makeEmptyChart();
 
     Extent e = extentOf(results, runs, points, failed);
@@ -291,7 +292,8 @@ QChart* buildTradeoffChart(const ResultSet& results, bool fastest) {
     styleChart(chart,
                ChartText::tr("%1 (lower left is better)").arg(chartTitle(ChartKind::Tradeoff)));
     auto* x = makeValueAxis(ChartText::tr("Peak memory (MiB)"));
-    auto* y = makeValueAxis(ChartText::tr("Step time (ms)"));
+    auto* y = makeValueAxis(fastest ? ChartText::tr("Step time, fastest repeat (ms; no error bars)")
+                                    : ChartText::tr("Step time (ms)"));
     setNiceRange(x, e.minX, e.maxX, 0.12, true);
     setNiceRange(y, e.minY, e.maxY, 0.15, true);
     chart->addAxis(x, Qt::AlignBottom);
@@ -308,7 +310,7 @@ QChart* buildTradeoffChart(const ResultSet& results, bool fastest) {
         addCapacityLine(chart, x, y, limited.front()->config.memory_limit_mib, capacity);
 
     addStepErrorBars(chart, x, y, bars, order);  // under the points
-    auto* labels = new PointLabels(chart);  // named beside the point, clear of the others
+    auto* labels = new PointLabels(chart);       // named beside the point, clear of the others
     addStrategySeries(chart, x, y, points, order, labels);
     const QStringList failedTips = addFailedCrosses(chart, x, y, failed, order, labels);
 

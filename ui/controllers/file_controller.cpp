@@ -7,12 +7,12 @@
 #include <QScopeGuard>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "base/messages.h"
 #include "ckptlab/comparison.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
 #include "document/results_document.h"
 #include "document/settings.h"
-#include "window/messages.h"
 
 namespace ckptlab::ui {
 
@@ -71,10 +71,10 @@ FileController::~FileController() {
 void FileController::openDialog() {
     DocumentHold hold(m_busy, DocumentAction::Open, m_window);
     if (!hold) return;
-    const QStringList paths = QFileDialog::getOpenFileNames(
-        m_window, tr("Open results (several to compare them)"),
-        m_settings->lastFolder(FolderKind::Results),
-        tr("Checkpoint Lab results (*.json);;All files (*)"));
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(m_window, tr("Open results (several to compare them)"),
+                                      m_settings->lastFolder(FolderKind::Results),
+                                      tr("Checkpoint Lab results (*.json);;All files (*)"));
     if (!paths.isEmpty()) openHeld(paths, hold);
 }
 
@@ -129,8 +129,8 @@ void FileController::addHeld(const QStringList& paths, DocumentHold& hold) {
                            "to compare them with."));
             return;
         }
-        keep.push_back({m_document->filePath(), m_document->results(),
-                        m_document->thinnedTimelines(), {}});
+        keep.push_back(
+            {m_document->filePath(), m_document->results(), m_document->thinnedTimelines(), {}});
     }
     QStringList all;
     for (const ResultSource& source : keep) all << source.path;
@@ -216,9 +216,8 @@ bool FileController::hasResults() {
 
 QString FileController::askSavePath(const QString& caption, const QString& suffix,
                                     const QString& filter) {
-    QString base = m_document->filePath().isEmpty()
-                       ? QStringLiteral("ckptlab-results")
-                       : QFileInfo(m_document->filePath()).fileName();
+    QString base = m_document->filePath().isEmpty() ? QStringLiteral("ckptlab-results")
+                                                    : QFileInfo(m_document->filePath()).fileName();
     for (const QString& known : {QStringLiteral(".ckptlab.json"), QStringLiteral(".json")})
         if (base.endsWith(known, Qt::CaseInsensitive)) {
             base.chop(known.size());

@@ -13,9 +13,9 @@
 #include <QStringList>
 #include <functional>
 
-#include "document/metatypes.h"
+#include "base/metatypes.h"
+#include "document/document_busy.h"
 #include "document/result_sources.h"
-#include "window/document_busy.h"
 
 class QWidget;
 

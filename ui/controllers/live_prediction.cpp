@@ -4,18 +4,19 @@
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/sweep_policy.h"
+#include "document/core_text.h"
 #include "document/format.h"
 
 namespace ckptlab::ui {
 
-const StrategyForecast* LivePrediction::find(const QString& strategy) const {
+const StrategyForecast* LivePrediction::find(const Strategy& strategy) const {
     for (const StrategyForecast& s : strategies)
         if (s.strategy == strategy) return &s;
     return nullptr;
 }
 
-LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig& config,
-                                 const QStringList& strategies) {
+LivePrediction livePrediction(const CostModel& costs, const ExperimentConfig& config,
+                              const std::vector<Strategy>& strategies) {
     LivePrediction result;
     result.config = config;
     if (costs.units.empty()) {
@@ -39,17 +40,15 @@ LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig&
                      .arg(formatBytes(c.output_bytes), formatBytes(c.kept_bytes));
     }
     result.blockCosts = lines.join(QLatin1Char('\n'));
-    std::vector<std::string> names;
-    for (const QString& text : strategies) names.push_back(text.toStdString());
-    const CostForecast forecast = ckptlab::forecastFromCosts(costs, config, names);
+    const CostForecast forecast = ckptlab::forecastFromCosts(costs, config, strategies);
     result.none_peak = forecast.none_peak;
     result.none_ms = forecast.none_ms;
     result.minimum_peak = forecast.minimum_peak;
     for (const CostForecastEntry& entry : forecast.strategies) {
         StrategyForecast f;
-        f.strategy = QString::fromStdString(entry.strategy);
+        f.strategy = entry.strategy;
         f.ok = entry.ok;
-        f.error = QString::fromStdString(entry.error);
+        if (entry.error) f.error = coreMessageText(*entry.error);
         f.peak_bytes = entry.peak_bytes;
         f.activation_bytes = entry.activation_bytes;
         f.step_ms = entry.step_ms;

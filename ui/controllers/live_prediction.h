@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ckptlab/config.h"
+#include "ckptlab/strategy.h"
 
 namespace ckptlab {
 struct CostModel;
@@ -18,8 +19,8 @@ struct CostModel;
 namespace ckptlab::ui {
 
 struct StrategyForecast {
-    QString strategy;  // as asked for
-    bool ok = false;   // false: `error` says why (bad text, budget below the minimum)
+    Strategy strategy;
+    bool ok = false;  // false: `error` says why (not this model's, budget below the minimum)
     QString error;
     std::int64_t peak_bytes = 0;  // above the step's start
     std::int64_t activation_bytes = 0;
@@ -33,18 +34,18 @@ struct LivePrediction {
     std::vector<StrategyForecast> strategies;  // in the order asked
     std::int64_t none_peak = 0;
     double none_ms = 0;
-    std::int64_t minimum_peak = 0;  // the smallest peak any schedule reaches
-    double measure_ms = 0;          // how long measuring the block took (0 when cached)
-    QString blockCosts;             // the measured costs of one block, as lines of text
+    std::int64_t minimum_peak = 0;           // the smallest peak any schedule reaches
+    double measure_ms = 0;                   // how long measuring the block took (0 when cached)
+    QString blockCosts;                      // the measured costs of one block, as lines of text
     std::shared_ptr<const CostModel> costs;  // what the forecast replayed; null when invalid
 
-    const StrategyForecast* find(const QString& strategy) const;
+    const StrategyForecast* find(const Strategy& strategy) const;
 };
 
 // Pure: core's forecastFromCosts (sweep_policy.h) in the app's types, with the block's
 // measured costs as text.
-LivePrediction forecastFromCosts(const CostModel& costs, const ExperimentConfig& config,
-                                 const QStringList& strategies);
+LivePrediction livePrediction(const CostModel& costs, const ExperimentConfig& config,
+                              const std::vector<Strategy>& strategies);
 
 }  // namespace ckptlab::ui
 

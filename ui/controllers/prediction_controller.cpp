@@ -27,7 +27,8 @@ PredictionController::PredictionController(QObject* parent)
 
 PredictionController::~PredictionController() { shutdown(); }
 
-void PredictionController::request(const ExperimentConfig& config, const QStringList& strategies) {
+void PredictionController::request(const ExperimentConfig& config,
+                                   const std::vector<Strategy>& strategies) {
     m_config = config;
     m_strategies = strategies;
     m_pending = true;
@@ -69,7 +70,7 @@ void PredictionController::dispatch() {
     PredictionWorker* worker = m_worker;
     const CancelFlag flag = m_cancel;
     const ExperimentConfig config = m_config;
-    const QStringList strategies = m_strategies;
+    const std::vector<Strategy> strategies = m_strategies;
     QMetaObject::invokeMethod(
         worker, [=] { worker->predict(job, config, strategies, flag); }, Qt::QueuedConnection);
     Q_EMIT measuring();

@@ -29,7 +29,7 @@ public:
 
     // Asks for a forecast of `strategies` on `config` after the debounce delay. A config that
     // cannot fit (the analytic check says so) should not be sent: measuring would allocate it.
-    void request(const ExperimentConfig& config, const QStringList& strategies);
+    void request(const ExperimentConfig& config, const std::vector<Strategy>& strategies);
     // Drops the pending request and stops a measurement in progress.
     void clear();
     // While paused requests are remembered, not run; resume runs the latest. Pausing stops a
@@ -72,7 +72,7 @@ private:
     int m_inFlight = 0;  // jobs sent to the worker that have not returned
     std::vector<std::function<void()>> m_whenIdle;
     ExperimentConfig m_config;
-    QStringList m_strategies;
+    std::vector<Strategy> m_strategies;
     LivePrediction m_latest;
 };
 

@@ -3,7 +3,8 @@
 #include <QElapsedTimer>
 #include <algorithm>
 
-#include "ckptlab/number_text.h"
+#include "ckptlab/config_fields.h"
+#include "document/core_text.h"
 
 namespace ckptlab::ui {
 
@@ -14,16 +15,11 @@ constexpr std::size_t kCachedShapes = 16;
 }  // namespace
 
 std::string costKey(const ExperimentConfig& c) {
-    return toString(c.block) + '|' + std::to_string(c.width) + '|' + std::to_string(c.seq) + '|' +
-           std::to_string(c.batch) + '|' + std::to_string(c.heads) + '|' +
-           formatShortest(c.dropout) + '|' + toString(c.dtype) + '|' + c.device + '|' +
-           toString(c.optimizer) + '|' + std::to_string(c.seed) + '|' + std::to_string(c.threads) +
-           '|' + std::to_string(c.warmup) + '|' + std::to_string(c.repeats) + '|' +
-           std::to_string(costMeasurementDepth(c));
+    return fieldsKey(c, kChangesCost) + '|' + std::to_string(costMeasurementDepth(c));
 }
 
 void PredictionWorker::predict(quint64 job, const ExperimentConfig& config,
-                               const QStringList& strategies, CancelFlag cancel) {
+                               const std::vector<Strategy>& strategies, CancelFlag cancel) {
     LivePrediction result;
     result.config = config;
     try {
@@ -42,8 +38,7 @@ void PredictionWorker::predict(quint64 job, const ExperimentConfig& config,
             cached = m_cache.emplace(key, std::move(block)).first;
         }
         // Every block of the chain costs what the measured one did.
-        result = forecastFromCosts(costModelAtDepth(cached->second, config.depth), config,
-                                   strategies);
+        result = livePrediction(costModelAtDepth(cached->second, config.depth), config, strategies);
         result.measure_ms = measureMs;
     } catch (const std::exception& e) {
         if (cancel && cancel->load()) {  // superseded: nobody waits for this one
@@ -51,7 +46,9 @@ void PredictionWorker::predict(quint64 job, const ExperimentConfig& config,
             return;
         }
         result.valid = false;
-        result.error = QString::fromStdString(e.what()).section(QLatin1Char('\n'), 0, 0);
+        // A core error in the user's language; LibTorch's with its first line only (c10::Error
+        // puts a C++ backtrace after it).
+        result.error = coreErrorText(e).section(QLatin1Char('\n'), 0, 0);
     }
     Q_EMIT predicted(job, result);
     Q_EMIT done(job);

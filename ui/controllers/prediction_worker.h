@@ -22,7 +22,7 @@ public:
 
 public Q_SLOTS:
     void predict(quint64 job, const ckptlab::ExperimentConfig& config,
-                 const QStringList& strategies, ckptlab::ui::CancelFlag cancel);
+                 const std::vector<ckptlab::Strategy>& strategies, ckptlab::ui::CancelFlag cancel);
 
 Q_SIGNALS:
     void predicted(quint64 job, const ckptlab::ui::LivePrediction& prediction);
@@ -33,8 +33,9 @@ private:
     std::map<std::string, CostModel> m_cache;  // one block's units per shape
 };
 
-// What the measured costs depend on: the block's shape, the measurement settings and the
-// measured chain (costMeasurementDepth), not the depth itself.
+// What the measured costs depend on: the fields that change the cost model (kChangesCost in
+// config_fields.h: the block's shape, the measurement settings) and the measured chain
+// (costMeasurementDepth), not the depth itself.
 std::string costKey(const ExperimentConfig& config);
 
 }  // namespace ckptlab::ui

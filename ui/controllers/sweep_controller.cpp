@@ -29,7 +29,8 @@ SweepController::SweepController(QObject* parent) : QObject(parent), m_worker(ne
 
 SweepController::~SweepController() { shutdown(); }
 
-quint64 SweepController::start(const ExperimentConfig& config, const QStringList& strategies) {
+quint64 SweepController::start(const ExperimentConfig& config,
+                               const std::vector<Strategy>& strategies) {
     SweepRequest request;
     request.config = config;
     request.strategies = strategies;

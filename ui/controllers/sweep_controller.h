@@ -26,12 +26,11 @@ public:
     // With a gate, the sweep counts as running at once (started, isRunning, cancel) but its
     // worker begins only when the gate says go; cancelled meanwhile, it ends at once then.
     quint64 start(const SweepRequest& request, const StartGate& gate = {});
-    quint64 start(const ExperimentConfig& config, const QStringList& strategies);
+    quint64 start(const ExperimentConfig& config, const std::vector<Strategy>& strategies);
     // Asks the current sweep to stop; the runner honours it within about a second.
     void cancel();
     bool isRunning() const { return m_running; }
     bool isCancelling() const { return m_running && m_cancel && m_cancel->load(); }
-    quint64 currentJob() const { return m_job; }
 
     // The current (or last) sweep's bookkeeping, for the window's status line.
     SweepRequest::Kind kind() const { return m_kind; }

@@ -39,20 +39,17 @@ void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag can
         Q_EMIT finished(jobId, true, environmentOrEmpty(config));
         return;
     }
-    const QStringList& strategies = request.strategies;
-    std::vector<std::string> names;
-    names.reserve(strategies.size());
-    for (const QString& s : strategies) names.push_back(s.toStdString());
+    const std::vector<Strategy>& strategies = request.strategies;
 
     QElapsedTimer sinceProgress;
     RunnerHooks hooks;
     hooks.cancel = cancel.get();
-    hooks.progress = [&](double fraction, const std::string& message) {
+    hooks.progress = [&](double fraction, const CoreMessage& message) {
         if (sinceProgress.isValid() && sinceProgress.elapsed() < kProgressIntervalMs &&
             fraction < 1.0)
             return;
         sinceProgress.start();
-        Q_EMIT progress(jobId, fraction, progressText(message));
+        Q_EMIT progress(jobId, fraction, coreMessageText(message));
     };
     hooks.traced = [&](const RunResult& run) {
         MeasuredRun m{run, downsampleTimeline(run.timeline, kTimelinePoints), true};
@@ -67,12 +64,13 @@ void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag can
         Runner runner;
         ResultSet set;
         switch (request.kind) {
-        case SweepRequest::Kind::Sweep: set = runner.sweep(config, names, hooks); break;
+        case SweepRequest::Kind::Sweep: set = runner.sweep(config, strategies, hooks); break;
         case SweepRequest::Kind::Pareto:
-            set = runner.pareto(config, names, request.paretoPoints, hooks);
+            set = runner.pareto(config, strategies, request.paretoPoints, hooks);
             break;
         case SweepRequest::Kind::Scaling:
-            set = runner.scaling(config, request.scalingAxis, request.scalingValues, names, hooks);
+            set = runner.scaling(config, request.scalingAxis, request.scalingValues, strategies,
+                                 hooks);
             break;
         }
         if (!set.notes.empty()) {
@@ -84,8 +82,7 @@ void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag can
         if (set.timing) Q_EMIT timing(jobId, *set.timing);
         Q_EMIT finished(jobId, set.cancelled, set.environment);
     } catch (const std::exception& e) {
-        Q_EMIT failed(jobId, errorTitle(e), QString::fromStdString(e.what()),
-                      environmentOrEmpty(config));
+        Q_EMIT failed(jobId, errorTitle(e), coreErrorText(e), environmentOrEmpty(config));
     } catch (...) {
         Q_EMIT failed(jobId, tr("Sweep failed"), tr("Unknown error"), environmentOrEmpty(config));
     }

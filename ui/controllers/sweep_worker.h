@@ -11,9 +11,9 @@
 
 #include <vector>
 
+#include "base/metatypes.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/sweep_policy.h"
-#include "document/metatypes.h"
 
 namespace ckptlab::ui {
 
@@ -25,7 +25,7 @@ struct SweepRequest {
     using Kind = SweepKind;  // core (sweep_policy.h): Sweep, Pareto, Scaling
     Kind kind = Kind::Sweep;
     ExperimentConfig config;
-    QStringList strategies;
+    std::vector<Strategy> strategies;  // parsed at the app's boundary (the strategy table)
     int paretoPoints = 6;
     ScalingAxis scalingAxis = ScalingAxis::Depth;
     std::vector<int> scalingValues;

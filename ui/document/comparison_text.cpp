@@ -2,6 +2,8 @@
 
 #include <QLocale>
 
+#include "document/config_field_text.h"
+
 namespace ckptlab::ui {
 
 namespace {
@@ -19,7 +21,7 @@ QString differenceLine(const Comparison& c, const ConfigDifference& d) {
                       .arg(d.values[s].empty() ? ComparisonText::tr("no runs")
                                                : QString::fromStdString(d.values[s]),
                            labelOf(c, int(s)));
-    const QString field = QString::fromStdString(d.field);
+    const QString field = configFieldLabel(d.field);
     const QString list = QLocale().createSeparatedList(values);
     return d.changes_work
                ? ComparisonText::tr(

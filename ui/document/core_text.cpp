@@ -1,243 +1,222 @@
 #include "document/core_text.h"
 
-#include <QRegularExpression>
 #include <QStringList>
-#include <cmath>
+
+#include "document/config_field_text.h"
 
 namespace ckptlab::ui {
 
 namespace {
 
+// A field's word in a message: the config fields' labels, and the Pareto sweep's points.
 QString fieldName(const std::string& field) {
-    if (field == "depth") return CoreText::tr("depth");
-    if (field == "width") return CoreText::tr("width");
-    if (field == "seq") return CoreText::tr("seq", "sequence length");
-    if (field == "batch") return CoreText::tr("batch");
-    if (field == "heads") return CoreText::tr("heads");
-    if (field == "threads") return CoreText::tr("threads");
-    if (field == "warmup") return CoreText::tr("warmup");
-    if (field == "repeats") return CoreText::tr("repeats");
-    if (field == "dropout") return CoreText::tr("dropout");
-    if (field == "device") return CoreText::tr("device");
-    if (field == "memory-limit") return CoreText::tr("memory limit");
-    return QString::fromStdString(field);
+    if (field == "points") return CoreText::tr("points", "Pareto sweep: optimal budgets to run");
+    return configFieldLabel(field);
 }
 
-QString rangeText(const std::string& field, IntRange range, long long value) {
-    return CoreText::tr("%1 must be between %2 and %3 (got %4)")
-        .arg(fieldName(field))
-        .arg(range.min)
-        .arg(range.max)
-        .arg(value);
-}
-
-const char* kindDescription(StrategyKind kind) {
-    switch (kind) {
-    case StrategyKind::None: return QT_TRANSLATE_NOOP("CoreText", "keep every activation (the baseline)");
-    case StrategyKind::Full: return QT_TRANSLATE_NOOP("CoreText", "checkpoint every block");
-    case StrategyKind::Every:
-        return QT_TRANSLATE_NOOP("CoreText", "checkpoint blocks 0, N, 2N, ... (seed experiment 1)");
-    case StrategyKind::Segments:
-        return QT_TRANSLATE_NOOP("CoreText", "K contiguous checkpointed segments (seed experiment 2)");
-    case StrategyKind::From:
-        return QT_TRANSLATE_NOOP("CoreText", "checkpoint blocks K.. only (seed experiment 3)");
-    case StrategyKind::UpTo:
+// Each code's translation; the source text is core's English pattern (messagePattern), which
+// test_translations checks. Null for a code not translated yet: core's English is shown.
+const char* translatablePattern(MessageCode code) {
+    using C = MessageCode;
+    switch (code) {
+    case C::FieldOutOfRange:
+        return QT_TRANSLATE_NOOP("CoreText", "%1 must be between %2 and %3 (got %4)");
+    case C::FieldOutOfRangeSeconds:
+        return QT_TRANSLATE_NOOP("CoreText", "%1 must be between %2 and %3 seconds (got %4)");
+    case C::FieldZeroOrRangeMib:
         return QT_TRANSLATE_NOOP("CoreText",
-                                 "checkpoint blocks 0..K-1 only (the other half of from:K)");
-    case StrategyKind::Sqrt:
-        return QT_TRANSLATE_NOOP("CoreText", "ceil(sqrt(L)) segments (Chen et al. 2016)");
-    case StrategyKind::Attn:
-        return QT_TRANSLATE_NOOP("CoreText", "transformer: checkpoint only the attention sub-block");
-    case StrategyKind::FfnOnly:
-        return QT_TRANSLATE_NOOP("CoreText", "transformer: checkpoint only the FFN sub-block");
-    case StrategyKind::SeedBug:
+                                 "%1 must be 0 (no limit) or between %2 and %3 MiB (got %4)");
+    case C::HeadsMustDivideWidth:
+        return QT_TRANSLATE_NOOP("CoreText", "heads must divide width (width %1, heads %2)");
+    case C::KvHeadsMustDivideHeads:
+        return QT_TRANSLATE_NOOP("CoreText", "kv-heads must divide heads (heads %1, kv-heads %2)");
+    case C::DeviceUnknown:
         return QT_TRANSLATE_NOOP(
-            "CoreText", "segments with the tutorial's closure bug (fails the gradient check)");
-    case StrategyKind::Optimal:
+            "CoreText", "device must be cpu, cuda or cuda:N with N from 0 to %1 (got \"%2\")");
+    case C::DeviceWithoutCuda:
         return QT_TRANSLATE_NOOP(
-            "CoreText", "fastest schedule whose predicted peak fits MiB (dynamic program)");
-    case StrategyKind::Revolve:
-        return QT_TRANSLATE_NOOP("CoreText", "Griewank's binomial schedule with S stored states");
+            "CoreText", "device must be cpu: this LibTorch has no usable CUDA (got \"%1\")");
+    case C::DeviceIndexTooHigh:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "device must be cuda:0 to cuda:%1 on this machine (got \"%2\")");
+    case C::UnknownStrategy:
+        return QT_TRANSLATE_NOOP("CoreText", "unknown strategy \"%1\" (known: %2)");
+    case C::StrategyTakesNoParameter:
+        return QT_TRANSLATE_NOOP("CoreText", "strategy \"%1\" takes no parameter (got \"%2\")");
+    case C::StrategyNeedsInteger:
+        return QT_TRANSLATE_NOOP(
+            "CoreText", "strategy \"%1\" needs an integer parameter, e.g. %2 (got \"%3\")");
+    case C::OptimalBudgetOutOfRange:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "optimal:MiB needs a memory budget between %1 and %2 MiB above "
+                                 "the step's start, e.g. %3 (got \"%4\")");
+    case C::StrategyParameterOutOfRange:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "%1:N needs N between %2 and %3 for depth %4 (got %5)");
+    case C::StrategyNeedsTransformer:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "strategy \"%1\" checkpoints a sub-block of the transformer "
+                                 "block; use block transformer");
+    case C::NoStrategy:
+        return QT_TRANSLATE_NOOP("CoreText", "strategies: give at least one strategy");
+    case C::StrategyListedTwice:
+        return QT_TRANSLATE_NOOP("CoreText", "strategies: %1 is listed twice (items %2 and %3)");
+    case C::PlannerTooManyUnits:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "%1 plans at most %2 units (depth x sub-blocks per block: 1 for "
+                                 "ffn, 2 for transformer); depth %3 of %4 blocks is %5 units: use "
+                                 "depth 1 to %6");
+    case C::ParetoTooManyUnits:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "a Pareto sweep plans at most %1 units (depth x sub-blocks per "
+                                 "block: 1 for ffn, 2 for transformer); depth %2 of %3 blocks is "
+                                 "%4 units: use depth 1 to %5");
+    case C::ScalingNeedsTwoValues:
+        return QT_TRANSLATE_NOOP("CoreText", "values: give at least two values to fit");
+    case C::ScalingValueListedTwice:
+        return QT_TRANSLATE_NOOP(
+            "CoreText", "values: %1 is listed twice (items %2 and %3); a fit needs distinct sizes");
+    case C::AtScalingValue: return QT_TRANSLATE_NOOP("CoreText", "at %1=%2: %3");
+    case C::DoesNotFit:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "config does not fit: strategy %1 is predicted to need %2 but "
+                                 "only %3 are available on %4");
+    case C::DoesNotFitBudgetBound:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "config does not fit: strategy %1 (its budget taken as the upper "
+                                 "bound of its peak) is predicted to need %2 but only %3 are "
+                                 "available on %4");
+    case C::BudgetBelowMinimum:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "optimal:%1 MiB is below the smallest feasible schedule, which "
+                                 "needs %2 MiB above the step's start");
+    case C::NoScheduleFits: return QT_TRANSLATE_NOOP("CoreText", "no schedule fits %1 bytes");
+    case C::AtLessonStep: return QT_TRANSLATE_NOOP("CoreText", "lesson %1, step %2: %3");
+    case C::BuildingModel: return QT_TRANSLATE_NOOP("CoreText", "building the model");
+    case C::MeasuringCostModel: return QT_TRANSLATE_NOOP("CoreText", "measuring the cost model");
+    case C::ReferenceGradients: return QT_TRANSLATE_NOOP("CoreText", "reference gradients (none)");
+    case C::OptimizerState: return QT_TRANSLATE_NOOP("CoreText", "%1: optimizer state");
+    case C::PreviousStepKept:
+        return QT_TRANSLATE_NOOP("CoreText", "%1: previous step, its gradients kept");
+    case C::BaselineStartsClean:
+        return QT_TRANSLATE_NOOP(
+            "CoreText", "%1: the baseline starts without gradients, as the tutorial's did");
+    case C::RanOutOfMemory: return QT_TRANSLATE_NOOP("CoreText", "%1: out of memory");
+    case C::RunFailed: return QT_TRANSLATE_NOOP("CoreText", "%1: failed");
+    case C::TracedStep: return QT_TRANSLATE_NOOP("CoreText", "%1: traced step");
+    case C::WarmUpStep: return QT_TRANSLATE_NOOP("CoreText", "%1: warm-up %2/%3");
+    case C::TimedStep: return QT_TRANSLATE_NOOP("CoreText", "%1: timed step %2/%3");
+    case C::TimedRoundAuto: return QT_TRANSLATE_NOOP("CoreText", "timed round %1 (auto)");
+    case C::TimedRoundsDone: return QT_TRANSLATE_NOOP("CoreText", "timed rounds done");
+    case C::AtScalingSize: return QT_TRANSLATE_NOOP("CoreText", "%1 %2: %3");
     }
-    return "";
+    return nullptr;
 }
 
-// The syntax column of the help: "every:N", "optimal:MiB", "sqrt".
-QString kindSyntax(StrategyKind kind) {
-    const QString name = QString::fromStdString(kindName(kind));
-    switch (kind) {
-    case StrategyKind::Every: return name + QStringLiteral(":N");
-    case StrategyKind::Segments:
-    case StrategyKind::From:
-    case StrategyKind::UpTo:
-    case StrategyKind::SeedBug: return name + QStringLiteral(":K");
-    case StrategyKind::Optimal: return name + QStringLiteral(":MiB");
-    case StrategyKind::Revolve: return name + QStringLiteral(":S");
-    default: return name;
+// Whether argument `index` of `code` is a config field's CLI name, shown by its label.
+bool isFieldArgument(MessageCode code, std::size_t index) {
+    switch (code) {
+    case MessageCode::FieldOutOfRange:
+    case MessageCode::FieldOutOfRangeSeconds:
+    case MessageCode::FieldZeroOrRangeMib:
+    case MessageCode::AtScalingValue:
+    case MessageCode::AtScalingSize: return index == 0;
+    default: return false;
     }
 }
 
-const StrategyKind kKinds[] = {
-    StrategyKind::None,    StrategyKind::Full,    StrategyKind::Every,   StrategyKind::Segments,
-    StrategyKind::From,    StrategyKind::UpTo,    StrategyKind::Sqrt,    StrategyKind::Attn,
-    StrategyKind::FfnOnly, StrategyKind::SeedBug, StrategyKind::Optimal, StrategyKind::Revolve};
-
-// One known shape of a core message: the pattern, and the translation its captures fill.
-struct Shape {
-    const char* pattern;
-    const char* text;  // in the CoreText context
-};
-
-QString translateShapes(const std::string& message, const Shape* shapes, std::size_t count) {
-    const QString text = QString::fromStdString(message);
-    for (std::size_t i = 0; i < count; ++i) {
-        const QRegularExpression re(QString::fromLatin1(shapes[i].pattern));
-        const QRegularExpressionMatch m = re.match(text);
-        if (!m.hasMatch()) continue;
-        QString translated = CoreText::tr(shapes[i].text);
-        for (int c = 1; c <= m.lastCapturedIndex(); ++c) translated = translated.arg(m.captured(c));
-        return text.left(m.capturedStart(0)) + translated + text.mid(m.capturedEnd(0));
+// Puts args[i] for each %(i+1) of `pattern` in one pass, as core's fillPattern does: an
+// argument's own "%1" stays as it is, which chained QString::arg calls would not keep.
+QString fill(const QString& pattern, const QStringList& args) {
+    QString text;
+    for (qsizetype i = 0; i < pattern.size(); ++i) {
+        qsizetype end = i + 1;
+        int number = 0;
+        while (pattern[i] == QLatin1Char('%') && end < pattern.size() && pattern[end].isDigit())
+            number = number * 10 + pattern[end++].digitValue();
+        if (end > i + 1 && number >= 1 && number <= args.size()) {
+            text += args[number - 1];
+            i = end - 1;
+        } else {
+            text += pattern[i];
+        }
     }
     return text;
 }
 
+// The description of a kind of core's table in the user's language; null for a kind not
+// translated yet.
+const char* kindDescription(StrategyKind kind) {
+    using K = StrategyKind;
+    switch (kind) {
+    case K::None: return QT_TRANSLATE_NOOP("CoreText", "keep every activation (the baseline)");
+    case K::Full: return QT_TRANSLATE_NOOP("CoreText", "checkpoint every block");
+    case K::Every:
+        return QT_TRANSLATE_NOOP("CoreText", "checkpoint blocks 0, N, 2N, ... (seed experiment 1)");
+    case K::Segments:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "K contiguous checkpointed segments (seed experiment 2)");
+    case K::From:
+        return QT_TRANSLATE_NOOP("CoreText", "checkpoint blocks K.. only (seed experiment 3)");
+    case K::UpTo:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "checkpoint blocks 0..K-1 only (the other half of from:K)");
+    case K::Sqrt: return QT_TRANSLATE_NOOP("CoreText", "ceil(sqrt(L)) segments (Chen et al. 2016)");
+    case K::Attn:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "transformer: checkpoint only the attention sub-block");
+    case K::FfnOnly:
+        return QT_TRANSLATE_NOOP("CoreText", "transformer: checkpoint only the FFN sub-block");
+    case K::SeedBug:
+        return QT_TRANSLATE_NOOP(
+            "CoreText", "segments with the tutorial's closure bug (fails the gradient check)");
+    case K::Optimal:
+        return QT_TRANSLATE_NOOP(
+            "CoreText", "fastest schedule whose predicted peak fits MiB (dynamic program)");
+    case K::Revolve:
+        return QT_TRANSLATE_NOOP("CoreText", "Griewank's binomial schedule with S stored states");
+    }
+    return nullptr;
+}
+
+QString descriptionText(const StrategyKindInfo& kind) {
+    const char* source = kindDescription(kind.kind);
+    return source ? CoreText::tr(source) : QString::fromStdString(kind.description);
+}
+
 }  // namespace
 
-QString fieldErrorText(const FieldError& error, const ExperimentConfig& c) {
-    const std::string& f = error.field;
-    if (f == "depth") return rangeText(f, limits::depth, c.depth);
-    if (f == "width") return rangeText(f, limits::width, c.width);
-    if (f == "seq") return rangeText(f, limits::seq, c.seq);
-    if (f == "batch") return rangeText(f, limits::batch, c.batch);
-    if (f == "threads") return rangeText(f, limits::threads, c.threads);
-    if (f == "warmup") return rangeText(f, limits::warmup, c.warmup);
-    if (f == "repeats") return rangeText(f, limits::repeats, c.repeats);
-    if (f == "heads") {
-        if (c.heads < limits::heads.min || c.heads > limits::heads.max)
-            return rangeText(f, limits::heads, c.heads);
-        return CoreText::tr("heads must divide width (width %1, heads %2)")
-            .arg(c.width)
-            .arg(c.heads);
-    }
-    if (f == "dropout")
-        return CoreText::tr("dropout must be between 0 and %1 (got %2)")
-            .arg(limits::dropoutMax)
-            .arg(c.dropout);
-    if (f == "device")
-        return CoreText::tr("device must be cpu, cuda or cuda:N with N from 0 to %1 (got \"%2\")")
-            .arg(limits::cudaDeviceMax)
-            .arg(QString::fromStdString(c.device));
-    if (f == "memory-limit")
-        return CoreText::tr("memory limit must be 0 (no limit) or between %1 and %2 MiB (got %3)")
-            .arg(limits::memoryLimitMinMib)
-            .arg(qlonglong(limits::memoryLimitMaxMib))
-            .arg(c.memory_limit_mib);
-    if (f == "time-limit")
-        return CoreText::tr("time limit must be between %1 and %2 seconds (got %3)")
-            .arg(limits::timeLimitMinS)
-            .arg(limits::timeLimitMaxS)
-            .arg(c.time_limit_s);
-    return QString::fromStdString(error.message);
+QString coreMessageText(const CoreMessage& message) {
+    const char* source = translatablePattern(message.code);
+    if (!source) return QString::fromStdString(message.english);
+    QStringList args;
+    for (std::size_t i = 0; i < message.args.size(); ++i)
+        args << (isFieldArgument(message.code, i) ? fieldName(message.args[i])
+                                                  : QString::fromStdString(message.args[i]));
+    for (const CoreMessage& nested : message.nested) args << coreMessageText(nested);
+    return fill(CoreText::tr(source), args);
 }
 
-QString configErrorText(const std::string& message) {
-    const QString text = QString::fromStdString(message);
-    static const QRegularExpression limit(
-        QStringLiteral(R"re(^memory-limit must be 0 \(no limit\) or between (\S+) and (\S+) MiB \(got (.*)\)$)re"));
-    static const QRegularExpression timeLimit(
-        QStringLiteral(R"re(^time-limit must be between (\S+) and (\S+) seconds \(got (.*)\)$)re"));
-    static const QRegularExpression range(
-        QStringLiteral(R"re(^(\S+) must be between (\S+) and (\S+) \(got (.*)\)$)re"));
-    static const QRegularExpression heads(
-        QStringLiteral(R"re(^heads must divide width \(width (\d+), heads (\d+)\)$)re"));
-    static const QRegularExpression device(
-        QStringLiteral(R"re(^device must be cpu, cuda or cuda:N with N from 0 to (\d+) \(got "(.*)"\)$)re"));
-    QRegularExpressionMatch m;
-    if ((m = limit.match(text)).hasMatch())
-        return CoreText::tr("memory limit must be 0 (no limit) or between %1 and %2 MiB (got %3)")
-            .arg(m.captured(1), m.captured(2), m.captured(3));
-    if ((m = timeLimit.match(text)).hasMatch())
-        return CoreText::tr("time limit must be between %1 and %2 seconds (got %3)")
-            .arg(m.captured(1), m.captured(2), m.captured(3));
-    if ((m = range.match(text)).hasMatch())
-        return CoreText::tr("%1 must be between %2 and %3 (got %4)")
-            .arg(fieldName(m.captured(1).toStdString()), m.captured(2), m.captured(3),
-                 m.captured(4));
-    if ((m = heads.match(text)).hasMatch())
-        return CoreText::tr("heads must divide width (width %1, heads %2)")
-            .arg(m.captured(1), m.captured(2));
-    if ((m = device.match(text)).hasMatch())
-        return CoreText::tr("device must be cpu, cuda or cuda:N with N from 0 to %1 (got \"%2\")")
-            .arg(m.captured(1), m.captured(2));
-    return strategyErrorText(message);
+QString coreErrorText(const std::exception& error) {
+    if (const CoreMessage* message = coreMessageOf(error)) return coreMessageText(*message);
+    return QString::fromStdString(error.what());
 }
+
+QString fieldErrorText(const FieldError& error) { return coreMessageText(error.message); }
 
 QString scalingAxisText(ScalingAxis axis) { return fieldName(toString(axis)); }
 
 QString strategyHelpText(StrategyKind kind) {
-    return QStringLiteral("%1  %2").arg(kindSyntax(kind), CoreText::tr(kindDescription(kind)));
+    const StrategyKindInfo& info = strategyKindInfo(kind);
+    return QStringLiteral("%1  %2").arg(QString::fromStdString(info.syntax), descriptionText(info));
 }
 
 QString strategySyntaxText() {
     QStringList lines;
-    for (StrategyKind kind : kKinds)
-        lines << kindSyntax(kind).leftJustified(13) + QLatin1Char(' ') +
-                     CoreText::tr(kindDescription(kind));
+    for (const StrategyKindInfo& kind : strategyKinds())
+        lines << QString::fromStdString(kind.syntax).leftJustified(13) + QLatin1Char(' ') +
+                     descriptionText(kind);
     return lines.join(QLatin1Char('\n'));
-}
-
-QString strategyErrorText(const std::string& message) {
-    static const Shape shapes[] = {
-        {R"re(unknown strategy "(.*)" \(known: (.*)\))re",
-         QT_TRANSLATE_NOOP("CoreText", "unknown strategy \"%1\" (known: %2)")},
-        {R"re(strategy "([^"]*)" takes no parameter \(got "(.*)"\))re",
-         QT_TRANSLATE_NOOP("CoreText", "strategy \"%1\" takes no parameter (got \"%2\")")},
-        {R"re(optimal:MiB needs a memory budget between (\S+) and (\S+) MiB above the step's start, e\.g\. (\S+) \(got "(.*)"\))re",
-         QT_TRANSLATE_NOOP("CoreText",
-                           "optimal:MiB needs a memory budget between %1 and %2 MiB above the "
-                           "step's start, e.g. %3 (got \"%4\")")},
-        {R"re(strategy "([^"]*)" needs an integer parameter, e\.g\. (\S+) \(got "(.*)"\))re",
-         QT_TRANSLATE_NOOP("CoreText",
-                           "strategy \"%1\" needs an integer parameter, e.g. %2 (got \"%3\")")},
-        {R"re((\S+):N needs N between (-?\d+) and (-?\d+) for depth (\d+) \(got (-?\d+)\))re",
-         QT_TRANSLATE_NOOP("CoreText", "%1:N needs N between %2 and %3 for depth %4 (got %5)")},
-        {R"re(strategy "([^"]*)" checkpoints a sub-block of the transformer block; use block transformer)re",
-         QT_TRANSLATE_NOOP("CoreText",
-                           "strategy \"%1\" checkpoints a sub-block of the transformer block; use "
-                           "block transformer")},
-    };
-    return translateShapes(message, shapes, std::size(shapes));
-}
-
-QString progressText(const std::string& message) {
-    static const Shape shapes[] = {
-        {R"re(^building the model$)re", QT_TRANSLATE_NOOP("CoreText", "building the model")},
-        {R"re(^measuring the cost model$)re", QT_TRANSLATE_NOOP("CoreText", "measuring the cost model")},
-        {R"re(^(.+): optimizer state$)re", QT_TRANSLATE_NOOP("CoreText", "%1: optimizer state")},
-        {R"re(^(.+): previous step \(kept gradients\)$)re",
-         QT_TRANSLATE_NOOP("CoreText", "%1: previous step (kept gradients)")},
-        {R"re(^(.+): out of memory$)re", QT_TRANSLATE_NOOP("CoreText", "%1: out of memory")},
-        {R"re(^(.+): traced step$)re", QT_TRANSLATE_NOOP("CoreText", "%1: traced step")},
-        {R"re(^(.+): warm-up (\d+)/(\d+)$)re", QT_TRANSLATE_NOOP("CoreText", "%1: warm-up %2/%3")},
-        {R"re(^(.+): timed step (\d+)/(\d+)$)re",
-         QT_TRANSLATE_NOOP("CoreText", "%1: timed step %2/%3")},
-        {R"re(^timed round (\d+) \(auto\)$)re",
-         QT_TRANSLATE_NOOP("CoreText", "timed round %1 (adaptive repeats)")},
-        {R"re(^timed rounds done$)re", QT_TRANSLATE_NOOP("CoreText", "timed rounds done")},
-    };
-    // A scaling sweep puts "depth 8: " before the message of each size.
-    static const QRegularExpression scaling(QStringLiteral("^(depth|seq|width|batch) (\\d+): (.*)$"));
-    const QRegularExpressionMatch m = scaling.match(QString::fromStdString(message));
-    if (m.hasMatch()) {
-        QString axis = m.captured(1);
-        if (axis == QLatin1String("depth")) axis = CoreText::tr("depth");
-        else if (axis == QLatin1String("seq")) axis = CoreText::tr("seq", "sequence length");
-        else if (axis == QLatin1String("width")) axis = CoreText::tr("width");
-        else axis = CoreText::tr("batch");
-        return CoreText::tr("%1 %2: %3")
-            .arg(axis, m.captured(2), progressText(m.captured(3).toStdString()));
-    }
-    return translateShapes(message, shapes, std::size(shapes));
 }
 
 }  // namespace ckptlab::ui

@@ -1,15 +1,17 @@
 #pragma once
-// The core's English messages that the app shows, in the user's language. The core stays plain
-// C++ and English (the CLI prints it as it is); these rebuild the same message from its parts
-// with tr(): a field error from its field and config.h's `limits`, a strategy's help line from
-// its kind, a strategy error from the shapes core/src/model/strategy.cpp throws. A message of a
-// shape not known here comes back in English rather than not at all.
+// Core's messages and strategy help in the user's language. The core stays plain C++ and
+// English (the CLI prints it as it is) and hands its messages over typed (core_message.h): a
+// code and its arguments. Each code has its translation here, keyed by the code, with core's
+// English pattern as the source text; each strategy kind of core's table has its description.
+// A code or kind without one here comes out in core's English rather than not at all
+// (test_translations fails on it).
 
 #include <QCoreApplication>
 #include <QString>
-#include <string>
+#include <exception>
 
 #include "ckptlab/config.h"
+#include "ckptlab/core_message.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/strategy.h"
 
@@ -19,19 +21,19 @@ class CoreText {
     Q_DECLARE_TR_FUNCTIONS(CoreText)
 };
 
-// validate(config)'s error for `error.field`, with the allowed range and the value `config` has.
-QString fieldErrorText(const FieldError& error, const ExperimentConfig& config);
-// The same for a field error known only by its message (a sweep check's verdict).
-QString configErrorText(const std::string& message);
+// A core message in the user's language: its code's translation, filled with its arguments
+// (a field's name translated) and its nested messages, translated in turn.
+QString coreMessageText(const CoreMessage& message);
+// A core error's message translated (StrategyError, ConfigError, BudgetError, MemoryError),
+// or what() as it is for any other exception.
+QString coreErrorText(const std::exception& error);
+// validate(config)'s error, with the field's name and allowed range.
+QString fieldErrorText(const FieldError& error);
 // A scaling sweep's dimension as the panels name it: "depth", "seq", "width", "batch".
 QString scalingAxisText(ScalingAxis axis);
 // One line of the strategy syntax help: "every:N  checkpoint blocks 0, N, 2N, …".
 QString strategyHelpText(StrategyKind kind);
-// Every kind's line, one per line, in the order strategyCatalog lists them.
+// Every kind's line of core's table (strategyKinds), one per line, in its order.
 QString strategySyntaxText();
-// A StrategyError's message (parseStrategy, checkStrategy) in the user's language.
-QString strategyErrorText(const std::string& message);
-// A progress message of the runner ("building the model", "full: warm-up 2/3", …).
-QString progressText(const std::string& message);
 
 }  // namespace ckptlab::ui

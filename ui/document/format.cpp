@@ -14,6 +14,8 @@ QString formatBytes(std::int64_t bytes) {
     return QStringLiteral("%1 B").arg(bytes);
 }
 
+QString formatDecimals(double value, int decimals) { return QString::number(value, 'f', decimals); }
+
 QString formatDuration(double seconds) {
     if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("?");
     const long long s = std::llround(seconds);

@@ -34,12 +34,12 @@ CombinedSources combineSources(std::vector<ResultSource>& sources) {
                                        .toStdString());
         for (size_t r = 0; r < source.results.runs.size(); ++r) {
             RunResult run = source.results.runs[r];
-            run.strategy = sourcedStrategyName(QString::fromStdString(run.strategy), source.label)
-                               .toStdString();
+            run.label =
+                sourcedStrategyName(QString::fromStdString(run.strategy.name()), source.label)
+                    .toStdString();
             merged.runs.push_back(std::move(run));
             combined.thinned.push_back(r < source.thinned.size() ? source.thinned[r]
                                                                  : std::vector<TimelineEvent>{});
-            combined.runSource.push_back(int(s));
         }
     }
     return combined;

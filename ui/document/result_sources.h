@@ -1,8 +1,9 @@
 #pragma once
 // Several results files open at once (File → Open with several files, Add Results File…): each
 // file's runs as read, the label of its machine from core's compareResults (comparison.h), and
-// all of them merged into one set for the charts. In the merged set each run's strategy reads
-// "<strategy> · <machine>" (sourcedStrategyName), so every chart keeps the files apart as groups,
+// all of them merged into one set for the charts. In the merged set each run's name reads
+// "<strategy> · <machine>" (RunResult::label, sourcedStrategyName), its strategy unchanged, so
+// every chart keeps the files apart as groups,
 // names the machine in its legend and selects a run by that name; the table reads each file's
 // own runs instead.
 
@@ -27,9 +28,8 @@ struct ResultSource {
 // Several sources as one set: the runs of every source in the sources' order.
 struct CombinedSources {
     Comparison comparison;
-    ResultSet results;                                // runs named by sourcedStrategyName
+    ResultSet results;                                // runs labelled by sourcedStrategyName
     std::vector<std::vector<TimelineEvent>> thinned;  // parallel to results.runs
-    std::vector<int> runSource;                       // per merged run: its source
 };
 
 // The sources as the charts see them (charts/source_groups.h).

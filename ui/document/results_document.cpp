@@ -8,8 +8,14 @@ namespace ckptlab::ui {
 
 QStringList ResultsDocument::strategyNames() const {
     QStringList names;
-    for (const RunResult& run : m_results.runs) names << QString::fromStdString(run.strategy);
+    for (const RunResult& run : m_results.runs) names << QString::fromStdString(run.name());
     return names;
+}
+
+int ResultsDocument::firstRunOf(const Strategy& strategy) const {
+    for (int i = 0; i < runCount(); ++i)
+        if (m_results.runs[size_t(i)].strategy == strategy) return i;
+    return -1;
 }
 
 const RunResult* ResultsDocument::selected() const {
@@ -23,23 +29,17 @@ void ResultsDocument::setFilePath(const QString& path) {
     Q_EMIT filePathChanged(path);
 }
 
-int ResultsDocument::sourceOfRun(int runIndex) const {
-    return runIndex >= 0 && runIndex < int(m_runSource.size()) ? m_runSource[size_t(runIndex)] : 0;
-}
-
-QStringList ResultsDocument::experimentStrategies() const {
-    if (m_sources.empty()) return strategyNames();
-    QStringList names;
-    for (const RunResult& run : m_sources.front().results.runs)
-        names << QString::fromStdString(run.strategy);
-    return names;
+std::vector<Strategy> ResultsDocument::experimentStrategies() const {
+    const ResultSet& measured = m_sources.empty() ? m_results : m_sources.front().results;
+    std::vector<Strategy> strategies;
+    for (const RunResult& run : measured.runs) strategies.push_back(run.strategy);
+    return strategies;
 }
 
 void ResultsDocument::resetSources(std::vector<ResultSource> sources) {
     CombinedSources combined = combineSources(sources);  // throws before anything changes
     m_sources = std::move(sources);
     m_comparison = std::move(combined.comparison);
-    m_runSource = std::move(combined.runSource);
     m_results = std::move(combined.results);
     m_thinned = std::move(combined.thinned);
     m_timesPending.assign(m_results.runs.size(), false);
@@ -57,7 +57,6 @@ void ResultsDocument::clear() {
 
 void ResultsDocument::reset(ResultSet results, std::vector<std::vector<TimelineEvent>> thinned) {
     m_sources.clear();
-    m_runSource.clear();
     m_comparison = {};
     m_results = std::move(results);
     m_thinned = std::move(thinned);

@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "document/metatypes.h"
+#include "base/metatypes.h"
 #include "document/result_sources.h"
 
 namespace ckptlab::ui {
@@ -21,7 +21,10 @@ public:
     const std::vector<std::vector<TimelineEvent>>& thinnedTimelines() const { return m_thinned; }
     int runCount() const { return int(m_results.runs.size()); }
     bool isEmpty() const { return m_results.runs.empty(); }
+    // Each run's name (RunResult::name), as the charts name their series.
     QStringList strategyNames() const;
+    // The index of the first run of `strategy`, -1 when none.
+    int firstRunOf(const Strategy& strategy) const;
 
     // -1 when nothing is selected.
     int selectedRun() const { return m_selected; }
@@ -34,7 +37,7 @@ public:
     void setModified(bool modified) { m_modified = modified; }
 
     // Several results files side by side (result_sources.h): results() then holds every file's
-    // runs, named "<strategy> · <machine>", and a run's index is its place in that merged set.
+    // runs, labelled "<strategy> · <machine>", and a run's index is its place in that merged set.
     // Throws ComparisonError (nothing changed) for fewer than two sources or a file twice.
     // Never modified: every run came from a file. clear(), reset() and a sweep end it.
     void resetSources(std::vector<ResultSource> sources);
@@ -43,10 +46,8 @@ public:
     const std::vector<ResultSource>& sources() const { return m_sources; }
     // The comparison of the sources (nullptr with fewer than two).
     const Comparison* comparison() const { return m_sources.empty() ? nullptr : &m_comparison; }
-    // The source a run came from; 0 without several sources.
-    int sourceOfRun(int runIndex) const;
     // The strategies Run would measure again: every run's, or the first file's with several.
-    QStringList experimentStrategies() const;
+    std::vector<Strategy> experimentStrategies() const;
 
     // Starts a new, empty set (a new sweep begins).
     void clear();
@@ -91,7 +92,6 @@ private:
     bool m_modified = false;
     std::vector<ResultSource> m_sources;  // empty unless several files are open
     Comparison m_comparison;
-    std::vector<int> m_runSource;  // with several sources: each merged run's source
 };
 
 }  // namespace ckptlab::ui

@@ -9,36 +9,38 @@
 #include "charts/chart_builders.h"
 #include "charts/run_text.h"
 #include "charts/source_groups.h"
+#include "ckptlab/sweep_policy.h"
+#include "document/format.h"
 #include "document/time_text.h"
 
 namespace ckptlab::ui {
 
 namespace {
 
-QString number(double value, int decimals) { return QString::number(value, 'f', decimals); }
-
 QString optionalNumber(const std::optional<double>& value, int decimals, const char* suffix = "") {
-    return value ? number(*value, decimals) + QLatin1String(suffix) : QStringLiteral("—");
+    return value ? formatDecimals(*value, decimals) + QLatin1String(suffix) : QStringLiteral("—");
 }
 
 // Errors read as signed percentages: "+2.1 %" predicted too high, "−0.4 %" too low.
 QString signedPercent(const std::optional<double>& value) {
     if (!value) return QStringLiteral("—");
-    const QString text = number(std::abs(*value), 1) + QStringLiteral(" %");
+    const QString text = formatDecimals(std::abs(*value), 1) + QStringLiteral(" %");
     if (text.startsWith(QStringLiteral("0.0 "))) return text;
     return (*value < 0 ? QStringLiteral("−") : QStringLiteral("+")) + text;
 }
 
-// Core's summary (each run against the `none` of its own size), the same rows the CSV export
-// writes; a scaling sweep's rows say their size.
-std::vector<SummaryRow> summaryRows(const ResultSet& results) {
-    std::vector<SummaryRow> rows = summarize(results);
+// Each run's name in the strategy column: a scaling sweep's rows say their size.
+QStringList rowNames(const ResultSet& results) {
     ScalingAxis axis = ScalingAxis::Depth;
-    if (!detectScaling(results, &axis)) return rows;
-    for (std::size_t i = 0; i < rows.size(); ++i)
-        rows[i].strategy += " (" + toString(axis) + " " +
-                            std::to_string(axisValue(results.runs[i].config, axis)) + ")";
-    return rows;
+    const bool scaling = detectScaling(results, &axis);
+    QStringList names;
+    for (const RunResult& run : results.runs) {
+        std::string name = run.strategy.name();
+        if (scaling)
+            name += " (" + toString(axis) + " " + std::to_string(axisValue(run.config, axis)) + ")";
+        names << QString::fromStdString(name);
+    }
+    return names;
 }
 
 // "nan" and "inf" spelled the same whatever the locale and the sign bit.
@@ -61,7 +63,7 @@ QVariant outOfMemoryDisplay(const SummaryRow& row, int column) {
     using Model = ResultsTableModel;
     // A partial peak says so.
     if (column == Model::PeakMiBColumn)
-        return ResultsTableModel::tr("%1 (partial)").arg(number(row.peak_mib, 2));
+        return ResultsTableModel::tr("%1 (partial)").arg(formatDecimals(row.peak_mib, 2));
     // Where the missing time would be, in view without scrolling to the last column.
     if (column == Model::StepMsColumn) return ResultsTableModel::tr("out of memory");
     if (column != Model::StrategyColumn && column != Model::GradCheckColumn &&
@@ -88,7 +90,7 @@ QVariant foreground(const SummaryRow& row, int column) {
         return QBrush(QColor(0xc0, 0x1c, 0x28));
     // Below the optimal curve cannot happen unless the planner or cost model is wrong.
     if (column == Model::SlowerThanOptimalColumn && row.slower_than_optimal_pct &&
-        *row.slower_than_optimal_pct < -1e-6)
+        standingFor(*row.slower_than_optimal_pct) == CurveStanding::Below)
         return QBrush(QColor(0xc0, 0x1c, 0x28));
     return {};
 }
@@ -107,17 +109,19 @@ QVariant toolTip(const SummaryRow& row, int column, const QString& outOfMemoryDe
     if (column == Model::SavedPerAddedColumn) return savedPerAddedToolTip(row);
     if (column == Model::TimeAddedColumn) return timeAddedToolTip(row);
     if (column == Model::SlowerThanOptimalColumn && row.optimal_step_ms)
-        return ResultsTableModel::tr("The optimal schedule within this peak is predicted to take %1 ms")
+        return ResultsTableModel::tr(
+                   "The optimal schedule within this peak is predicted to take %1 ms")
             .arg(*row.optimal_step_ms, 0, 'f', 1);
     return {};
 }
 
 }  // namespace
 
-void ResultsTableModel::setResults(const ResultSet& results, const std::vector<bool>& timesPending) {
+void ResultsTableModel::setResults(const ResultSet& results,
+                                   const std::vector<bool>& timesPending) {
     std::vector<const RunResult*> runs;
     for (const RunResult& run : results.runs) runs.push_back(&run);
-    applyRows(summaryRows(results), runs, strategyOrder(results), {});
+    applyRows(summarize(results), rowNames(results), runs, strategyOrder(results), {});
     for (size_t i = 0; i < m_timing.size() && i < timesPending.size(); ++i)
         m_timing[i].pending = timesPending[i];
 }
@@ -125,10 +129,12 @@ void ResultsTableModel::setResults(const ResultSet& results, const std::vector<b
 void ResultsTableModel::setSources(const std::vector<ResultSource>& sources) {
     std::vector<SummaryRow> rows;
     std::vector<const RunResult*> runs;
+    QStringList names;
     QStringList strategies;
     QStringList labels;
     for (const ResultSource& source : sources) {
-        for (SummaryRow& row : summaryRows(source.results)) rows.push_back(std::move(row));
+        for (SummaryRow& row : summarize(source.results)) rows.push_back(std::move(row));
+        names << rowNames(source.results);
         for (const RunResult& run : source.results.runs) {
             runs.push_back(&run);
             labels << source.label;
@@ -136,14 +142,15 @@ void ResultsTableModel::setSources(const std::vector<ResultSource>& sources) {
         for (const QString& strategy : strategyOrder(source.results))
             if (!strategies.contains(strategy)) strategies << strategy;
     }
-    applyRows(std::move(rows), runs, strategies, labels);
+    applyRows(std::move(rows), names, runs, strategies, labels);
 }
 
-void ResultsTableModel::applyRows(std::vector<SummaryRow> rows,
+void ResultsTableModel::applyRows(std::vector<SummaryRow> rows, const QStringList& names,
                                   const std::vector<const RunResult*>& runs,
                                   const QStringList& strategies, const QStringList& sourceLabels) {
     const bool columnsChange = sourceLabels.isEmpty() != m_sourceLabels.isEmpty();
     m_strategies = strategies;
+    m_names = names;
     m_runStrategy.clear();
     m_oomDetails.clear();
     m_timing.assign(runs.size(), {});
@@ -151,7 +158,7 @@ void ResultsTableModel::applyRows(std::vector<SummaryRow> rows,
         const RunResult& run = *runs[i];
         m_timing[i].samples = int(run.metrics.step_samples_ms.size());
         m_timing[i].gflops = run.metrics.gflop_per_s;
-        m_runStrategy << QString::fromStdString(run.strategy);
+        m_runStrategy << QString::fromStdString(run.strategy.name());
         m_oomDetails << (run.out_of_memory ? outOfMemoryDetails(run) : QString());
         // A run that ran out of memory keeps its forecast (what it would have needed); only
         // the errors against its partial measurement are left out.
@@ -201,8 +208,8 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
         default: return {};
         }
     }
-    const Timing timing = index.row() < int(m_timing.size()) ? m_timing[size_t(index.row())]
-                                                              : Timing{};
+    const Timing timing =
+        index.row() < int(m_timing.size()) ? m_timing[size_t(index.row())] : Timing{};
     switch (role) {
     case Qt::DisplayRole:
         if (row.out_of_memory) {
@@ -242,8 +249,9 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
     case Qt::ForegroundRole: return foreground(row, column);
     case Qt::ToolTipRole:
         if (timing.pending && isTimeColumn(column) && !row.error)
-            return tr("Timing: the timed steps of every strategy run after all traced steps, "
-                      "interleaved in rounds; this row's times arrive then");
+            return tr(
+                "Timing: the timed steps of every strategy run after all traced steps, "
+                "interleaved in rounds; this row's times arrive then");
         if (column == StepMsColumn && !row.out_of_memory && !row.error)
             return stepIntervalToolTip(row, timing.samples);
         return toolTip(row, column, m_oomDetails.value(index.row()));
@@ -261,11 +269,11 @@ QVariant ResultsTableModel::timingDisplay(const SummaryRow& row, const Timing& t
     case StepMsColumn: return stepIntervalText(row);
     case StepCvColumn: return cvText(row);
     case FastestStepColumn:
-        return std::isfinite(row.step_fastest_ms) ? number(row.step_fastest_ms, 2)
+        return std::isfinite(row.step_fastest_ms) ? formatDecimals(row.step_fastest_ms, 2)
                                                   : QStringLiteral("—");
     case GflopsColumn:
         return timing.gflops && std::isfinite(*timing.gflops)
-                   ? number(*timing.gflops, *timing.gflops < 100 ? 2 : 1)
+                   ? formatDecimals(*timing.gflops, *timing.gflops < 100 ? 2 : 1)
                    : QStringLiteral("—");
     case TimeAddedColumn: return timeAddedText(row);
     default: return {};
@@ -274,17 +282,18 @@ QVariant ResultsTableModel::timingDisplay(const SummaryRow& row, const Timing& t
 
 QVariant ResultsTableModel::display(const SummaryRow& row, int column) const {
     switch (column) {
-    case StrategyColumn: return QString::fromStdString(row.strategy);
-    case PeakMiBColumn: return number(row.peak_mib, 2);
+    case StrategyColumn: return m_names.value(int(&row - m_rows.data()));
+    case PeakMiBColumn: return formatDecimals(row.peak_mib, 2);
     case PredictedPeakColumn: return optionalNumber(row.predicted_peak_mib, 2);
     case PeakErrorColumn: return signedPercent(row.peak_error_pct);
-    case ActivationsMiBColumn: return number(row.activations_mib, 2);
-    case StepMsColumn: return number(row.step_ms, 2);
-    case FastestStepColumn: return number(row.step_fastest_ms, 2);
+    case ActivationsMiBColumn: return formatDecimals(row.activations_mib, 2);
+    case StepMsColumn: return formatDecimals(row.step_ms, 2);
+    case FastestStepColumn: return formatDecimals(row.step_fastest_ms, 2);
     case PredictedStepColumn: return optionalNumber(row.predicted_step_ms, 1);
     case StepErrorColumn: return signedPercent(row.step_error_pct);
-    case SlowerThanOptimalColumn:
-        return row.slower_than_optimal_pct && std::abs(*row.slower_than_optimal_pct) < 0.05
+    case SlowerThanOptimalColumn:  // core's verdict: on the curve reads "optimal"
+        return row.slower_than_optimal_pct &&
+                       standingFor(*row.slower_than_optimal_pct) == CurveStanding::OnCurve
                    ? tr("optimal")
                    : signedPercent(row.slower_than_optimal_pct);
     case MemorySavedColumn: return optionalNumber(row.memory_saved_pct, 1, " %");
@@ -303,7 +312,7 @@ QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const {
         column != GradCheckColumn && column != PredictedPeakColumn && column != PredictedStepColumn)
         return -1e300;
     switch (column) {
-    case StrategyColumn: return QString::fromStdString(row.strategy);
+    case StrategyColumn: return m_names.value(int(&row - m_rows.data()));
     case PeakMiBColumn: return row.peak_mib;
     case PredictedPeakColumn: return opt(row.predicted_peak_mib);
     case PeakErrorColumn: return opt(row.peak_error_pct);
@@ -327,75 +336,6 @@ QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const {
         return row.error                      ? 1e300
                : std::isnan(row.max_abs_diff) ? std::numeric_limits<double>::infinity()
                                               : row.max_abs_diff;
-    }
-    return {};
-}
-
-QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
-        return QAbstractTableModel::headerData(section, orientation, role);
-    if (section == SourceColumn) {
-        if (role == Qt::DisplayRole) return tr("Source");
-        if (role == Qt::ToolTipRole)
-            return tr("The machine of the results file the run comes from (its file's name too "
-                      "when two files were made on the same machine)");
-        return {};
-    }
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case StrategyColumn: return tr("Strategy");
-        case PeakMiBColumn: return tr("Peak (MiB)");
-        case PredictedPeakColumn: return tr("Predicted peak");
-        case PeakErrorColumn: return tr("Peak error");
-        case ActivationsMiBColumn: return tr("Activations (MiB)");
-        case StepMsColumn: return tr("Step (ms) [95% CI]");
-        case StepCvColumn: return tr("CV");
-        case GflopsColumn: return tr("GFLOP/s");
-        case FastestStepColumn: return tr("Fastest (ms)");
-        case PredictedStepColumn: return tr("Predicted step");
-        case StepErrorColumn: return tr("Step error");
-        case SlowerThanOptimalColumn: return tr("vs optimal");
-        case MemorySavedColumn: return tr("Memory saved");
-        case TimeAddedColumn: return tr("Time added");
-        case SavedPerAddedColumn: return tr("Saved / added");
-        case GradCheckColumn: return tr("Gradient check");
-        }
-    }
-    if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case PeakMiBColumn: return tr("Highest allocation above the step's start");
-        case StepMsColumn:
-            return tr("Median of the timed repeats and, in brackets, its 95% distribution-free "
-                      "interval (order statistics of the samples, taken in interleaved rounds); "
-                      "* marks a min–max range of fewer than 6 samples");
-        case StepCvColumn:
-            return tr("Coefficient of variation of the timed repeats: their spread in % of the "
-                      "mean");
-        case GflopsColumn:
-            return tr("Matmul work of one step (forward, recompute, backward) over the median "
-                      "step time");
-        case TimeAddedColumn:
-            return tr("Median step time against none's, with the range of the difference; "
-                      "≈ 0 when the two intervals overlap (within noise)");
-        case SavedPerAddedColumn:
-            return tr("Memory saved % per time added %; blank when the time added is within "
-                      "noise or not positive");
-        case FastestStepColumn:
-            return tr(
-                "The fastest timed repeat: on a shared machine the one least disturbed by "
-                "other work");
-        case PredictedPeakColumn:
-            return tr("Peak predicted before the run from the costs of one measured block (MiB)");
-        case PredictedStepColumn:
-            return tr("Step time predicted from the costs of one measured block (ms)");
-        case PeakErrorColumn:
-        case StepErrorColumn:
-            return tr("Prediction error in % of the measurement (+ predicted too high)");
-        case SlowerThanOptimalColumn:
-            return tr(
-                "How much slower than the optimal schedule within the same peak this run "
-                "is predicted to be (negative would mean the planner is wrong)");
-        }
     }
     return {};
 }

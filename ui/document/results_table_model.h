@@ -68,16 +68,19 @@ public:
 
 private:
     // Rows parallel to `runs`; `sourceLabels` per row, empty for one set.
-    void applyRows(std::vector<SummaryRow> rows, const std::vector<const RunResult*>& runs,
-                   const QStringList& strategies, const QStringList& sourceLabels);
+    void applyRows(std::vector<SummaryRow> rows, const QStringList& names,
+                   const std::vector<const RunResult*>& runs, const QStringList& strategies,
+                   const QStringList& sourceLabels);
     QVariant display(const SummaryRow& row, int column) const;
     QVariant sortValue(const SummaryRow& row, int column) const;
 
     std::vector<SummaryRow> m_rows;
+    QStringList
+        m_names;  // per row, as the strategy column shows it (with its size in a scaling sweep)
     // Per row: the full out-of-memory description, for tooltips.
     QStringList m_oomDetails;
-    QStringList m_runStrategy;  // each row's plain strategy name, for its colour
-    QStringList m_strategies;   // the set's order, for colours
+    QStringList m_runStrategy;   // each row's plain strategy name, for its colour
+    QStringList m_strategies;    // the set's order, for colours
     QStringList m_sourceLabels;  // per row, with several sources only
     // Per row: the step-time samples, GFLOP/s, and whether the times are still to come.
     struct Timing {

@@ -1,21 +1,11 @@
 #include "document/run_identity.h"
 
-#include <tuple>
+#include "ckptlab/config_fields.h"
 
 namespace ckptlab::ui {
 
-namespace {
-
-auto fields(const ExperimentConfig& c) {
-    return std::tie(c.block, c.depth, c.width, c.seq, c.batch, c.heads, c.dropout, c.dtype,
-                    c.device, c.optimizer, c.seed, c.threads, c.warmup, c.repeats,
-                    c.repeats_auto, c.time_limit_s, c.memory_limit_mib, c.keep_grads);
-}
-
-}  // namespace
-
 bool sameExperiment(const ExperimentConfig& a, const ExperimentConfig& b) {
-    return fields(a) == fields(b);
+    return sameFields(a, b, kChangesIdentity);
 }
 
 int waitingRunFor(const std::vector<RunResult>& runs, const std::vector<bool>& waiting,

@@ -8,7 +8,8 @@
 
 namespace ckptlab::ui {
 
-// Whether two configs describe the same experiment (every field of ExperimentConfig).
+// Whether two configs describe the same experiment: equal in every field that changes a run's
+// identity (kChangesIdentity in config_fields.h, which every field has).
 bool sameExperiment(const ExperimentConfig& a, const ExperimentConfig& b);
 
 // The first run of `runs` still waiting for its times (`waiting`, parallel to runs) with the

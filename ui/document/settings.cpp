@@ -4,6 +4,10 @@
 #include <QFileInfo>
 #include <QMainWindow>
 #include <QSettings>
+#include <optional>
+#include <type_traits>
+
+#include "ckptlab/config_fields.h"
 
 namespace ckptlab::ui {
 
@@ -18,9 +22,43 @@ QString folderKey(FolderKind kind) {
     return QStringLiteral("folders/other");
 }
 
-template <typename T>
-T parsedOr(const std::optional<T>& parsed, T fallback) {
-    return parsed ? *parsed : fallback;
+// A stored value as its field's type; nullopt when it does not read as one.
+std::optional<FieldValue> fromSetting(const ConfigField& field, const QVariant& stored) {
+    bool ok = false;
+    switch (typeOf(field)) {
+    case FieldType::Int: {
+        const qlonglong v = stored.toLongLong(&ok);
+        return ok ? std::optional<FieldValue>(static_cast<long long>(v)) : std::nullopt;
+    }
+    case FieldType::Seed: {
+        const qulonglong v = stored.toULongLong(&ok);
+        return ok ? std::optional<FieldValue>(static_cast<std::uint64_t>(v)) : std::nullopt;
+    }
+    case FieldType::Real: {
+        const double v = stored.toDouble(&ok);
+        return ok ? std::optional<FieldValue>(v) : std::nullopt;
+    }
+    case FieldType::Bool: return FieldValue(stored.toBool());
+    case FieldType::Choice:
+    case FieldType::Text: return FieldValue(stored.toString().toStdString());
+    }
+    return std::nullopt;
+}
+
+QVariant toSetting(const FieldValue& value) {
+    return std::visit(
+        [](const auto& v) -> QVariant {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::string>)
+                return QString::fromStdString(v);
+            else if constexpr (std::is_same_v<T, long long>)
+                return qlonglong(v);
+            else if constexpr (std::is_same_v<T, std::uint64_t>)
+                return quint64(v);
+            else
+                return v;
+        },
+        value);
 }
 
 }  // namespace
@@ -28,52 +66,23 @@ T parsedOr(const std::optional<T>& parsed, T fallback) {
 ExperimentConfig Settings::lastConfig() const {
     QSettings s;
     s.beginGroup(QStringLiteral("config"));
-    const ExperimentConfig d;  // defaults for anything missing
+    const ExperimentConfig defaults;  // for anything missing
     ExperimentConfig c;
-    c.block = parsedOr(parseBlockKind(s.value("block").toString().toStdString()), d.block);
-    c.depth = s.value("depth", d.depth).toInt();
-    c.width = s.value("width", d.width).toInt();
-    c.seq = s.value("seq", d.seq).toInt();
-    c.batch = s.value("batch", d.batch).toInt();
-    c.heads = s.value("heads", d.heads).toInt();
-    c.dropout = s.value("dropout", d.dropout).toDouble();
-    c.dtype = parsedOr(parseDType(s.value("dtype").toString().toStdString()), d.dtype);
-    c.device = s.value("device", QString::fromStdString(d.device)).toString().toStdString();
-    c.optimizer =
-        parsedOr(parseOptimizer(s.value("optimizer").toString().toStdString()), d.optimizer);
-    c.seed = s.value("seed", quint64(d.seed)).toULongLong();
-    c.threads = s.value("threads", d.threads).toInt();
-    c.warmup = s.value("warmup", d.warmup).toInt();
-    c.repeats = s.value("repeats", d.repeats).toInt();
-    c.repeats_auto = s.value("repeatsAuto", d.repeats_auto).toBool();
-    c.time_limit_s = s.value("timeLimitS", d.time_limit_s).toDouble();
-    c.memory_limit_mib = s.value("memoryLimitMib", d.memory_limit_mib).toDouble();
-    c.keep_grads = s.value("keepGrads", d.keep_grads).toBool();
+    for (const ConfigField& field : configFields()) {
+        const QVariant stored = s.value(QLatin1String(field.settings));
+        if (!stored.isValid()) continue;
+        const auto value = fromSetting(field, stored);
+        if (!value || !setValue(field, c, *value)) return defaults;
+    }
     // A hand-edited or stale file must not put the widgets out of range.
-    return validate(c).empty() ? c : d;
+    return validate(c).empty() ? c : defaults;
 }
 
 void Settings::setLastConfig(const ExperimentConfig& c) {
     QSettings s;
     s.beginGroup(QStringLiteral("config"));
-    s.setValue("block", QString::fromStdString(toString(c.block)));
-    s.setValue("depth", c.depth);
-    s.setValue("width", c.width);
-    s.setValue("seq", c.seq);
-    s.setValue("batch", c.batch);
-    s.setValue("heads", c.heads);
-    s.setValue("dropout", c.dropout);
-    s.setValue("dtype", QString::fromStdString(toString(c.dtype)));
-    s.setValue("device", QString::fromStdString(c.device));
-    s.setValue("optimizer", QString::fromStdString(toString(c.optimizer)));
-    s.setValue("seed", quint64(c.seed));
-    s.setValue("threads", c.threads);
-    s.setValue("warmup", c.warmup);
-    s.setValue("repeats", c.repeats);
-    s.setValue("repeatsAuto", c.repeats_auto);
-    s.setValue("timeLimitS", c.time_limit_s);
-    s.setValue("memoryLimitMib", c.memory_limit_mib);
-    s.setValue("keepGrads", c.keep_grads);
+    for (const ConfigField& field : configFields())
+        s.setValue(QLatin1String(field.settings), toSetting(valueOf(field, c)));
 }
 
 QStringList Settings::checkedStrategies() const {

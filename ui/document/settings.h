@@ -19,6 +19,8 @@ public:
     // Bump when docks or toolbars change, so an old saved layout is not restored onto them.
     static constexpr int kWindowStateVersion = 1;
 
+    // Every config field under "config/<its settings key>" (config_fields.h). Missing keys read
+    // as the defaults; a value that does not read or validate makes the whole config default.
     ExperimentConfig lastConfig() const;
     void setLastConfig(const ExperimentConfig& config);
 
@@ -30,7 +32,7 @@ public:
     // False when nothing or an older layout version was saved.
     bool restoreWindow(QMainWindow& window) const;
 
-    // View → Projector mode (window/projector_mode.h); off when never set.
+    // View → Projector mode (base/projector_mode.h); off when never set.
     bool projectorMode() const;
     void setProjectorMode(bool on);
 

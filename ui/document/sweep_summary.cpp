@@ -25,10 +25,14 @@ QString scalingVerdict(const ResultSet& results) {
     QStringList parts;
     QStringList seen;
     for (const RunResult& run : results.runs) {
-        const QString name = QString::fromStdString(run.strategy);
+        // By name: the runs of several files merged keep their own fits.
+        const QString name = QString::fromStdString(run.name());
         if (seen.contains(name)) continue;
         seen << name;
-        const PowerFit fit = fitRuns(results, run.strategy, axis, ScalingMetric::ActivationBytes);
+        std::vector<const RunResult*> runs;
+        for (const RunResult& other : results.runs)
+            if (other.name() == run.name()) runs.push_back(&other);
+        const PowerFit fit = fitRuns(runs, axis, ScalingMetric::ActivationBytes);
         if (fit.points >= 2) parts << QObject::tr("%1 k=%2").arg(name).arg(fit.exponent, 0, 'f', 2);
     }
     return QObject::tr("Activation memory ∝ %1^k: %2")
@@ -43,7 +47,7 @@ QString outOfMemoryVerdict(const ResultSet& results) {
     for (const RunResult& run : results.runs) {
         if (run.out_of_memory) {
             failed << QObject::tr("%1 at %2")
-                          .arg(QString::fromStdString(run.strategy),
+                          .arg(QString::fromStdString(run.name()),
                                whereText(run.out_of_memory->phase, run.out_of_memory->block));
             const double l = run.config.memory_limit_mib;
             if (limit > 0 && l != limit) oneLimit = false;
@@ -116,13 +120,13 @@ QString paretoVerdict(const ResultSet& results) {
         const SummaryRow& row = rows[s.row];
         const double slower = s.slower_pct;
         switch (s.standing) {
-        case CurveStanding::Below: below << QString::fromStdString(row.strategy); break;
+        case CurveStanding::Below: below << QString::fromStdString(row.strategy.name()); break;
         case CurveStanding::OnCurve: ++onCurve; break;
         case CurveStanding::Above: ++above; break;
         }
         if (slower > worst) {
             worst = slower;
-            worstName = QString::fromStdString(row.strategy);
+            worstName = QString::fromStdString(row.strategy.name());
         }
     }
     if (!below.isEmpty())

@@ -1,21 +1,20 @@
 #include "panels/charts_panel.h"
 
-#include <QAbstractAxis>
 #include <QChart>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 
+#include "base/projector_mode.h"
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
 #include "charts/schedule_view.h"
 #include "charts/source_groups.h"
-#include "ckptlab/summary.h"
 #include "document/results_document.h"
 #include "playback/charts_playback.h"
-#include "window/projector_mode.h"
 
 namespace ckptlab::ui {
 
@@ -24,29 +23,14 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
     setObjectName(QStringLiteral("charts"));
     setDocumentMode(true);
     m_playback = new ChartsPlayback(document, this);
-    for (ChartKind kind : kKinds) {
-        auto* view = new ChartView;
-        view->setObjectName(chartFileStem(kind) + QStringLiteral("View"));
-        connect(view, &ChartView::strategyClicked, this, &ChartsPanel::strategyClicked);
-        connect(view, &ChartView::hoverTextChanged, this, &ChartsPanel::hoverTextChanged);
-        m_views[index(kind)] = view;
-        QWidget* page = kind == ChartKind::Scaling    ? makeScalingPage(view)
-                        : kind == ChartKind::Tradeoff ? makeTradeoffPage(view)
-                        : kind == ChartKind::Timeline || kind == ChartKind::Lifetimes
-                            ? m_playback->addPage(view)  // with the playback bar under it
-                            : view;
-        addTab(page, chartTitle(kind));
-        view->showChart(build(kind));
+    for (ChartKind kind : m_kinds) {
+        addTab(makePage(kind), chartTitle(kind));
+        setTabVisible(tabOf(kind), isAvailable(kind));
+        if (ChartView* shown = view(kind))
+            shown->showChart(build(kind));
+        else
+            m_stale[index(kind)] = true;  // the schedules: painted when first shown
     }
-    setTabVisible(index(ChartKind::Scaling), false);
-    m_schedule = new ScheduleView;
-    connect(m_schedule, &ScheduleView::strategyClicked, this, &ChartsPanel::strategyClicked);
-    m_scheduleScroll = new QScrollArea;
-    m_scheduleScroll->setWidget(m_schedule);
-    m_scheduleScroll->setWidgetResizable(true);
-    m_scheduleScroll->setFrameShape(QFrame::NoFrame);
-    m_schedulePage = m_playback->addPage(m_scheduleScroll);
-    addTab(m_schedulePage, tr("Checkpoint schedules"));
     m_playback->attach(view(ChartKind::Timeline), view(ChartKind::Lifetimes), m_schedule);
     connect(this, &QTabWidget::currentChanged, this,
             [this] { m_playback->pageShown(currentWidget()); });
@@ -61,6 +45,34 @@ ChartsPanel::ChartsPanel(ResultsDocument* document, QWidget* parent)
     connect(document, &ResultsDocument::runAdded, this, &ChartsPanel::markAllStale);
     connect(document, &ResultsDocument::frontierChanged, this, &ChartsPanel::markAllStale);
     connect(document, &ResultsDocument::selectionChanged, this, &ChartsPanel::onSelectionChanged);
+}
+
+// A tab's page: the chart's view, with the controls some charts have above it and the
+// playback bar under the step's charts; the schedule diagram in a scroll area.
+QWidget* ChartsPanel::makePage(ChartKind kind) {
+    if (isPainted(kind)) return makeSchedulePage();
+    auto* view = new ChartView;
+    view->setObjectName(chartFileStem(kind) + QStringLiteral("View"));
+    connect(view, &ChartView::strategyClicked, this, &ChartsPanel::strategyClicked);
+    connect(view, &ChartView::hoverTextChanged, this, &ChartsPanel::hoverTextChanged);
+    m_views[index(kind)] = view;
+    switch (kind) {
+    case ChartKind::Tradeoff: return makeTradeoffPage(view);
+    case ChartKind::Scaling: return makeScalingPage(view);
+    case ChartKind::Timeline:
+    case ChartKind::Lifetimes: return m_playback->addPage(view);  // the playback bar under it
+    default: return view;
+    }
+}
+
+QWidget* ChartsPanel::makeSchedulePage() {
+    m_schedule = new ScheduleView;
+    connect(m_schedule, &ScheduleView::strategyClicked, this, &ChartsPanel::strategyClicked);
+    m_scheduleScroll = new QScrollArea;
+    m_scheduleScroll->setWidget(m_schedule);
+    m_scheduleScroll->setWidgetResizable(true);
+    m_scheduleScroll->setFrameShape(QFrame::NoFrame);
+    return m_playback->addPage(m_scheduleScroll);
 }
 
 namespace {
@@ -110,15 +122,16 @@ QWidget* ChartsPanel::makeScalingPage(ChartView* view) {
     return pageWithChoice(tr("Plot:"), m_scalingMetric, view);
 }
 
-ChartKind ChartsPanel::currentKind() const {
-    const int current = currentIndex();
-    return current >= 0 && current < int(kKinds.size()) ? kKinds[size_t(current)]
-                                                        : ChartKind::Tradeoff;
+int ChartsPanel::tabOf(ChartKind kind) const {
+    const auto found = std::find(m_kinds.begin(), m_kinds.end(), kind);
+    return found == m_kinds.end() ? -1 : int(found - m_kinds.begin());
 }
 
-bool ChartsPanel::isScheduleCurrent() const { return currentWidget() == m_schedulePage; }
-
-void ChartsPanel::showSchedule() { setCurrentWidget(m_schedulePage); }
+ChartKind ChartsPanel::currentKind() const {
+    const int current = currentIndex();
+    return current >= 0 && current < int(m_kinds.size()) ? m_kinds[std::size_t(current)]
+                                                         : m_kinds.front();
+}
 
 void ChartsPanel::restyle() {
     markAllStale();
@@ -126,39 +139,43 @@ void ChartsPanel::restyle() {
 }
 
 void ChartsPanel::setCurrentKind(ChartKind kind) {
-    if (isAvailable(kind)) setCurrentIndex(index(kind));
+    if (tabOf(kind) >= 0 && isAvailable(kind)) setCurrentIndex(tabOf(kind));
 }
 
-bool ChartsPanel::isAvailable(ChartKind kind) const { return isTabVisible(index(kind)); }
-
-ChartView* ChartsPanel::view(ChartKind kind) const { return m_views[index(kind)]; }
+bool ChartsPanel::isAvailable(ChartKind kind) const {
+    return chartApplies(kind, m_document->results());
+}
 
 QChart* ChartsPanel::chart(ChartKind kind) {
+    if (!view(kind)) return nullptr;
     if (m_stale[index(kind)]) rebuild(kind);
     return view(kind)->chart();
 }
 
 void ChartsPanel::markAllStale() {
     m_stale.fill(true);
-    m_scheduleStale = true;
-    const bool scaling = detectScaling(m_document->results(), nullptr);
-    if (scaling != isTabVisible(index(ChartKind::Scaling))) {
-        setTabVisible(index(ChartKind::Scaling), scaling);
-        if (scaling)
-            setCurrentKind(ChartKind::Scaling);  // an opened scaling sweep: show what it is for
+    for (ChartKind kind : m_kinds) {
+        const bool applies = isAvailable(kind);
+        if (applies == isTabVisible(tabOf(kind))) continue;
+        setTabVisible(tabOf(kind), applies);
+        // An opened scaling sweep: show what it is for.
+        if (applies && chartEntry(kind).scalingOnly) setCurrentKind(kind);
     }
     scheduleRefresh();
 }
 
 void ChartsPanel::onSelectionChanged() {
-    // The lifetime chart shows the selected run, and the timeline puts it first so its phases
-    // are the ones shaded; the others only change emphasis.
-    m_stale[index(ChartKind::Lifetimes)] = true;
-    m_stale[index(ChartKind::Timeline)] = true;
+    // The charts drawn around the focus run are rebuilt (the lifetimes show the selected run,
+    // the timeline puts it first so its phases are the ones shaded); the others only change
+    // emphasis.
     const RunResult* run = m_document->selected();
-    const QString strategy = run ? QString::fromStdString(run->strategy) : QString();
-    for (ChartKind kind : {ChartKind::Tradeoff, ChartKind::Breakdown, ChartKind::Scaling})
-        if (!m_stale[index(kind)]) setSelectedStrategy(view(kind)->chart(), strategy);
+    const QString strategy = run ? QString::fromStdString(run->name()) : QString();
+    for (ChartKind kind : m_kinds) {
+        if (chartEntry(kind).followsFocus)
+            m_stale[index(kind)] = true;
+        else if (!m_stale[index(kind)] && view(kind))
+            setSelectedStrategy(view(kind)->chart(), strategy);
+    }
     m_schedule->setSelectedRun(m_document->selectedRun());
     scheduleRefresh();
 }
@@ -166,77 +183,41 @@ void ChartsPanel::onSelectionChanged() {
 void ChartsPanel::scheduleRefresh() { m_refreshTimer.start(); }
 
 void ChartsPanel::refreshCurrent() {
-    if (isScheduleCurrent()) {
-        if (m_scheduleStale) {
-            m_schedule->setResults(m_document->results(), m_document->selectedRun());
-            m_scheduleStale = false;
-        }
-        return;
-    }
     const ChartKind kind = currentKind();
     if (m_stale[index(kind)]) rebuild(kind);
 }
 
 void ChartsPanel::rebuild(ChartKind kind) {
-    view(kind)->showChart(build(kind));  // deletes the chart shown before
+    if (isPainted(kind))
+        m_schedule->setResults(m_document->results(), m_document->selectedRun());
+    else
+        view(kind)->showChart(build(kind));  // deletes the chart shown before
     m_stale[index(kind)] = false;
     m_playback->chartReplaced(kind);
     ++m_builds[index(kind)];
 }
 
+// The panel's own choices: the median or the fastest repeat, the scaling metric, every run's
+// timeline, thinned already on the worker (or the loader's thread).
+ChartOptions ChartsPanel::options() const {
+    ChartOptions options;
+    options.fastestRepeat = m_tradeoffTime && m_tradeoffTime->currentIndex() == 1;
+    if (m_scalingMetric)
+        options.scalingMetric = ScalingMetric(m_scalingMetric->currentData().toInt());
+    options.timelineRuns = std::size_t(-1);
+    options.thinnedTimelines = &m_document->thinnedTimelines();
+    return options;
+}
+
 QChart* ChartsPanel::build(ChartKind kind) const {
-    const ResultSet& results = m_document->results();
     const RunResult* selected = m_document->selected();
-    QChart* chart = nullptr;
-    switch (kind) {
-    case ChartKind::Tradeoff:
-        if (m_tradeoffTime && m_tradeoffTime->currentIndex() == 1) {
-            chart = buildTradeoffChart(withFastestSteps(results), true);
-            const QList<QAbstractAxis*> vertical = chart->axes(Qt::Vertical);
-            if (!vertical.isEmpty())
-                vertical.front()->setTitleText(
-                    tr("Step time, fastest repeat (ms; no error bars)"));
-        } else {
-            chart = buildTradeoffChart(results);
-        }
-        break;
-    case ChartKind::Timeline: {
-        // Thinned on the worker (or the loader's thread); the selected run first.
-        std::vector<TimelineData> data;
-        const auto& thinned = m_document->thinnedTimelines();
-        for (size_t i = 0; i < results.runs.size(); ++i) {
-            const RunResult& run = results.runs[i];
-            if (run.error && !hasPartialTrace(run))
-                continue;  // a run that ran out of memory is drawn up to where it stopped
-            TimelineData d{&run, thinned[i]};
-            if (&run == selected)
-                data.insert(data.begin(), std::move(d));
-            else
-                data.push_back(std::move(d));
-        }
-        chart = buildTimelineChart(results, data);
-        break;
-    }
-    case ChartKind::Lifetimes: {
-        const RunResult* run = selected && !selected->error ? selected : representativeRun(results);
-        chart = run ? buildLifetimeChart(results, *run) : makeEmptyChart();
-        break;
-    }
-    case ChartKind::Breakdown: chart = buildBreakdownChart(results); break;
-    case ChartKind::Scaling: {
-        ScalingAxis axis = ScalingAxis::Depth;
-        const auto metric = ScalingMetric(m_scalingMetric ? m_scalingMetric->currentData().toInt()
-                                                          : int(ScalingMetric::ActivationBytes));
-        chart = detectScaling(results, &axis) ? buildScalingChart(results, axis, metric)
-                                              : makeEmptyChart(tr("Not a scaling sweep"));
-        break;
-    }
-    }
+    QChart* chart = buildChart(kind, m_document->results(), selected, options());
+    if (!chart) return nullptr;  // the painted schedule
     // Several files: each a group (a shade and a marker per file), their machines in the legend.
     if (m_document->sourceCount() > 1)
         styleSourceGroups(chart, chartSources(m_document->sources()));
     applyProjectorLook(chart);  // thicker lines and larger markers, in projector mode only
-    if (selected) setSelectedStrategy(chart, QString::fromStdString(selected->strategy));
+    if (selected) setSelectedStrategy(chart, QString::fromStdString(selected->name()));
     return chart;
 }
 

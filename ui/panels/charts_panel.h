@@ -1,14 +1,16 @@
 #pragma once
-// The charts in tabs, rebuilt from the document as results arrive: tradeoff, timeline,
-// lifetimes, breakdown, and scaling (shown only for a scaling sweep's results). Hidden tabs are
+// The charts in tabs, one per panel entry of the chart registry (charts/chart_registry.h),
+// rebuilt from the document as results arrive: tradeoff, timeline, lifetimes, breakdown, scaling
+// (shown only for a scaling sweep's results) and the checkpoint schedules. Hidden tabs are
 // only marked stale and rebuilt when shown (or when asked for), so a sweep pays for one chart
 // per run.
 
 #include <QTabWidget>
 #include <QTimer>
 #include <array>
+#include <vector>
 
-#include "charts/chart_builders.h"
+#include "charts/chart_registry.h"
 
 class QComboBox;
 class QScrollArea;
@@ -23,26 +25,23 @@ class ResultsDocument;
 class ChartsPanel : public QTabWidget {
     Q_OBJECT
 public:
-    static constexpr std::array<ChartKind, 5> kKinds{ChartKind::Tradeoff, ChartKind::Timeline,
-                                                     ChartKind::Lifetimes, ChartKind::Breakdown,
-                                                     ChartKind::Scaling};
-
     explicit ChartsPanel(ResultsDocument* document, QWidget* parent = nullptr);
 
-    // The chart tab shown; Tradeoff when the schedule tab is.
+    // The tab shown (Schedule for the schedule diagram's).
     ChartKind currentKind() const;
-    // The schedule diagram's tab (after the charts): which inputs each run stored and how
-    // often each block ran.
-    ScheduleView* scheduleView() const { return m_schedule; }
-    bool isScheduleCurrent() const;
-    void showSchedule();
+    // Shows the tab of `kind` when it has one and it applies to the results.
     void setCurrentKind(ChartKind kind);
-    // Kinds that apply to the current results (Scaling only for a scaling sweep).
+    // The schedule diagram of the Schedule tab: which inputs each run stored and how often
+    // each block ran.
+    ScheduleView* scheduleView() const { return m_schedule; }
+    // Whether the chart applies to the current results (Scaling only for a scaling sweep).
     bool isAvailable(ChartKind kind) const;
-    // The chart of that kind, rebuilt first if stale. Owned by its view.
+    // The chart of a tab, rebuilt first if stale; owned by its view. nullptr for a kind
+    // without a chart tab (ScalingTime, the painted Schedule).
     QChart* chart(ChartKind kind);
-    ChartView* view(ChartKind kind) const;
-    // A new chart of that kind in the current look, not shown (exports in the normal look).
+    ChartView* view(ChartKind kind) const { return m_views[index(kind)]; }
+    // A new chart of any QChart kind, as the panel would draw it now (its focus, its options),
+    // not shown: exports in the normal look, and the files' kinds without a tab.
     QChart* buildDetached(ChartKind kind) const { return build(kind); }
     // How often each chart was rebuilt (tests check that hidden tabs stay lazy).
     int buildCount(ChartKind kind) const { return m_builds[index(kind)]; }
@@ -59,9 +58,13 @@ Q_SIGNALS:
     void hoverTextChanged(const QString& text);
 
 private:
-    static int index(ChartKind kind) { return int(kind); }
+    static std::size_t index(ChartKind kind) { return std::size_t(kind); }
+    int tabOf(ChartKind kind) const;
+    QWidget* makePage(ChartKind kind);
+    QWidget* makeSchedulePage();
     QWidget* makeScalingPage(ChartView* view);
     QWidget* makeTradeoffPage(ChartView* view);
+    ChartOptions options() const;
     void markAllStale();
     void onSelectionChanged();
     void rebuild(ChartKind kind);
@@ -74,12 +77,12 @@ private:
     QComboBox* m_tradeoffTime = nullptr;  // median, or the fastest repeat
     ScheduleView* m_schedule = nullptr;
     QScrollArea* m_scheduleScroll = nullptr;
-    QWidget* m_schedulePage = nullptr;  // the scroll area with the playback bar under it
     ChartsPlayback* m_playback = nullptr;
-    bool m_scheduleStale = true;
-    std::array<ChartView*, kKinds.size()> m_views{};
-    std::array<bool, kKinds.size()> m_stale{};
-    std::array<int, kKinds.size()> m_builds{};
+    const std::vector<ChartKind> m_kinds = panelChartKinds();  // one per tab, in tab order
+    // By kind; a view only for the kinds with a chart tab.
+    std::array<ChartView*, kChartKindCount> m_views{};
+    std::array<bool, kChartKindCount> m_stale{};
+    std::array<int, kChartKindCount> m_builds{};
     // Rebuilds wait for the next turn of the event loop: a result arriving and the selection
     // following it then cost one rebuild, and the table updates in a turn of its own.
     QTimer m_refreshTimer;

@@ -8,6 +8,7 @@
 #include <QSpinBox>
 
 #include "ckptlab/pareto.h"
+#include "ckptlab/sweep_policy.h"
 #include "document/core_text.h"
 
 namespace ckptlab::ui {
@@ -40,7 +41,8 @@ CurveSweepPanel::CurveSweepPanel(QWidget* parent)
     m_values->setObjectName(QStringLiteral("scalingValues"));
     m_values->setText(QStringLiteral("5,10,20,40"));
     m_values->setPlaceholderText(tr("e.g. 4,8,16,32"));
-    m_values->setToolTip(tr("At least two values of the varied dimension, comma-separated"));
+    m_values->setToolTip(
+        tr("%1 or more values of the varied dimension, comma-separated").arg(kScalingMinValues));
     m_scaling->setObjectName(QStringLiteral("scalingButton"));
     m_scaling->setToolTip(
         tr("Run the checked strategies at every value and fit how activation "
@@ -75,18 +77,12 @@ std::vector<int> CurveSweepPanel::scalingValues(QString* error) const {
         bool ok = false;
         const int value = part.toInt(&ok);
         if (!ok) {
-            *error = tr("Scaling values: \"%1\" is not a whole number. Give at least two values "
-                        "of %2, e.g. 4,8,16,32.")
+            *error = tr("Scaling values: \"%1\" is not a whole number. Give whole numbers of "
+                        "%2, e.g. 4,8,16,32.")
                          .arg(part, m_axis->currentText());
             return {};
         }
         values.push_back(value);
-    }
-    if (values.size() < 2) {
-        *error = tr("Scaling values: give at least two values of %1 to fit an exponent, e.g. "
-                    "4,8,16,32.")
-                     .arg(m_axis->currentText());
-        return {};
     }
     return values;
 }

@@ -22,7 +22,8 @@ public:
     QSpinBox* paretoPointsBox() const { return m_paretoPoints; }
     int paretoPoints() const;
     ScalingAxis scalingAxis() const;
-    // The values typed, or empty with *error saying what is wrong with them.
+    // The values typed (perhaps none), or empty with *error naming one that is not a whole
+    // number. How many a fit needs is the sweep check's rule (checkSweep).
     std::vector<int> scalingValues(QString* error) const;
     void setScaling(ScalingAxis axis, const QString& values);
     void setRunning(bool running);

@@ -1,6 +1,7 @@
 #include "panels/memory_estimate_label.h"
 
 #include "ckptlab/runner.h"
+#include "ckptlab/summary.h"
 #include "document/format.h"
 
 namespace ckptlab::ui {
@@ -12,22 +13,20 @@ MemoryForecast toMemoryForecast(const FitForecast& fit) {
     f.none = fit.none;
     f.baseline = fit.baseline;
     f.largest = fit.largest;
-    f.largestStrategy = QString::fromStdString(fit.largestStrategy);
+    f.largestStrategy = QString::fromStdString(fit.largestStrategy.name());
     f.largestIsBaseline = fit.largestIsBaseline;
     f.largestIsBound = fit.largestIsBound;
     f.available = fit.available;
     f.refused = fit.refused;
-    f.refusal = QString::fromStdString(fit.refusal);
     f.runnerPredicted = fit.runnerPredicted;
     return f;
 }
 
-MemoryForecast forecastMemory(const ExperimentConfig& config, const QStringList& strategies) {
-    std::vector<std::string> names;
-    for (const QString& name : strategies) names.push_back(name.toStdString());
+MemoryForecast forecastMemory(const ExperimentConfig& config,
+                              const std::vector<Strategy>& strategies) {
     // Only a valid config asks the device.
     const std::int64_t available = validate(config).empty() ? availableMemory(config.device) : 0;
-    return toMemoryForecast(forecastFit(config, names, available));
+    return toMemoryForecast(forecastFit(config, strategies, available));
 }
 
 MemoryEstimateLabel::MemoryEstimateLabel(QWidget* parent) : QLabel(parent) {
@@ -36,7 +35,8 @@ MemoryEstimateLabel::MemoryEstimateLabel(QWidget* parent) : QLabel(parent) {
     setTextFormat(Qt::RichText);
 }
 
-bool MemoryEstimateLabel::refresh(const ExperimentConfig& config, const QStringList& strategies) {
+bool MemoryEstimateLabel::refresh(const ExperimentConfig& config,
+                                  const std::vector<Strategy>& strategies) {
     m_forecast = forecastMemory(config, strategies);
     m_config = config;
     m_strategies = strategies;
@@ -68,12 +68,8 @@ void MemoryEstimateLabel::setPrediction(const LivePrediction& prediction) {
 }
 
 const LivePrediction* MemoryEstimateLabel::shownPrediction() const {
-    const ExperimentConfig& p = m_prediction.config;
-    const ExperimentConfig& c = m_config;
-    const bool current = m_prediction.valid && p.block == c.block && p.depth == c.depth &&
-                         p.width == c.width && p.seq == c.seq && p.batch == c.batch &&
-                         p.heads == c.heads && p.dropout == c.dropout && p.dtype == c.dtype &&
-                         p.device == c.device && p.optimizer == c.optimizer;
+    // The same step (summary.h): every field of the work and the machine, not the sampling.
+    const bool current = m_prediction.valid && sameStep(m_prediction.config, m_config);
     return current ? &m_prediction : nullptr;
 }
 
@@ -89,9 +85,9 @@ QStringList MemoryEstimateLabel::predictedOverLimit() const {
     const std::int64_t capacity = capacityAboveStart();
     const LivePrediction* p = shownPrediction();
     if (capacity <= 0 || !p) return over;
-    for (const QString& name : m_strategies) {
-        const StrategyForecast* f = p->find(name);
-        if (f && f->ok && f->peak_bytes > capacity) over << name;
+    for (const Strategy& strategy : m_strategies) {
+        const StrategyForecast* f = p->find(strategy);
+        if (f && f->ok && f->peak_bytes > capacity) over << QString::fromStdString(strategy.name());
     }
     return over;
 }
@@ -129,16 +125,16 @@ QString MemoryEstimateLabel::measuredText(const LivePrediction& p) const {
                        .arg(formatBytes(p.none_peak))
                        .arg(p.none_ms, 0, 'f', 0);
     const StrategyForecast* largest = nullptr;
-    for (const QString& name : m_strategies) {
-        const StrategyForecast* f = p.find(name);
-        const std::optional<Strategy> s = parseStrategyForm(name.toStdString());
-        if (f && f->ok && !(s && isBaseline(*s)) &&
+    for (const Strategy& strategy : m_strategies) {
+        const StrategyForecast* f = p.find(strategy);
+        if (f && f->ok && !isBaseline(strategy) &&
             (!largest || f->peak_bytes > largest->peak_bytes))
             largest = f;
     }
     if (largest)
         text += tr(", <b>%1</b> for the largest checked (%2)")
-                    .arg(formatBytes(largest->peak_bytes), largest->strategy.toHtmlEscaped());
+                    .arg(formatBytes(largest->peak_bytes),
+                         QString::fromStdString(largest->strategy.name()).toHtmlEscaped());
     text += tr("; no schedule goes below %1.").arg(formatBytes(p.minimum_peak));
     text += tr("<br>Plus %1 of parameters, input and optimizer state; %2 available.")
                 .arg(formatBytes(m_forecast.baseline), formatBytes(m_forecast.available));

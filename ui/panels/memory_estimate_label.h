@@ -27,7 +27,6 @@ struct MemoryForecast {
     // Runner::check's verdict: it refuses a sweep whose prediction (which also counts the
     // reference weights and gradients it keeps) exceeds the available memory.
     bool refused = false;
-    QString refusal;
     std::int64_t runnerPredicted = 0;
 
     bool fits() const { return !refused; }
@@ -38,7 +37,8 @@ struct MemoryForecast {
 // Core's forecastFit (sweep_policy.h) in the app's types.
 MemoryForecast toMemoryForecast(const FitForecast& fit);
 // forecastFit against the device's available memory (estimates only, nothing runs).
-MemoryForecast forecastMemory(const ExperimentConfig& config, const QStringList& strategies);
+MemoryForecast forecastMemory(const ExperimentConfig& config,
+                              const std::vector<Strategy>& strategies);
 
 class MemoryEstimateLabel : public QLabel {
     Q_OBJECT
@@ -47,7 +47,8 @@ public:
 
     const MemoryForecast& forecast() const { return m_forecast; }
 
-    // The measured forecast shown, when it is for the current parameters; else null.
+    // The measured forecast shown, when it is for the current parameters' step (sameStep in
+    // summary.h: the work and the machine); else null.
     const LivePrediction* shownPrediction() const;
 
     // Bytes the memory limit leaves for the step above parameters, input and optimizer state;
@@ -61,7 +62,8 @@ public Q_SLOTS:
     // New parameters: the analytic check now, the measured forecast when it comes.
     // Returns whether the config may be measured (valid, and the runner would accept it):
     // measuring a block allocates it.
-    bool refresh(const ckptlab::ExperimentConfig& config, const QStringList& strategies);
+    bool refresh(const ckptlab::ExperimentConfig& config,
+                 const std::vector<ckptlab::Strategy>& strategies);
     void setMeasuring();
     void setPrediction(const ckptlab::ui::LivePrediction& prediction);
 
@@ -79,7 +81,7 @@ private:
 
     MemoryForecast m_forecast;
     ExperimentConfig m_config;
-    QStringList m_strategies;
+    std::vector<Strategy> m_strategies;
     LivePrediction m_prediction;
     bool m_measuring = false;
 };

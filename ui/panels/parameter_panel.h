@@ -46,6 +46,7 @@ private:
     QSpinBox* m_seq;
     QSpinBox* m_batch;
     QSpinBox* m_heads;
+    QSpinBox* m_kvHeads;  // grouped-query attention's, read by the Llama block only
     QDoubleSpinBox* m_dropout;
     QComboBox* m_dtype;
     QComboBox* m_device;

@@ -26,10 +26,6 @@ ProgressStatus::ProgressStatus(QWidget* parent)
     hide();
 }
 
-QString ProgressStatus::message() const { return m_label->text(); }
-
-bool ProgressStatus::isIndeterminate() const { return m_bar->maximum() == 0; }
-
 void ProgressStatus::begin(const QString& message) {
     m_sinceFirstReport.invalidate();
     m_bar->setRange(0, 0);  // busy indicator until the runner reports

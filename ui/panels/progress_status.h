@@ -17,10 +17,6 @@ public:
 
     explicit ProgressStatus(QWidget* parent = nullptr);
 
-    QProgressBar* bar() const { return m_bar; }
-    QString message() const;
-    bool isIndeterminate() const;
-
 public Q_SLOTS:
     void begin(const QString& message);
     void report(double fraction, const QString& message);

@@ -10,7 +10,10 @@
 namespace ckptlab::ui {
 
 RepeatsField::RepeatsField(QWidget* parent)
-    : QWidget(parent), m_repeats(new QSpinBox), m_auto(new QCheckBox), m_timeLimit(new QDoubleSpinBox) {
+    : QWidget(parent),
+      m_repeats(new QSpinBox),
+      m_auto(new QCheckBox),
+      m_timeLimit(new QDoubleSpinBox) {
     setObjectName(QStringLiteral("repeatsField"));
     m_repeats->setObjectName(QStringLiteral("repeats"));
     m_repeats->setRange(int(limits::repeats.min), int(limits::repeats.max));

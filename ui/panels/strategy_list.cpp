@@ -24,7 +24,8 @@ StrategyList::StrategyList(QWidget* parent)
     m_presets->addItem(tr("Preset…"));
     for (const std::string& name : presetNames()) {
         QStringList members;
-        for (const std::string& s : presetStrategies(name)) members << QString::fromStdString(s);
+        for (const Strategy& s : presetStrategies(name))
+            members << QString::fromStdString(s.name());
         m_presets->addItem(QString::fromStdString(name));
         m_presets->setItemData(m_presets->count() - 1, members.join(QStringLiteral(", ")),
                                Qt::ToolTipRole);
@@ -60,15 +61,25 @@ StrategyList::StrategyList(QWidget* parent)
     connect(m_table, &StrategyTable::strategiesChanged, this, &StrategyList::strategiesChanged);
 }
 
-QStringList StrategyList::checkedStrategies() const { return m_table->checkedStrategies(); }
-
-void StrategyList::setCheckedStrategies(const QStringList& strategies) {
-    m_table->setCheckedStrategies(strategies);
+std::vector<Strategy> StrategyList::checkedStrategies() const {
+    return m_table->checkedStrategies();
 }
 
-QStringList StrategyList::invalidChecked() const { return m_table->invalidChecked(); }
+std::vector<StrategyProblem> StrategyList::checkedNotStrategies() const {
+    return m_table->checkedNotStrategies();
+}
 
-QStringList StrategyList::allStrategies() const { return m_table->allStrategies(); }
+QStringList StrategyList::checkedNames() const { return m_table->checkedNames(); }
+
+void StrategyList::setCheckedStrategies(const QStringList& texts) {
+    m_table->setCheckedStrategies(texts);
+}
+
+void StrategyList::setChecked(const std::vector<Strategy>& strategies) {
+    m_table->setChecked(strategies);
+}
+
+std::vector<Strategy> StrategyList::allStrategies() const { return m_table->allStrategies(); }
 
 void StrategyList::setForecast(const LivePrediction* prediction, std::int64_t capacity) {
     m_table->setForecast(prediction, capacity);
@@ -81,24 +92,21 @@ void StrategyList::followForecast(const LivePrediction& prediction) {
 void StrategyList::setModel(int depth, BlockKind block) { m_table->setModel(depth, block); }
 
 QString StrategyList::addStrategy(const QString& text) {
-    QString canonical;
+    Strategy strategy;
     try {
-        canonical = QString::fromStdString(
-            parseStrategy(text.trimmed().toStdString(), m_table->depth(), m_table->block()).name());
+        strategy = parseStrategy(text.trimmed().toStdString(), m_table->depth(), m_table->block());
     } catch (const std::exception& e) {
-        return strategyErrorText(e.what());
+        return coreErrorText(e);
     }
-    const int row = m_table->ensureRow(canonical);
+    const int row = m_table->ensureRow(strategy);
     m_table->item(row, 0)->setCheckState(Qt::Checked);  // emits strategiesChanged
     m_table->scrollToItem(m_table->item(row, 0));
     return {};
 }
 
 void StrategyList::applyPreset(const QString& preset) {
-    QStringList strategies;
-    for (const std::string& s : presetStrategies(preset.toStdString()))
-        strategies << QString::fromStdString(s);
-    if (!strategies.isEmpty()) setCheckedStrategies(strategies);
+    const std::vector<Strategy> strategies = presetStrategies(preset.toStdString());
+    if (!strategies.empty()) setChecked(strategies);
 }
 
 void StrategyList::onAddClicked() {

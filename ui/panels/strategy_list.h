@@ -1,11 +1,12 @@
 #pragma once
 // Strategies to sweep together: the core's presets, the checkable strategy table and a field
-// for custom strategies validated by parseStrategy.
+// for custom strategies, each text parsed once (parseStrategy) where it comes in.
 
 #include <QStringList>
 #include <QWidget>
 
 #include "ckptlab/config.h"
+#include "ckptlab/sweep_policy.h"
 #include "controllers/live_prediction.h"
 
 class QComboBox;
@@ -22,17 +23,23 @@ public:
     explicit StrategyList(QWidget* parent = nullptr);
 
     StrategyTable* table() const { return m_table; }
-    QStringList checkedStrategies() const;
-    void setCheckedStrategies(const QStringList& strategies);
-    QStringList invalidChecked() const;
+    // StrategyTable's: the checked strategies as values, the checked rows that are no strategy,
+    // every checked row's text (for the settings).
+    std::vector<Strategy> checkedStrategies() const;
+    std::vector<StrategyProblem> checkedNotStrategies() const;
+    QStringList checkedNames() const;
+    // Texts (the settings', a test's) are parsed once, in the table.
+    void setCheckedStrategies(const QStringList& texts);
+    void setChecked(const std::vector<Strategy>& strategies);
     // Every row's strategy, checked or not: what the live forecast predicts.
-    QStringList allStrategies() const;
+    std::vector<Strategy> allStrategies() const;
     // The live forecast beside each row; `capacity`: bytes the memory limit leaves (0 none).
     void setForecast(const LivePrediction* prediction, std::int64_t capacity = 0);
     // Moves the planner's budget row to fit the forecast model (until the user sets one).
     void followForecast(const LivePrediction& prediction);
 
-    // Adds (or checks) a strategy typed by the user; returns parseStrategy's error, or empty.
+    // Adds (or checks) a strategy typed by the user, parsed once; returns why it is not one of
+    // this model's, or empty.
     QString addStrategy(const QString& text);
     void applyPreset(const QString& preset);
 

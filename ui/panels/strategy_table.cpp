@@ -6,6 +6,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStyledItemDelegate>
+#include <algorithm>
 #include <cmath>
 
 #include "ckptlab/pareto.h"
@@ -87,8 +88,7 @@ StrategyTable::StrategyTable(QWidget* parent) : QTableWidget(0, ColumnCount, par
 
     // Every kind with its default parameter; the planner's budget row is moved to fit the
     // model by each live forecast until the user sets one.
-    for (const Strategy& strategy : strategyCatalog())
-        appendRow(QString::fromStdString(strategy.name()), false);
+    for (const Strategy& strategy : strategyCatalog()) appendRow(strategy, false);
     connect(this, &QTableWidget::itemChanged, this, &StrategyTable::onItemChanged);
 }
 
@@ -105,14 +105,22 @@ int StrategyTable::insertionRow(const QString& label, double value) const {
     return rowCount();
 }
 
-int StrategyTable::appendRow(const QString& canonical, bool custom) {
+int StrategyTable::appendRow(const Strategy& strategy, bool custom) {
+    return insertItems(QString::fromStdString(kindName(strategy.kind)), strategy, custom);
+}
+
+int StrategyTable::appendTextRow(const QString& text, const CoreMessage& why) {
+    // Text that is no strategy at all (a hand-edited settings file) stays as it is, marked
+    // invalid by validateRow with the reason its one parse gave.
+    m_notStrategies.insert_or_assign(text, why);
+    return insertItems(text, std::nullopt, true);
+}
+
+int StrategyTable::insertItems(const QString& label, std::optional<Strategy> strategy,
+                               bool custom) {
     const QSignalBlocker blocker(this);
-    // Text that is no strategy at all (a hand-edited settings or results file) stays as it is,
-    // marked invalid by validateRow.
-    const std::optional<Strategy> form = parseStrategyForm(canonical.toStdString());
-    const QString label = form ? QString::fromStdString(kindName(form->kind)) : canonical;
-    const bool hasParam = form && takesParam(form->kind);
-    const double value = form ? paramOf(*form) : 0;
+    const bool hasParam = strategy && takesParam(strategy->kind);
+    const double value = strategy ? paramOf(*strategy) : 0;
     const int row = insertionRow(label, value);
     insertRow(row);
 
@@ -120,7 +128,7 @@ int StrategyTable::appendRow(const QString& canonical, bool custom) {
     name->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
     name->setCheckState(Qt::Unchecked);
     name->setData(kHasParamRole, hasParam);
-    name->setData(kKindRole, form ? int(form->kind) : -1);
+    name->setData(kKindRole, strategy ? int(strategy->kind) : -1);
     name->setData(kCustomRole, custom);
     setItem(row, NameColumn, name);
 
@@ -128,7 +136,7 @@ int StrategyTable::appendRow(const QString& canonical, bool custom) {
     param->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
     if (hasParam) {
         param->setData(Qt::EditRole,
-                       hasMemoryBudget(*form) ? QVariant(value) : QVariant(int(value)));
+                       hasMemoryBudget(*strategy) ? QVariant(value) : QVariant(int(value)));
         param->setFlags(param->flags() | Qt::ItemIsEditable);
     }
     setItem(row, ParamColumn, param);
@@ -151,23 +159,28 @@ QString StrategyTable::rowText(int row) const {
     return strategy ? QString::fromStdString(strategy->name()) : item(row, NameColumn)->text();
 }
 
-int StrategyTable::findRow(const QString& text) const {
+int StrategyTable::findRow(const Strategy& strategy) const {
     for (int row = 0; row < rowCount(); ++row)
-        if (rowText(row) == text) return row;
+        if (rowStrategy(row) == strategy) return row;
     return -1;
 }
 
-int StrategyTable::ensureRow(const QString& canonical) {
-    const int row = findRow(canonical);
-    return row >= 0 ? row : appendRow(canonical, true);
+int StrategyTable::ensureRow(const Strategy& strategy) {
+    const int row = findRow(strategy);
+    return row >= 0 ? row : appendRow(strategy, true);
 }
 
 void StrategyTable::validateRow(int row) {
     QString error;
-    try {
-        parseStrategy(rowText(row).toStdString(), m_depth, m_block);
-    } catch (const std::exception& e) {
-        error = strategyErrorText(e.what());
+    if (const std::optional<Strategy> strategy = rowStrategy(row)) {
+        try {
+            checkStrategy(*strategy, m_depth, m_block);
+        } catch (const std::exception& e) {
+            error = coreErrorText(e);
+        }
+    } else if (const auto why = m_notStrategies.find(item(row, NameColumn)->text());
+               why != m_notStrategies.end()) {
+        error = coreMessageText(why->second);
     }
     const QSignalBlocker blocker(this);
     QTableWidgetItem* name = item(row, NameColumn);
@@ -187,7 +200,31 @@ void StrategyTable::validateRow(int row) {
     }
 }
 
-QStringList StrategyTable::checkedStrategies() const {
+std::vector<Strategy> StrategyTable::checkedStrategies() const {
+    std::vector<Strategy> checked;
+    for (int row = 0; row < rowCount(); ++row) {
+        const std::optional<Strategy> strategy = rowStrategy(row);
+        if (!strategy || item(row, NameColumn)->checkState() != Qt::Checked) continue;
+        if (std::find(checked.begin(), checked.end(), *strategy) == checked.end())
+            checked.push_back(*strategy);
+    }
+    return checked;
+}
+
+std::vector<StrategyProblem> StrategyTable::checkedNotStrategies() const {
+    std::vector<StrategyProblem> problems;
+    for (int row = 0; row < rowCount(); ++row) {
+        const QString text = item(row, NameColumn)->text();
+        const auto why = m_notStrategies.find(text);
+        if (rowStrategy(row) || item(row, NameColumn)->checkState() != Qt::Checked ||
+            why == m_notStrategies.end())
+            continue;
+        problems.push_back({text.toStdString(), why->second});
+    }
+    return problems;
+}
+
+QStringList StrategyTable::checkedNames() const {
     QStringList list;
     for (int row = 0; row < rowCount(); ++row)
         if (item(row, NameColumn)->checkState() == Qt::Checked) list << rowText(row);
@@ -195,35 +232,42 @@ QStringList StrategyTable::checkedStrategies() const {
     return list;
 }
 
-QStringList StrategyTable::invalidChecked() const {
-    QStringList list;
-    for (int row = 0; row < rowCount(); ++row) {
-        const QTableWidgetItem* name = item(row, NameColumn);
-        const QString error = name->data(kErrorRole).toString();
-        if (name->checkState() == Qt::Checked && !error.isEmpty())
-            list << rowText(row) + QStringLiteral(": ") + error;
+void StrategyTable::setCheckedStrategies(const QStringList& texts) {
+    std::vector<int> rows;
+    for (const QString& text : texts) {
+        const QString trimmed = text.trimmed();
+        try {
+            rows.push_back(ensureRow(parseStrategies({trimmed.toStdString()}).front()));
+        } catch (const StrategyError& e) {
+            const int row = [&] {
+                for (int r = 0; r < rowCount(); ++r)
+                    if (!rowStrategy(r) && item(r, NameColumn)->text() == trimmed) return r;
+                return -1;
+            }();
+            rows.push_back(row >= 0 ? row : appendTextRow(trimmed, e.message));
+        }
     }
-    return list;
+    checkOnly(rows);
 }
 
-void StrategyTable::setCheckedStrategies(const QStringList& strategies) {
+void StrategyTable::setChecked(const std::vector<Strategy>& strategies) {
+    std::vector<int> rows;
+    for (const Strategy& strategy : strategies) rows.push_back(ensureRow(strategy));
+    checkOnly(rows);
+}
+
+void StrategyTable::checkOnly(const std::vector<int>& rows) {
+    // Rows added above shift the rows found before them: compare items, not indices.
+    std::vector<QTableWidgetItem*> names;
+    for (int row : rows) names.push_back(item(row, NameColumn));
     m_updating = true;
     {
         const QSignalBlocker blocker(this);
-        for (int row = 0; row < rowCount(); ++row)
-            item(row, NameColumn)->setCheckState(Qt::Unchecked);
-    }
-    for (const QString& text : strategies) {
-        // Canonical form when it parses; else the user's text, whose row then says why.
-        QString canonical = text.trimmed();
-        try {
-            canonical = QString::fromStdString(
-                parseStrategy(canonical.toStdString(), m_depth, m_block).name());
-        } catch (const std::exception&) {
+        for (int row = 0; row < rowCount(); ++row) {
+            QTableWidgetItem* name = item(row, NameColumn);
+            const bool wanted = std::find(names.begin(), names.end(), name) != names.end();
+            name->setCheckState(wanted ? Qt::Checked : Qt::Unchecked);
         }
-        const int row = ensureRow(canonical);
-        const QSignalBlocker blocker(this);
-        item(row, NameColumn)->setCheckState(Qt::Checked);
     }
     for (int row = 0; row < rowCount(); ++row)
         validateRow(row);  // colours depend on the check state
@@ -239,11 +283,14 @@ void StrategyTable::setModel(int depth, BlockKind block) {
     Q_EMIT strategiesChanged();
 }
 
-QStringList StrategyTable::allStrategies() const {
-    QStringList list;
-    for (int row = 0; row < rowCount(); ++row) list << rowText(row);
-    list.removeDuplicates();
-    return list;
+std::vector<Strategy> StrategyTable::allStrategies() const {
+    std::vector<Strategy> all;
+    for (int row = 0; row < rowCount(); ++row) {
+        const std::optional<Strategy> strategy = rowStrategy(row);
+        if (strategy && std::find(all.begin(), all.end(), *strategy) == all.end())
+            all.push_back(*strategy);
+    }
+    return all;
 }
 
 int StrategyTable::builtInOptimalRow() const {
@@ -280,7 +327,8 @@ void StrategyTable::setForecast(const LivePrediction* prediction, std::int64_t c
     const QSignalBlocker blocker(this);
     for (int row = 0; row < rowCount(); ++row) {
         QTableWidgetItem* cell = item(row, PredictedColumn);
-        const StrategyForecast* f = prediction ? prediction->find(rowText(row)) : nullptr;
+        const std::optional<Strategy> strategy = rowStrategy(row);
+        const StrategyForecast* f = prediction && strategy ? prediction->find(*strategy) : nullptr;
         if (!f || !item(row, NameColumn)->data(kErrorRole).toString().isEmpty()) {
             cell->setText(prediction ? QString() : QStringLiteral("…"));
             cell->setToolTip({});

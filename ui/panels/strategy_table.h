@@ -1,15 +1,18 @@
 #pragma once
 // The checkable table of strategies: one row per kind (its parameter editable) plus the custom
-// ones, each validated by parseStrategy for the current model. One kind's rows stay together,
-// ordered by parameter.
+// ones, each a Strategy checked against the current model (checkStrategy). One kind's rows stay
+// together, ordered by parameter. The app's strategies are parsed here, once, at the boundary.
 
 #include <QStringList>
 #include <QTableWidget>
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <vector>
 
 #include "ckptlab/config.h"
 #include "ckptlab/strategy.h"
+#include "ckptlab/sweep_policy.h"
 
 namespace ckptlab::ui {
 
@@ -20,10 +23,15 @@ class StrategyTable : public QTableWidget {
 public:
     explicit StrategyTable(QWidget* parent = nullptr);
 
-    // Texts such as "every:2", in row order.
-    QStringList checkedStrategies() const;
-    // Every row's text, checked or not (the live forecast predicts them all).
-    QStringList allStrategies() const;
+    // The checked rows that are strategies, in row order, each once. Rows hold their kind and
+    // parameter, so nothing is parsed here: a text is parsed once, when its row is added.
+    std::vector<Strategy> checkedStrategies() const;
+    // Checked rows whose text is no strategy at all (a hand-edited settings file), and why.
+    std::vector<StrategyProblem> checkedNotStrategies() const;
+    // Every checked row's text ("every:2"), for the settings.
+    QStringList checkedNames() const;
+    // Every row that is a strategy, checked or not (the live forecast predicts them all).
+    std::vector<Strategy> allStrategies() const;
     // Fills the Predicted column; null marks it as being measured. Peaks predicted above
     // `capacity` bytes over the step's start (the memory limit less the baseline; 0 = no
     // limit) are marked as predicted to run out of memory.
@@ -32,13 +40,14 @@ public:
     // smallest feasible peak and the no-checkpoint peak of this forecast, so that it fits
     // whatever the model. Emits strategiesChanged when it moved (a new strategy to forecast).
     void followForecast(const LivePrediction& prediction);
-    // Checks exactly these, adding rows for any not listed yet.
-    void setCheckedStrategies(const QStringList& strategies);
-    // Checked strategies parseStrategy rejects for the current model, as "text: why".
-    QStringList invalidChecked() const;
-    // The row showing this canonical text, added (unchecked) if missing.
-    int ensureRow(const QString& canonical);
-    // The row's strategy (text that is none has no value) and its canonical text.
+    // Checks exactly these texts (the settings', the user's), each parsed once here; rows are
+    // added for any not listed yet, a text that is no strategy as a row that says why.
+    void setCheckedStrategies(const QStringList& texts);
+    // Checks exactly these strategies, adding rows for any not listed yet.
+    void setChecked(const std::vector<Strategy>& strategies);
+    // The row of this strategy, added (unchecked, custom) if missing.
+    int ensureRow(const Strategy& strategy);
+    // The row's strategy (text that is none has no value) and its text.
     std::optional<Strategy> rowStrategy(int row) const;
     QString rowText(int row) const;
 
@@ -50,9 +59,12 @@ Q_SIGNALS:
     void strategiesChanged();
 
 private:
-    int findRow(const QString& text) const;
+    int findRow(const Strategy& strategy) const;
     int insertionRow(const QString& label, double value) const;
-    int appendRow(const QString& canonical, bool custom);
+    int appendRow(const Strategy& strategy, bool custom);
+    int appendTextRow(const QString& text, const CoreMessage& why);
+    int insertItems(const QString& label, std::optional<Strategy> strategy, bool custom);
+    void checkOnly(const std::vector<int>& rows);
     void validateRow(int row);
     void onItemChanged(QTableWidgetItem* item);
     void removeCurrentCustomRow();
@@ -62,6 +74,8 @@ private:
     BlockKind m_block = BlockKind::Ffn;
     bool m_updating = false;             // many rows changing at once: one signal at the end
     bool m_optimalBudgetEdited = false;  // by the user: the forecast no longer moves it
+    // Why each text row's text is no strategy, kept from the one parse of its text.
+    std::map<QString, CoreMessage> m_notStrategies;
 };
 
 }  // namespace ckptlab::ui

@@ -77,8 +77,8 @@ void ChartCursor::show(const Place& place) {
 
 void ChartCursor::hide() {
     m_shown = false;
-    for (QGraphicsItem* item : std::initializer_list<QGraphicsItem*>{m_band, m_line, m_dot,
-                                                                     m_labelBox, m_label})
+    for (QGraphicsItem* item :
+         std::initializer_list<QGraphicsItem*>{m_band, m_line, m_dot, m_labelBox, m_label})
         item->setVisible(false);
 }
 
@@ -110,9 +110,9 @@ void ChartCursor::reposition() {
         QColor fill = m_place.color;
         fill.setAlpha(45);
         m_band->setBrush(fill);
-        m_band->setRect(QRectF(plot.left(), std::min(top, bottom), plot.width(),
-                               std::abs(bottom - top))
-                            .intersected(plot));
+        m_band->setRect(
+            QRectF(plot.left(), std::min(top, bottom), plot.width(), std::abs(bottom - top))
+                .intersected(plot));
         m_band->setVisible(true);
     } else {
         m_band->setVisible(false);

@@ -29,17 +29,16 @@ public:
     ~ChartCursor() override;
 
     struct Place {
-        double t = 0;            // x, in the chart's time axis
-        bool hasValue = false;   // a dot at (t, value) on the line of `strategy`
+        double t = 0;           // x, in the chart's time axis
+        bool hasValue = false;  // a dot at (t, value) on the line of `strategy`
         double value = 0;
-        QString strategy;        // the series to map through (its kStrategyProperty)
-        QString label;           // shown beside the dot, or at the line's top without a value
-        int row = -1;            // a band over y = row ± 0.5 (a block axis); -1 none
+        QString strategy;  // the series to map through (its kStrategyProperty)
+        QString label;     // shown beside the dot, or at the line's top without a value
+        int row = -1;      // a band over y = row ± 0.5 (a block axis); -1 none
         QColor color = QColor(200, 30, 30);
     };
     void show(const Place& place);
     void hide();
-    bool isShown() const { return m_shown; }
 
     // After the view shows another chart: follow its plot area.
     void chartReplaced();

@@ -8,16 +8,11 @@
 namespace ckptlab::ui {
 
 int playedRunIndex(const ResultSet& results, int selected) {
-    auto playable = [&](int i) {
-        if (i < 0 || i >= int(results.runs.size())) return false;
-        const RunResult& run = results.runs[std::size_t(i)];
-        return !run.phases.empty() && (!run.error || hasPartialTrace(run));
-    };
-    if (playable(selected)) return selected;
-    const RunResult* representative = representativeRun(results);
-    if (!representative) return -1;
-    const int index = int(representative - results.runs.data());
-    return playable(index) ? index : -1;
+    // The run the timeline and lifetimes charts are drawn around, when it has phases to play.
+    const bool known = selected >= 0 && selected < int(results.runs.size());
+    const RunResult* run =
+        chartFocus(results, known ? &results.runs[std::size_t(selected)] : nullptr);
+    return run && !run->phases.empty() ? int(run - results.runs.data()) : -1;
 }
 
 PlaybackController::PlaybackController(ResultsDocument* document, QObject* parent)

@@ -64,7 +64,8 @@ private:
     QElapsedTimer m_clock;
 };
 
-// The run playback shows: the selected one when it has a trace, else representativeRun's.
+// The run playback shows: the charts' focus run (chartFocus, chart_builders.h) when it has
+// phases to play, else none (-1).
 int playedRunIndex(const ResultSet& results, int selected);
 
 }  // namespace ckptlab::ui

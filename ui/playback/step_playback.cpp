@@ -55,7 +55,7 @@ QString blockRangeText(const std::vector<int>& blocks) {
     return parts.join(QStringLiteral(", "));
 }
 
-StepPlayback::StepPlayback(const RunResult& run) : m_strategy(QString::fromStdString(run.strategy)) {
+StepPlayback::StepPlayback(const RunResult& run) : m_strategy(QString::fromStdString(run.name())) {
     double stop = std::numeric_limits<double>::infinity();
     if (run.out_of_memory && std::isfinite(run.out_of_memory->t_ms)) {
         stop = run.out_of_memory->t_ms;
@@ -87,7 +87,7 @@ StepPlayback::StepPlayback(const RunResult& run) : m_strategy(QString::fromStdSt
     }
 
     // What the schedule stores and frees in the forward pass.
-    m_unitsPerBlock = run.config.block == BlockKind::Transformer ? 2 : 1;
+    m_unitsPerBlock = unitsPerBlockOf(run.config.block);
     try {
         for (const CheckpointSpan& s : checkpointSpans(recordedPlan(run)))
             m_checkpoints.emplace_back(s.begin, s.end);
@@ -157,8 +157,7 @@ int StepPlayback::checkpointStartFor(int block) const {
 QString StepPlayback::forwardText(int block) const {
     const int freed = freedUnits(block);
     if (freed == 0)
-        return tr("forward of block %1: its activations are kept for the backward pass")
-            .arg(block);
+        return tr("forward of block %1: its activations are kept for the backward pass").arg(block);
     if (freed < m_unitsPerBlock)
         return tr("forward of block %1: the checkpointed part of the block frees its "
                   "activations, the rest are kept for the backward pass")
@@ -216,8 +215,9 @@ QString StepPlayback::narrationOf(int index) const {
     switch (e.phase) {
     case Phase::Forward: return forwardText(e.block);
     case Phase::Loss:
-        return tr("loss: the output of the last block is summed into the loss; the "
-                  "backward pass starts next");
+        return tr(
+            "loss: the output of the last block is summed into the loss; the "
+            "backward pass starts next");
     case Phase::Recompute:
         return e.group >= 0 ? groupText(m_groups[std::size_t(e.group)]) : QString();
     case Phase::Backward: return backwardText(e);

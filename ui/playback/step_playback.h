@@ -83,8 +83,8 @@ private:
     double m_duration = 0;
     std::vector<PlaybackEvent> m_events;
     std::vector<RecomputeGroup> m_groups;
-    std::vector<double> m_times;          // the timeline's event times
-    std::vector<std::int64_t> m_totals;   // and its totals after each
+    std::vector<double> m_times;                     // the timeline's event times
+    std::vector<std::int64_t> m_totals;              // and its totals after each
     std::vector<std::pair<int, int>> m_checkpoints;  // stored-input spans [begin, end) in units
     int m_unitsPerBlock = 1;
     bool m_outOfMemory = false;

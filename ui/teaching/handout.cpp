@@ -9,12 +9,12 @@
 #include <QSaveFile>
 #include <QScreen>
 
+#include "base/language.h"
 #include "charts/chart_style.h"
 #include "ckptlab/output_paths.h"
 #include "teaching/handout_chart.h"
 #include "teaching/handout_pages.h"
 #include "teaching/lesson_strings.h"
-#include "window/language.h"
 
 namespace ckptlab::ui {
 
@@ -61,8 +61,8 @@ Fonts makeFonts(const QString& lang) {
         font.setBold(bold);
         return font;
     };
-    return {font(family, 20, true), font(family, 14, true), font(family, 10.5),
-            font(family, 8.5), font(cjk.isEmpty() ? family : cjk, 11)};
+    return {font(family, 20, true), font(family, 14, true), font(family, 10.5), font(family, 8.5),
+            font(cjk.isEmpty() ? family : cjk, 11)};
 }
 
 QString label(LessonLabel which, const std::string& lang) {
@@ -89,9 +89,8 @@ void writeTitlePage(HandoutPages& pages, const Lesson& lesson, const LessonResul
     for (int i = 0; i < count; ++i) {
         const LessonStep& step = lesson.steps[size_t(i)];
         const auto found = results.find(step.id);
-        const QString where = found == results.end()
-                                  ? LessonStrings::tr("no results")
-                                  : machineDescription(found->second);
+        const QString where = found == results.end() ? LessonStrings::tr("no results")
+                                                     : machineDescription(found->second);
         pages.paragraph(LessonStrings::tr("%1. %2 — %3")
                             .arg(i + 1)
                             .arg(lessonPlain(localized(step.title, lang)), where),
@@ -141,8 +140,8 @@ int layoutDpi() {
 
 }  // namespace
 
-bool writeLessonHandout(const Lesson& lesson, const LessonResults& results,
-                        const std::string& lang, const std::string& path, std::string* error) {
+bool writeLessonHandout(const Lesson& lesson, const LessonResults& results, const std::string& lang,
+                        const std::string& path, std::string* error) {
     if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
         return fail(error, LessonStrings::tr("Writing a handout needs a QApplication."));
     if (const std::string problem = checkOutputFile(path, "--pdf"); !problem.empty()) {
@@ -154,8 +153,9 @@ bool writeLessonHandout(const Lesson& lesson, const LessonResults& results,
     const NormalLookScope look;  // a file: the normal look, in projector mode too
     QSaveFile file(QFile::decodeName(path.c_str()));
     if (!file.open(QIODevice::WriteOnly))
-        return fail(error, LessonStrings::tr("Cannot write %1: %2")
-                               .arg(file.fileName(), file.errorString()));
+        return fail(
+            error,
+            LessonStrings::tr("Cannot write %1: %2").arg(file.fileName(), file.errorString()));
     const QString title = lessonPlain(localized(lesson.title, language));
     {
         QPdfWriter writer(&file);
@@ -175,8 +175,9 @@ bool writeLessonHandout(const Lesson& lesson, const LessonResults& results,
         painter.end();
     }
     if (!file.commit())
-        return fail(error, LessonStrings::tr("Cannot write %1: %2")
-                               .arg(file.fileName(), file.errorString()));
+        return fail(
+            error,
+            LessonStrings::tr("Cannot write %1: %2").arg(file.fileName(), file.errorString()));
     return true;
 }
 

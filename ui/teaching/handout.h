@@ -14,7 +14,7 @@ namespace ckptlab::ui {
 
 // Writes through a temporary file, so a failure leaves no half handout. False with *error
 // (may be null) when the path cannot be written or no QApplication exists.
-bool writeLessonHandout(const Lesson& lesson, const LessonResults& results,
-                        const std::string& lang, const std::string& path, std::string* error);
+bool writeLessonHandout(const Lesson& lesson, const LessonResults& results, const std::string& lang,
+                        const std::string& path, std::string* error);
 
 }  // namespace ckptlab::ui

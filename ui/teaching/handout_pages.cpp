@@ -1,6 +1,5 @@
 #include "teaching/handout_pages.h"
 
-#include <QFontDatabase>
 #include <QFontMetricsF>
 #include <QPagedPaintDevice>
 #include <QPainter>
@@ -10,7 +9,9 @@ namespace ckptlab::ui {
 
 HandoutPages::HandoutPages(QPagedPaintDevice* device, QPainter* painter, QString footer,
                            QFont footerFont)
-    : m_device(device), m_painter(painter), m_footer(std::move(footer)),
+    : m_device(device),
+      m_painter(painter),
+      m_footer(std::move(footer)),
       m_footerFont(std::move(footerFont)) {
     m_width = device->width();
     m_bottom = device->height() - QFontMetricsF(QFont(), device).height() * 2.2;
@@ -77,14 +78,6 @@ void HandoutPages::drawFooter() {
     m_painter->drawText(QPointF(0, y), metrics.elidedText(m_footer, Qt::ElideRight, m_width * 0.8));
     m_painter->drawText(QPointF(m_width - metrics.horizontalAdvance(number), y), number);
     m_painter->restore();
-}
-
-QString cjkFontFamily() {
-    const QStringList families = QFontDatabase::families(QFontDatabase::SimplifiedChinese);
-    for (const char* preferred : {"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC",
-                                  "WenQuanYi Micro Hei", "Droid Sans Fallback"})
-        if (families.contains(QLatin1String(preferred))) return QLatin1String(preferred);
-    return families.isEmpty() ? QString() : families.first();
 }
 
 }  // namespace ckptlab::ui

@@ -20,7 +20,6 @@ public:
     HandoutPages(QPagedPaintDevice* device, QPainter* painter, QString footer, QFont footerFont);
 
     qreal width() const { return m_width; }
-    qreal remaining() const { return m_bottom - m_y; }
     int pages() const { return m_page; }
 
     // Word-wrapped text (CJK breaks between characters); lines that do not fit go on the
@@ -45,8 +44,5 @@ private:
     qreal m_y = 0;
     int m_page = 1;
 };
-
-// A family that covers Simplified Chinese (Noto Sans CJK SC when installed), or empty.
-QString cjkFontFamily();
 
 }  // namespace ckptlab::ui

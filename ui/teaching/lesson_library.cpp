@@ -49,15 +49,10 @@ LessonLibrary::Entry& LessonLibrary::entry(int index) {
     Entry& e = m_entries.at(size_t(index));
     if (!e.loaded) {
         e.loaded = true;
-        std::vector<std::string> problems;
         const std::string recordings =
             QFile::encodeName(QDir(m_dir).filePath(QStringLiteral("recordings"))).toStdString();
-        try {
-            e.results = loadRecording(recordings, lesson(index), &problems);
-        } catch (const std::exception& error) {
-            problems.push_back(error.what());
-        }
-        for (const std::string& p : problems) e.problems << QString::fromStdString(p);
+        // A missing or unreadable recording leaves its step without results.
+        e.results = loadRecording(recordings, lesson(index));
     }
     return e;
 }
@@ -81,7 +76,5 @@ void LessonLibrary::setLiveResults(int index, const std::string& stepId, ResultS
     e.results[stepId] = std::move(results);
     e.live.insert(stepId);
 }
-
-QStringList LessonLibrary::recordingProblems(int index) { return entry(index).problems; }
 
 }  // namespace ckptlab::ui

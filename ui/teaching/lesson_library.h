@@ -39,15 +39,12 @@ public:
     const ResultSet* stepResults(int index, const std::string& stepId);
     ResultsSource source(int index, const std::string& stepId);
     void setLiveResults(int index, const std::string& stepId, ResultSet results);
-    // Recordings that were missing or unreadable, one line each.
-    QStringList recordingProblems(int index);
 
 private:
     struct Entry {
         bool loaded = false;
         LessonResults results;
         std::set<std::string> live;
-        QStringList problems;
     };
     Entry& entry(int index);
 

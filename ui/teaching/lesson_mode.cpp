@@ -6,6 +6,9 @@
 #include <QStatusBar>
 #include <QTimer>
 
+#include "base/language.h"
+#include "base/messages.h"
+#include "base/projector_mode.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 #include "controllers/sweep_controller.h"
@@ -14,56 +17,32 @@
 #include "panels/curve_sweep_panel.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
+#include "teaching/lesson_chart.h"
 #include "teaching/lesson_panel.h"
 #include "teaching/lesson_strings.h"
-#include "window/language.h"
 #include "window/main_window.h"
-#include "window/messages.h"
-#include "window/projector_mode.h"
 
 namespace ckptlab::ui {
 
-namespace {
-
-template <typename T>
-T* partOf(QObject* window, const char* name) {
-    T* found = window->findChild<T*>(QLatin1String(name));
-    if (!found) qFatal("lesson mode: the window has no \"%s\"", name);
-    return found;
-}
-
-QStringList qstrings(const std::vector<std::string>& items) {
-    QStringList list;
-    for (const std::string& item : items) list << QString::fromStdString(item);
-    return list;
-}
-
-// The run name a strategy is recorded under ("every:2"), whatever spelling the lesson used.
-QString canonicalStrategy(const std::string& text, const ExperimentConfig& config) {
-    const auto parsed = tryParseStrategy(text, config.depth, config.block);
-    return QString::fromStdString(parsed ? parsed->name() : text);
-}
-
-}  // namespace
-
-LessonMode::LessonMode(MainWindow* window, QMenu* viewMenu)
-    : QObject(window),
-      m_window(window),
-      m_document(partOf<ResultsDocument>(window, "document")),
-      m_charts(partOf<ChartsPanel>(window, "charts")),
-      m_parameters(partOf<ParameterPanel>(window, "parameters")),
-      m_strategies(partOf<StrategyList>(window, "strategies")),
-      m_curves(partOf<CurveSweepPanel>(window, "curveSweeps")),
-      m_sweep(partOf<SweepController>(window, "sweepController")),
-      m_busy(partOf<DocumentBusy>(window, "documentBusy")) {
+LessonMode::LessonMode(MainWindow& window, const MainWindow::Parts& parts)
+    : QObject(&window),
+      m_window(&window),
+      m_experimentDock(parts.experimentDock),
+      m_document(parts.document),
+      m_charts(parts.charts),
+      m_parameters(parts.parameters),
+      m_strategies(parts.strategies),
+      m_curves(parts.curves),
+      m_sweep(parts.sweep),
+      m_busy(parts.busy) {
     setObjectName(QStringLiteral("lessons"));
     m_panel = new LessonPanel;
-    m_dock = new QDockWidget(tr("Lesson"), window);
+    m_dock = new QDockWidget(tr("Lesson"), &window);
     m_dock->setObjectName(QStringLiteral("lessonDock"));
     m_dock->setWidget(m_panel);
-    window->addDockWidget(Qt::LeftDockWidgetArea, m_dock);
+    window.addDockWidget(Qt::LeftDockWidgetArea, m_dock);
     m_dock->hide();  // until a lesson opens (a saved layout may show it again)
-    createActions(viewMenu);
+    createActions(parts.viewMenu);
 
     connect(m_panel, &LessonPanel::lessonChosen, this, [this](int lesson) {
         if (!goToStep(lesson, 0)) refreshPicker();  // refused: the picker goes back
@@ -79,15 +58,15 @@ LessonMode::LessonMode(MainWindow* window, QMenu* viewMenu)
     connect(m_sweep, &SweepController::started, this, &LessonMode::updateActions);
     connect(m_sweep, &SweepController::idle, this, &LessonMode::updateActions);
     connect(m_busy, &DocumentBusy::changed, this, &LessonMode::updateActions);
-    connect(window, &MainWindow::sweepEnded, this, &LessonMode::onSweepEnded);
-    window->installEventFilter(this);  // fitDock() when the window is resized
+    connect(&window, &MainWindow::sweepEnded, this, &LessonMode::onSweepEnded);
+    window.installEventFilter(this);  // fitDock() when the window is resized
     connect(projectorMode(), &ProjectorMode::changed, this, [this] {
         QTimer::singleShot(0, this, &LessonMode::fitDock);  // after the new fonts' layout
     });
 
     // Quietly: a missing or broken lessons folder is reported when a lesson is asked for.
-    m_library.load(QString::fromStdString(lessonsDirectory(
-                       QCoreApplication::applicationFilePath().toStdString())),
+    m_library.load(QString::fromStdString(
+                       lessonsDirectory(QCoreApplication::applicationFilePath().toStdString())),
                    &m_libraryError);
     refreshPicker();
     updateActions();
@@ -148,10 +127,9 @@ bool LessonMode::goToStep(int lesson, int step) {
     refreshPicker();
     refreshPage();
     showDock();
-    m_window->statusBar()->showMessage(
-        tr("%1: %2").arg(localized(l.title, currentLanguage()),
-                         stepCounter(step, int(l.steps.size()))),
-        8000);
+    m_window->statusBar()->showMessage(tr("%1: %2").arg(localized(l.title, currentLanguage()),
+                                                        stepCounter(step, int(l.steps.size()))),
+                                       8000);
     updateActions();
     return true;
 }
@@ -159,12 +137,10 @@ bool LessonMode::goToStep(int lesson, int step) {
 void LessonMode::showDock() {
     // The first time, beside the experiment as a tab: the lesson sets the experiment, so the
     // two take turns. Not before, so the window's layout is untouched until a lesson opens.
-    auto* experiment = m_window->findChild<QDockWidget*>(QStringLiteral("experimentDock"));
     const bool appearing = m_dock->isHidden();
-    if (appearing && !m_dock->isFloating() && experiment &&
-        m_window->tabifiedDockWidgets(m_dock).isEmpty() &&
-        m_window->dockWidgetArea(experiment) == m_window->dockWidgetArea(m_dock))
-        m_window->tabifyDockWidget(experiment, m_dock);
+    if (appearing && !m_dock->isFloating() && m_window->tabifiedDockWidgets(m_dock).isEmpty() &&
+        m_window->dockWidgetArea(m_experimentDock) == m_window->dockWidgetArea(m_dock))
+        m_window->tabifyDockWidget(m_experimentDock, m_dock);
     m_dock->show();
     m_dock->raise();
     if (appearing) QTimer::singleShot(0, this, &LessonMode::fitDock);  // once laid out
@@ -176,8 +152,7 @@ void LessonMode::fitDock() {
     // the chart keeps its axis titles; kept when the window is resized. (The experiment dock,
     // tabbed behind, may shrink that far in projector mode.)
     if (!isProjectorMode() || m_dock->isHidden() || m_dock->isFloating()) return;
-    m_window->resizeDocks({m_dock}, {int(m_window->width() * kProjectorDockShare)},
-                          Qt::Horizontal);
+    m_window->resizeDocks({m_dock}, {int(m_window->width() * kProjectorDockShare)}, Qt::Horizontal);
 }
 
 LessonMode::Carried LessonMode::carry() const {
@@ -223,15 +198,14 @@ void LessonMode::loadStepResults(const Lesson& lesson, const LessonStep& step) {
         thinned.push_back(downsampleTimeline(run.timeline, kTimelinePoints));
     m_document->reset(*results, std::move(thinned));
     m_document->setFilePath({});  // a copy: Save asks where, the recording stays as it is
-    const QString focus = canonicalStrategy(step.focus, step.experiment.config);
-    if (!step.focus.empty()) m_document->select(int(m_document->strategyNames().indexOf(focus)));
+    if (step.focus) m_document->select(m_document->firstRunOf(*step.focus));
 }
 
 // The panels show the step's experiment, as Open shows a file's, so Run measures it again.
 void LessonMode::applyExperiment(const LessonStep& step) {
     const LessonExperiment& e = step.experiment;
     m_parameters->setConfig(e.config);
-    m_strategies->setCheckedStrategies(qstrings(e.strategies));
+    m_strategies->setChecked(e.strategies);
     if (e.scaling_axis) {
         QStringList values;
         for (int v : e.scaling_values) values << QString::number(v);
@@ -240,14 +214,7 @@ void LessonMode::applyExperiment(const LessonStep& step) {
 }
 
 void LessonMode::showChart(const LessonStep& step) {
-    switch (step.chart) {
-    case LessonChart::Tradeoff: m_charts->setCurrentKind(ChartKind::Tradeoff); break;
-    case LessonChart::Timeline: m_charts->setCurrentKind(ChartKind::Timeline); break;
-    case LessonChart::Lifetimes: m_charts->setCurrentKind(ChartKind::Lifetimes); break;
-    case LessonChart::Breakdown: m_charts->setCurrentKind(ChartKind::Breakdown); break;
-    case LessonChart::Scaling: m_charts->setCurrentKind(ChartKind::Scaling); break;
-    case LessonChart::Schedule: m_charts->showSchedule(); break;
-    }
+    m_charts->setCurrentKind(lessonChartKind(step.chart));
 }
 
 bool LessonMode::runLive() {
@@ -275,8 +242,7 @@ void LessonMode::onSweepEnded(bool cancelled, bool failed) {
     const LessonStep& s = m_library.lesson(lesson).steps[size_t(step)];
     m_library.setLiveResults(lesson, s.id, m_document->results());
     m_document->setModified(false);  // kept by the lesson now
-    const QString focus = canonicalStrategy(s.focus, s.experiment.config);
-    if (!s.focus.empty()) m_document->select(int(m_document->strategyNames().indexOf(focus)));
+    if (s.focus) m_document->select(m_document->firstRunOf(*s.focus));
     showChart(s);
     if (lesson == m_lesson && step == m_step) refreshPage();
     updateActions();
@@ -310,7 +276,8 @@ void LessonMode::refreshPage() {
         quotes << (lang == QLatin1String(kLangChinese)
                        ? tr("Tutorial: “%1”").arg(heading)
                        : tr("Tutorial: “%1” (%2)")
-                             .arg(heading, QString::fromStdString(quote.translation).toHtmlEscaped()));
+                             .arg(heading,
+                                  QString::fromStdString(quote.translation).toHtmlEscaped()));
     }
     if (!quotes.isEmpty())
         page.quote =

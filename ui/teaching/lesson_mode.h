@@ -4,14 +4,15 @@
 // Open does, sets the parameters and strategies to the step's experiment, brings its chart
 // forward and selects its focus strategy. "Run live" measures the step again through the
 // window's own Run (or Scaling) path; the answer then follows the live results.
-// The window creates one (objectName "lessons") and reaches its parts by objectName, like the
-// tests do.
+// The window builds one through lessonModeAddOn() (objectName "lessons") and hands it its
+// parts (MainWindow::Parts).
 
 #include <QObject>
 #include <QString>
 
+#include "document/document_busy.h"
 #include "teaching/lesson_library.h"
-#include "window/document_busy.h"
+#include "window/main_window.h"
 
 class QAction;
 class QDockWidget;
@@ -20,14 +21,7 @@ class QMenu;
 
 namespace ckptlab::ui {
 
-class ChartsPanel;
-class CurveSweepPanel;
 class LessonPanel;
-class MainWindow;
-class ParameterPanel;
-class ResultsDocument;
-class StrategyList;
-class SweepController;
 
 // The share of the window's width the Lesson dock takes in projector mode.
 inline constexpr double kProjectorDockShare = 0.42;
@@ -35,8 +29,9 @@ inline constexpr double kProjectorDockShare = 0.42;
 class LessonMode : public QObject {
     Q_OBJECT
 public:
-    // Adds the dock (hidden until a lesson opens), its toggle in `viewMenu` and the Lesson menu.
-    LessonMode(MainWindow* window, QMenu* viewMenu);
+    // Adds the dock (hidden until a lesson opens), its toggle in the View menu and the Lesson
+    // menu to `window`, and works on the window's `parts`.
+    LessonMode(MainWindow& window, const MainWindow::Parts& parts);
 
     LessonLibrary& library() { return m_library; }
     int currentLesson() const { return m_lesson; }
@@ -62,7 +57,7 @@ public Q_SLOTS:
     // listing the ids and returns false.
     bool openLesson(const QString& id);
     // False when the user keeps unsaved measured results, or another action holds the document
-    // (window/document_busy.h: a sweep, a load).
+    // (document/document_busy.h: a sweep, a load).
     bool goToStep(int lesson, int step);
     bool nextStep();
     bool previousStep();
@@ -91,6 +86,7 @@ private:
     void updateActions();
 
     MainWindow* m_window;
+    QDockWidget* m_experimentDock;
     ResultsDocument* m_document;
     ChartsPanel* m_charts;
     ParameterPanel* m_parameters;
@@ -113,6 +109,11 @@ private:
     QAction* m_runLiveAction = nullptr;
     QAction* m_exportAction = nullptr;
 };
+
+// What gives a window its lesson mode, carried across language switches (the window deletes
+// the lesson mode with its widgets and builds it again):
+//   MainWindow window(lessonModeAddOn());
+MainWindow::AddOn lessonModeAddOn();
 
 // For `ckptlab --lesson ID`, before the window exists: empty when the id names a lesson,
 // else a message saying so and listing the ids (or why no lesson could be read).

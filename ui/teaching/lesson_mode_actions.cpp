@@ -12,15 +12,15 @@
 #include <QMenuBar>
 #include <QStatusBar>
 
+#include "base/language.h"
+#include "base/messages.h"
 #include "controllers/sweep_controller.h"
 #include "document/settings.h"
 #include "teaching/handout.h"
 #include "teaching/lesson_mode.h"
 #include "teaching/lesson_panel.h"
 #include "teaching/lesson_strings.h"
-#include "window/language.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 namespace ckptlab::ui {
 
@@ -31,15 +31,16 @@ void LessonMode::createActions(QMenu* viewMenu) {
         if (!keys.isEmpty()) action->setShortcut(keys);
         return action;
     };
-    m_openAction = make("openLessonAction", tr("&Open Lesson…"), QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_openAction =
+        make("openLessonAction", tr("&Open Lesson…"), QKeySequence(Qt::CTRL | Qt::Key_L));
     connect(m_openAction, &QAction::triggered, this, &LessonMode::openLessonDialog);
     m_previousAction =
         make("previousStepAction", tr("&Previous Step"), QKeySequence(Qt::ALT | Qt::Key_Left));
     connect(m_previousAction, &QAction::triggered, this, &LessonMode::previousStep);
     m_nextAction = make("nextStepAction", tr("&Next Step"), QKeySequence(Qt::ALT | Qt::Key_Right));
     connect(m_nextAction, &QAction::triggered, this, &LessonMode::nextStep);
-    m_runLiveAction = make("runLiveAction", tr("Run &Live"),
-                           QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    m_runLiveAction =
+        make("runLiveAction", tr("Run &Live"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     m_runLiveAction->setToolTip(tr("Measure the lesson's step again on this machine"));
     connect(m_runLiveAction, &QAction::triggered, this, &LessonMode::runLive);
     // The panel's button has a mnemonic too; a menu shortcut works wherever the focus is.
@@ -93,9 +94,8 @@ void LessonMode::openLessonDialog() {
     for (const Lesson& lesson : m_library.lessons())
         titles << localized(lesson.title, currentLanguage());
     bool ok = false;
-    const QString chosen =
-        QInputDialog::getItem(m_window, tr("Open lesson"), tr("Lesson:"), titles,
-                              qMax(0, m_lesson), false, &ok);
+    const QString chosen = QInputDialog::getItem(m_window, tr("Open lesson"), tr("Lesson:"), titles,
+                                                 qMax(0, m_lesson), false, &ok);
     if (ok) goToStep(int(titles.indexOf(chosen)), 0);
 }
 
@@ -105,8 +105,8 @@ void LessonMode::exportHandoutDialog() {
     const QString suggested = settings.lastFolder(FolderKind::Export) + QLatin1Char('/') +
                               QString::fromStdString(m_library.lesson(m_lesson).id) +
                               QStringLiteral(".pdf");
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Export handout"), suggested,
-                                                tr("PDF (*.pdf)"));
+    QString path =
+        QFileDialog::getSaveFileName(m_window, tr("Export handout"), suggested, tr("PDF (*.pdf)"));
     if (path.isEmpty()) return;
     if (!path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive)) path += QStringLiteral(".pdf");
     if (exportHandout(path)) settings.setLastFolder(FolderKind::Export, path);
@@ -118,8 +118,8 @@ bool LessonMode::exportHandout(const QString& path) {
     if (!refuseUnwritableFile(m_window, path, title).isEmpty()) return false;
     std::string error;
     if (!writeLessonHandout(m_library.lesson(m_lesson), m_library.results(m_lesson),
-                            currentLanguage().toStdString(),
-                            QFile::encodeName(path).toStdString(), &error)) {
+                            currentLanguage().toStdString(), QFile::encodeName(path).toStdString(),
+                            &error)) {
         showMessage(m_window, MessageKind::Error, title, QString::fromStdString(error));
         return false;
     }
@@ -131,14 +131,15 @@ bool LessonMode::exportHandout(const QString& path) {
 QString lessonIdProblem(const QString& id) {
     LessonLibrary library;
     QString error;
-    if (!library.load(QString::fromStdString(lessonsDirectory(
-                          QCoreApplication::applicationFilePath().toStdString())),
+    if (!library.load(QString::fromStdString(
+                          lessonsDirectory(QCoreApplication::applicationFilePath().toStdString())),
                       &error))
         return LessonMode::tr("Cannot open lesson \"%1\": %2").arg(id, error);
     if (library.indexOf(id) >= 0) return {};
     if (!library.problems().isEmpty())  // perhaps the one asked for
-        return LessonMode::tr("There is no lesson \"%1\" that could be read. The lessons are: "
-                              "%2. These lesson files could not be read:\n%3")
+        return LessonMode::tr(
+                   "There is no lesson \"%1\" that could be read. The lessons are: "
+                   "%2. These lesson files could not be read:\n%3")
             .arg(id, library.ids().join(QStringLiteral(", ")),
                  library.problems().join(QLatin1Char('\n')));
     return LessonMode::tr("There is no lesson \"%1\". The lessons are: %2")

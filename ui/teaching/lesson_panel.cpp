@@ -10,7 +10,7 @@
 #include <QTextDocument>
 #include <QVBoxLayout>
 
-#include "window/projector_mode.h"
+#include "base/projector_mode.h"
 
 namespace ckptlab::ui {
 
@@ -153,8 +153,6 @@ void LessonPanel::setLessons(const QStringList& titles, int current) {
     updateButtons();
 }
 
-int LessonPanel::currentLesson() const { return m_picker->currentIndex(); }
-
 void LessonPanel::showPage(const LessonPage& page) {
     m_page = page;
     if (m_hasLessons || !page.lessonTitle.isEmpty())  // projector fonts are big enough
@@ -174,8 +172,8 @@ void LessonPanel::showPage(const LessonPage& page) {
     };
     m_stepTitle->setToolTip(tip(page.experiment));
     m_counter->setToolTip(tip(page.source.toHtmlEscaped()));
-    m_stepTitle->setText(page.stepTitle.isEmpty() ? QString()
-                                                  : QStringLiteral("<b>%1</b>").arg(page.stepTitle));
+    m_stepTitle->setText(
+        page.stepTitle.isEmpty() ? QString() : QStringLiteral("<b>%1</b>").arg(page.stepTitle));
     m_experiment->setText(page.experiment.isEmpty()
                               ? QString()
                               : QStringLiteral("<small>%1</small>").arg(page.experiment));
@@ -183,9 +181,10 @@ void LessonPanel::showPage(const LessonPage& page) {
     m_question->setText(page.question.isEmpty() ? QString()
                                                 : headed(tr("Question:"), page.question));
     m_answer->setText(page.answer.isEmpty() ? QString() : headed(tr("Answer:"), page.answer));
-    m_source->setText(page.source.isEmpty() ? QString()
-                                            : QStringLiteral("<small><i>%1</i></small>")
-                                                  .arg(page.source.toHtmlEscaped()));
+    m_source->setText(
+        page.source.isEmpty()
+            ? QString()
+            : QStringLiteral("<small><i>%1</i></small>").arg(page.source.toHtmlEscaped()));
     updateButtons();
 }
 

@@ -37,7 +37,6 @@ public:
 
     // The picker's entries (lesson titles) and the one selected, without emitting lessonChosen.
     void setLessons(const QStringList& titles, int current);
-    int currentLesson() const;
     void showPage(const LessonPage& page);
     void setAnswerShown(bool shown);
     bool isAnswerShown() const;

@@ -2,7 +2,6 @@
 
 #include <QDateTime>
 
-#include "charts/chart_builders.h"
 #include "charts/chart_export.h"
 
 namespace ckptlab::ui {
@@ -11,9 +10,9 @@ namespace {
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
-QString joined(const std::vector<std::string>& items) {
+QString joined(const std::vector<Strategy>& strategies) {
     QStringList list;
-    for (const std::string& item : items) list << qs(item);
+    for (const Strategy& strategy : strategies) list << qs(strategy.name());
     return list.join(QStringLiteral(", "));
 }
 
@@ -24,8 +23,7 @@ QString shortConfig(const ExperimentConfig& c) {
                        .arg(c.width)
                        .arg(c.seq)
                        .arg(c.batch);
-    if (c.keep_grads)
-        text = LessonStrings::tr("%1, previous step's gradients kept").arg(text);
+    if (c.keep_grads) text = LessonStrings::tr("%1, previous step's gradients kept").arg(text);
     if (c.memory_limit_mib > 0)
         text = LessonStrings::tr("%1, device capacity %2 MiB").arg(text).arg(c.memory_limit_mib);
     return text;
@@ -76,7 +74,8 @@ QString sourceDescription(ResultsSource source, const ResultSet* results) {
     case ResultsSource::Recorded:
         if (results)
             return LessonStrings::tr("Recorded on %1 at %2.")
-                .arg(qs(results->environment.device_name), dateOf(results->environment.created_utc));
+                .arg(qs(results->environment.device_name),
+                     dateOf(results->environment.created_utc));
         break;
     case ResultsSource::None: break;
     }
@@ -87,18 +86,6 @@ QString machineDescription(const ResultSet& results) {
     const Environment& env = results.environment;
     return LessonStrings::tr("%1 (%2, %n thread(s)), %3", nullptr, env.threads)
         .arg(qs(env.device_name), qs(env.device), dateOf(env.created_utc));
-}
-
-QString lessonChartName(LessonChart chart) {
-    switch (chart) {
-    case LessonChart::Tradeoff: return chartTitle(ChartKind::Tradeoff);
-    case LessonChart::Timeline: return chartTitle(ChartKind::Timeline);
-    case LessonChart::Lifetimes: return chartTitle(ChartKind::Lifetimes);
-    case LessonChart::Breakdown: return chartTitle(ChartKind::Breakdown);
-    case LessonChart::Scaling: return chartTitle(ChartKind::Scaling);
-    case LessonChart::Schedule: return LessonStrings::tr("Checkpoint schedules");
-    }
-    return {};
 }
 
 QString lessonHtml(const QString& text) {

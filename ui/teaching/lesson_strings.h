@@ -40,9 +40,6 @@ QString sourceDescription(ResultsSource source, const ResultSet* results);
 // "<machine>, <date>" of a results file's environment, for the handout's title page.
 QString machineDescription(const ResultSet& results);
 
-// The name of a lesson's chart, as the charts' tabs call it.
-QString lessonChartName(LessonChart chart);
-
 // Lesson texts mark strategy names with backticks: `full`. As HTML for labels (escaped, names
 // in code) and as plain text for print (marks removed).
 QString lessonHtml(const QString& text);

@@ -52,8 +52,8 @@ QStringList facts(const Environment& env) {
         QObject::tr("Threads") + QLatin1Char('\t') + threads,
     };
     if (env.blas_kernel)
-        rows.insert(4, QObject::tr("BLAS kernels") + QLatin1Char('\t') +
-                           blasKernelText(*env.blas_kernel));
+        rows.insert(
+            4, QObject::tr("BLAS kernels") + QLatin1Char('\t') + blasKernelText(*env.blas_kernel));
     return rows;
 }
 

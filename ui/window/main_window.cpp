@@ -14,8 +14,10 @@
 #include <QStatusBar>
 #include <QVBoxLayout>
 
+#include "base/app_setup.h"
+#include "base/messages.h"
+#include "base/projector_mode.h"
 #include "ckptlab/runner.h"
-#include "controllers/chart_exporter.h"
 #include "controllers/file_controller.h"
 #include "controllers/prediction_controller.h"
 #include "controllers/sweep_controller.h"
@@ -31,14 +33,12 @@
 #include "panels/progress_status.h"
 #include "panels/results_view.h"
 #include "panels/strategy_list.h"
-#include "teaching/lesson_mode.h"
-#include "window/app_setup.h"
-#include "window/messages.h"
-#include "window/projector_mode.h"
+#include "window/chart_exporter.h"
 
 namespace ckptlab::ui {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(AddOn addOn, QWidget* parent)
+    : QMainWindow(parent), m_addOn(std::move(addOn)) {
     initializeUi();
     setObjectName(QStringLiteral("mainWindow"));
     m_busy = new DocumentBusy(this);
@@ -52,7 +52,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createActions();
     createMenus();
     connectSignals();
-    new LessonMode(this, m_viewMenu);  // the Lesson dock and menu (ui/teaching)
+    if (m_addOn) m_addOn(*this, parts());  // e.g. the Lesson dock and menu (ui/teaching)
     restoreSettings();
     connect(m_busy, &DocumentBusy::changed, this, &MainWindow::updateActions);
     updateActions();
@@ -108,11 +108,12 @@ void MainWindow::createPanels() {
     fitWidth();
     connect(projectorMode(), &ProjectorMode::changed, scroll, fitWidth);
 
-    auto* left = new QDockWidget(tr("Experiment"), this);
-    left->setObjectName(QStringLiteral("experimentDock"));
-    left->setWidget(scroll);
-    left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
-    addDockWidget(Qt::LeftDockWidgetArea, left);
+    m_experimentDock = new QDockWidget(tr("Experiment"), this);
+    m_experimentDock->setObjectName(QStringLiteral("experimentDock"));
+    m_experimentDock->setWidget(scroll);
+    m_experimentDock->setFeatures(QDockWidget::DockWidgetMovable |
+                                  QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, m_experimentDock);
 
     // Bottom: the numbers.
     m_model = new ResultsTableModel(this);
@@ -146,6 +147,11 @@ void MainWindow::createPanels() {
     // Within a smaller screen (a projector's 1280×720) until a saved geometry says otherwise.
     const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1500, 950);
     resize(QSize(1500, 950).boundedTo(available));
+}
+
+MainWindow::Parts MainWindow::parts() const {
+    return {m_viewMenu,   m_experimentDock, m_document, m_charts, m_parameters,
+            m_strategies, m_curves,         m_sweep,    m_busy};
 }
 
 void MainWindow::connectSignals() {
@@ -225,7 +231,7 @@ void MainWindow::connectSignals() {
         const ResultSet& results = m_document->results();
         if (!results.runs.empty()) {
             m_parameters->setConfig(results.runs.front().config);
-            m_strategies->setCheckedStrategies(m_document->experimentStrategies());
+            m_strategies->setChecked(m_document->experimentStrategies());
         }
         QString opened = tr("Opened %1 (%n run(s))", nullptr, m_document->runCount())
                              .arg(QDir::toNativeSeparators(path));
@@ -248,18 +254,19 @@ void MainWindow::onParametersChanged() {
 
 void MainWindow::restoreSettings() {
     m_parameters->setConfig(m_settings.lastConfig());
-    QStringList checked = m_settings.checkedStrategies();
+    // The settings hold texts: the table parses them, once.
+    const QStringList checked = m_settings.checkedStrategies();
     if (checked.isEmpty())
-        for (const std::string& text : defaultSweepStrategies())
-            checked << QString::fromStdString(text);
-    m_strategies->setCheckedStrategies(checked);
+        m_strategies->setChecked(defaultSweepStrategies());
+    else
+        m_strategies->setCheckedStrategies(checked);
     m_settings.restoreWindow(*this);
     onParametersChanged();
 }
 
 void MainWindow::saveSettings() {
     m_settings.setLastConfig(m_parameters->config());
-    m_settings.setCheckedStrategies(m_strategies->checkedStrategies());
+    m_settings.setCheckedStrategies(m_strategies->checkedNames());
     m_settings.saveWindow(*this);
 }
 

@@ -5,18 +5,21 @@
 // (parameters, strategies, memoryEstimate, document, resultsModel, resultsView, resultsNotes,
 // charts, sweepController, predictions, curveSweeps, files, chartExporter, progressStatus,
 // runAction, documentBusy, ...). Every action that replaces or edits the results takes the
-// document from documentBusy first (window/document_busy.h) and is refused while another holds
-// it; the actions are enabled from it.
+// document from documentBusy first (document/document_busy.h) and is refused while another holds
+// it; the actions are enabled from it. A room above the window (the lesson mode, ui/teaching)
+// adds its docks and menus through an AddOn, from the parts the window hands it.
 
 #include <QMainWindow>
+#include <functional>
 
+#include "base/metatypes.h"
 #include "controllers/live_prediction.h"
 #include "controllers/sweep_worker.h"
-#include "document/metatypes.h"
+#include "document/document_busy.h"
 #include "document/settings.h"
-#include "window/document_busy.h"
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QPushButton;
@@ -45,7 +48,26 @@ class SweepController;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    // The parts a room above the window builds on, handed to its AddOn. A language switch
+    // replaces the widgets among them (menus, docks, panels); the others stay.
+    struct Parts {
+        QMenu* viewMenu;
+        QDockWidget* experimentDock;
+        ResultsDocument* document;
+        ChartsPanel* charts;
+        ParameterPanel* parameters;
+        StrategyList* strategies;
+        CurveSweepPanel* curves;
+        SweepController* sweep;
+        DocumentBusy* busy;
+    };
+    // Adds a room's docks and menus to the window (MainWindow window(lessonModeAddOn())). Called
+    // once the window's own widgets are built, before the saved layout is restored, and again
+    // after a language switch rebuilt them; what the last call built is gone by then, deleted
+    // on widgetsAboutToRebuild.
+    using AddOn = std::function<void(MainWindow& window, const Parts& parts)>;
+
+    explicit MainWindow(AddOn addOn = {}, QWidget* parent = nullptr);
     ~MainWindow() override;
 
 public Q_SLOTS:
@@ -74,6 +96,9 @@ public Q_SLOTS:
 Q_SIGNALS:
     // A sweep ended: finished, cancelled or failed. Finished results are in the results document.
     void sweepEnded(bool cancelled, bool failed);
+    // A language switch is about to delete the widgets (menus, docks, panels) and build them
+    // again: what an AddOn built from them goes now, keeping what it needs to carry.
+    void widgetsAboutToRebuild();
 
 protected:
     // Asks before stopping a running sweep or dropping unsaved measured results; refused
@@ -82,6 +107,7 @@ protected:
 
 private:
     void createPanels();
+    Parts parts() const;
     void createActions();
     void createMenus();
     void createLanguageMenu(QMenu* view);
@@ -109,6 +135,7 @@ private:
     void updateTitle();
     void updateNotes();
 
+    AddOn m_addOn;
     Settings m_settings;
     DocumentBusy* m_busy;
     DocumentAction m_sweepAction = DocumentAction::Sweep;  // what the running sweep holds as
@@ -128,6 +155,7 @@ private:
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
     CurveSweepPanel* m_curves = nullptr;
+    QDockWidget* m_experimentDock = nullptr;
 
     QAction* m_openAction = nullptr;
     QAction* m_addAction = nullptr;  // Add Results File…: another file beside those open

@@ -9,17 +9,17 @@
 #include <QTimer>
 #include <QToolBar>
 
+#include "base/messages.h"
+#include "base/projector_mode.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
-#include "controllers/chart_exporter.h"
 #include "controllers/file_controller.h"
 #include "document/core_text.h"
 #include "panels/charts_panel.h"
 #include "panels/parameter_panel.h"
 #include "window/about_dialog.h"
+#include "window/chart_exporter.h"
 #include "window/main_window.h"
-#include "window/messages.h"
-#include "window/projector_mode.h"
 
 namespace ckptlab::ui {
 
@@ -128,20 +128,18 @@ void MainWindow::createMenus() {
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
-    for (ChartKind kind : ChartsPanel::kKinds) {
+    // The charts panel's tabs (chart_registry.h), Alt+1 for the first.
+    const std::vector<ChartKind> kinds = panelChartKinds();
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        const ChartKind kind = kinds[i];
         QAction* show = m_viewMenu->addAction(chartTitle(kind), this,
                                               [this, kind] { m_charts->setCurrentKind(kind); });
         // Scaling only applies to a scaling sweep's results.
-        if (kind == ChartKind::Scaling)
+        if (chartEntry(kind).scalingOnly)
             connect(m_viewMenu, &QMenu::aboutToShow, show,
-                    [this, show] { show->setEnabled(m_charts->isAvailable(ChartKind::Scaling)); });
-        show->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + int(kind))));
+                    [this, show, kind] { show->setEnabled(m_charts->isAvailable(kind)); });
+        show->setShortcut(QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + int(i))));
     }
-
-    QAction* schedules = m_viewMenu->addAction(tr("Checkpoint schedules"), this,
-                                               [this] { m_charts->showSchedule(); });
-    schedules->setShortcut(
-        QKeySequence(Qt::ALT | Qt::Key(Qt::Key_1 + int(ChartsPanel::kKinds.size()))));
     m_viewMenu->addSeparator();
     QAction* projector = m_viewMenu->addAction(tr("&Projector Mode"));
     projector->setObjectName(QStringLiteral("projectorAction"));
@@ -163,8 +161,7 @@ void MainWindow::createMenus() {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Strategy Syntax"), this, [this] {
-        showMessage(this, MessageKind::Information, tr("Strategy syntax"),
-                    strategySyntaxText());
+        showMessage(this, MessageKind::Information, tr("Strategy syntax"), strategySyntaxText());
     });
     help->addAction(tr("&About Checkpoint Lab"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);

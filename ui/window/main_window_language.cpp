@@ -16,7 +16,8 @@
 #include <QStatusBar>
 #include <QToolBar>
 
-#include "controllers/chart_exporter.h"
+#include "base/language.h"
+#include "base/messages.h"
 #include "controllers/file_controller.h"
 #include "controllers/prediction_controller.h"
 #include "controllers/sweep_controller.h"
@@ -24,10 +25,8 @@
 #include "document/results_table_model.h"
 #include "panels/charts_panel.h"
 #include "panels/curve_sweep_panel.h"
-#include "teaching/lesson_mode.h"
-#include "window/language.h"
+#include "window/chart_exporter.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 namespace ckptlab::ui {
 
@@ -117,13 +116,9 @@ void MainWindow::rebuildUi() {
 
     delete m_exporter;
     m_exporter = nullptr;
-    // The lesson mode owns a dock and menus of its own: it is built again below, and shows the
-    // open lesson, step and answer again.
-    LessonMode::Carried lesson;
-    if (auto* mode = findChild<LessonMode*>(QString(), Qt::FindDirectChildrenOnly)) {
-        lesson = mode->carry();
-        delete mode;
-    }
+    // An add-on (the lesson mode) owns docks and menus of its own: it goes now and is built
+    // again below, carrying what it showed (the open lesson, step and answer).
+    Q_EMIT widgetsAboutToRebuild();
     for (QToolBar* toolbar : findChildren<QToolBar*>(Qt::FindDirectChildrenOnly)) {
         removeToolBar(toolbar);
         delete toolbar;
@@ -144,9 +139,8 @@ void MainWindow::rebuildUi() {
     createActions();
     createMenus();
     connectSignals();
-    auto* lessons = new LessonMode(this, m_viewMenu);  // as the constructor does
+    if (m_addOn) m_addOn(*this, parts());  // as the constructor does
     restoreSettings();
-    lessons->restore(std::move(lesson));
     restoreState(layout, Settings::kWindowStateVersion);
     // Once the new widgets are laid out, the dock sizes apply as they were (before, the new
     // results table's size hint wins and squeezes the charts).

@@ -6,6 +6,7 @@
 #include <QSpinBox>
 #include <QStatusBar>
 
+#include "base/messages.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/sweep_policy.h"
 #include "controllers/prediction_controller.h"
@@ -20,7 +21,6 @@
 #include "panels/progress_status.h"
 #include "panels/strategy_list.h"
 #include "window/main_window.h"
-#include "window/messages.h"
 
 namespace ckptlab::ui {
 
@@ -59,9 +59,10 @@ bool MainWindow::startHeld(DocumentAction action, SweepRequest::Kind kind) {
     if (kind == SweepRequest::Kind::Pareto) request.paretoPoints = m_curves->paretoPoints();
     if (kind == SweepRequest::Kind::Scaling) {
         request.scalingAxis = m_curves->scalingAxis();
+        // The panel reads the numbers; how many a fit needs is the sweep check's rule.
         QString error;
         request.scalingValues = m_curves->scalingValues(&error);
-        if (request.scalingValues.empty()) {
+        if (!error.isEmpty()) {
             showMessage(this, MessageKind::Warning, tr("Invalid scaling values"), error);
             return false;
         }
@@ -74,10 +75,50 @@ bool MainWindow::startHeld(DocumentAction action, SweepRequest::Kind kind) {
 
 namespace {
 
-QStringList toQStringList(const std::vector<std::string>& texts) {
-    QStringList list;
-    for (const std::string& text : texts) list << QString::fromStdString(text);
-    return list;
+struct Refusal {
+    QString title;
+    QString text;
+};
+
+// Why core's checkSweep refuses a sweep, in the user's language (core_text.h).
+Refusal refusalOf(const SweepCheck& check) {
+    using Verdict = SweepCheck::Verdict;
+    const QString problem = check.problem ? coreMessageText(*check.problem) : QString();
+    switch (check.verdict) {
+    case Verdict::InvalidConfig:
+    case Verdict::InvalidPoints:
+    case Verdict::PlannerLimit:
+        return {MainWindow::tr("Invalid configuration"),
+                MainWindow::tr("Fix these parameters first:\n%1").arg(bulletList({problem}))};
+    case Verdict::InvalidValues:
+    case Verdict::InvalidSize: return {MainWindow::tr("Invalid scaling values"), problem};
+    case Verdict::NoStrategy:
+        return {MainWindow::tr("No strategy"),
+                MainWindow::tr(
+                    "Check at least one strategy to run (include \"none\" as the baseline).")};
+    case Verdict::InvalidStrategy: {
+        QStringList errors;
+        for (const StrategyProblem& p : check.invalid)
+            errors << MainWindow::tr("%1: %2", "a strategy and why it cannot run")
+                          .arg(QString::fromStdString(p.text), coreMessageText(p.why));
+        return {
+            MainWindow::tr("Invalid strategy"),
+            MainWindow::tr("These strategies do not fit this model:\n%1").arg(bulletList(errors))};
+    }
+    case Verdict::DoesNotFit: {
+        // Refused here, before anything runs, with the predicted number: the runner would
+        // refuse it the same way, only later. The problem names a scaling sweep's size.
+        const FitForecast& f = check.forecasts.back().forecast;
+        return {
+            MainWindow::tr("Sweep cannot fit"),
+            MainWindow::tr("%1%2\n\nPredicted %3, available %4. Make the model smaller "
+                           "(width, sequence, batch, depth) or uncheck the hungriest "
+                           "strategies.")
+                .arg(problem, QString(), formatBytes(f.runnerPredicted), formatBytes(f.available))};
+    }
+    case Verdict::Ok: break;
+    }
+    return {};
 }
 
 }  // namespace
@@ -85,68 +126,31 @@ QStringList toQStringList(const std::vector<std::string>& texts) {
 // Shows why core's checkSweep refuses a sweep, or asks before one close to the memory limit.
 // Returns whether the sweep may start.
 bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& check) {
+    if (!check.ok()) {
+        const Refusal refusal = refusalOf(check);
+        showMessage(this, MessageKind::Warning, refusal.title, refusal.text);
+        return false;
+    }
     const QString axis = scalingAxisText(request.scalingAxis);
-    auto sizeNote = [&](const SweepCheck::At& at) {
-        return at.value ? tr(" (at %1 = %2)").arg(axis).arg(*at.value) : QString();
-    };
-    switch (check.verdict) {
-    case SweepCheck::Verdict::InvalidConfig:
-        showMessage(this, MessageKind::Warning, tr("Invalid configuration"),
-                    tr("Fix these parameters first:\n%1")
-                        .arg(bulletList({configErrorText(check.configError)})));
-        return false;
-    case SweepCheck::Verdict::NoStrategy:
-        showMessage(this, MessageKind::Warning, tr("No strategy"),
-                    tr("Check at least one strategy to run (include \"none\" as the baseline)."));
-        return false;
-    case SweepCheck::Verdict::InvalidStrategy:
-        showMessage(this, MessageKind::Warning, tr("Invalid strategy"),
-                    tr("These strategies do not fit this model:\n%1")
-                        .arg(bulletList([&] {
-                        QStringList errors;
-                        for (const std::string& e : check.invalid) errors << strategyErrorText(e);
-                        return errors;
-                    }())));
-        return false;
-    case SweepCheck::Verdict::InvalidSize:
-        showMessage(this, MessageKind::Warning, tr("Invalid scaling values"),
-                    tr("At %1 = %2: %3")
-                        .arg(axis)
-                        .arg(check.size->value)
-                        .arg(configErrorText(check.size->message)));
-        return false;
-    case SweepCheck::Verdict::DoesNotFit: {
-        // Refused here, before anything runs, with the predicted number: the runner would
-        // refuse it the same way, only later.
-        const SweepCheck::At& at = check.forecasts.back();
-        showMessage(
-            this, MessageKind::Warning, tr("Sweep cannot fit"),
-            tr("%1%2\n\nPredicted %3, available %4. Make the model smaller (width, "
-               "sequence, batch, depth) or uncheck the hungriest strategies.")
-                .arg(QString::fromStdString(at.forecast.refusal), sizeNote(at),
-                     formatBytes(at.forecast.runnerPredicted), formatBytes(at.forecast.available)));
-        return false;
-    }
-    case SweepCheck::Verdict::Ok: break;
-    }
     for (const SweepCheck::At& at : check.forecasts) {
         const FitForecast& f = at.forecast;
+        const QString size = at.value ? tr(" (at %1 = %2)").arg(axis).arg(*at.value) : QString();
         if (f.nearLimit() &&
             !confirm(
                 this, tr("Sweep close to the memory limit"),
                 tr("The largest checked strategy (%1) is predicted to need %2 of the %3 "
                    "available on %4%5. The system may start swapping.\n\nRun anyway?")
-                    .arg(QString::fromStdString(f.largestStrategy) +
+                    .arg(QString::fromStdString(f.largestStrategy.name()) +
                              (f.largestIsBound ? tr(", its budget as the upper bound") : QString()),
                          formatBytes(f.largest), formatBytes(f.available),
-                         QString::fromStdString(request.config.device), sizeNote(at))))
+                         QString::fromStdString(request.config.device), size)))
             return false;
     }
     return true;
 }
 
 bool MainWindow::beginSweep(SweepRequest request) {
-    // Only under startHeld's hold on the document (window/document_busy.h).
+    // Only under startHeld's hold on the document (document/document_busy.h).
     if (m_sweep->isRunning() || !m_busy->isHeldBy(m_sweepAction)) return false;
     const QStringList problems = m_parameters->problems();
     if (!problems.isEmpty()) {
@@ -155,20 +159,24 @@ bool MainWindow::beginSweep(SweepRequest request) {
         return false;
     }
     request.config = m_parameters->config();
+    // The strategy table's rows are strategies already (parsed when they were added): the
+    // check, the worker and the runner pass them on as they are.
     SweepRequestData data;
     data.kind = request.kind;
     data.config = request.config;
-    for (const QString& text : m_strategies->checkedStrategies())
-        data.checked.push_back(text.toStdString());
+    data.checked = m_strategies->checkedStrategies();
+    data.unparsed = m_strategies->checkedNotStrategies();
+    data.paretoPoints = request.paretoPoints;
     data.axis = request.scalingAxis;
     data.values = request.scalingValues;
     const SweepCheck check = checkSweep(data, availableMemory(request.config.device));
     if (!confirmSweep(request, check)) return false;
-    request.strategies = toQStringList(check.strategies);
-    const QStringList& strategies = request.strategies;
+    request.strategies = check.strategies;
+    const std::vector<Strategy>& strategies = request.strategies;
 
     m_settings.setLastConfig(request.config);
-    if (request.kind == SweepRequest::Kind::Sweep) m_settings.setCheckedStrategies(strategies);
+    if (request.kind == SweepRequest::Kind::Sweep)
+        m_settings.setCheckedStrategies(m_strategies->checkedNames());
     m_progress->begin(
         sweepStartMessage(request.kind, int(strategies.size()), int(request.scalingValues.size())));
     m_statusNote.clear();

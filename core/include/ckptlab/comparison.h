@@ -36,12 +36,14 @@ struct ComparisonSource {
 
 // A config field whose values are not the same in every file.
 struct ConfigDifference {
-    std::string field;  // the CLI option's name: "seq", "dtype", "threads", "memory-limit", ...
-    // Per source, in input order: "64", or "16,32,64" where a scaling sweep varies it; empty
-    // when that file has no runs.
+    // The field's key (config_fields.h, every field is compared): "seq", "dtype", "threads",
+    // "memory-limit", ...
+    std::string field;
+    // Per source, in input order, as displayText says them: "64", or "16,32,64" where a
+    // scaling sweep varies it; empty when that file has no runs.
     std::vector<std::string> values;
-    // A field of the work itself (model shape, dtype, optimizer, keep-grads): the peaks and
-    // step times of runs that differ in it are shown but not divided.
+    // A field of the work itself (kChangesWork: model shape, dtype, optimizer, keep-grads): the
+    // peaks and step times of runs that differ in it are shown but not divided.
     bool changes_work = false;
 };
 

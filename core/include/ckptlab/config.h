@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "ckptlab/core_message.h"
+
 namespace ckptlab {
 
 enum class BlockKind { Ffn, Transformer };
@@ -15,11 +17,14 @@ enum class Optimizer { None, Sgd, Adam };
 
 struct ExperimentConfig {
     BlockKind block = BlockKind::Ffn;
-    int depth = 20;        // L blocks
-    int width = 256;       // d, the model dimension
-    int seq = 256;         // S tokens per sequence
-    int batch = 2;         // B sequences
-    int heads = 4;         // transformer only; must divide width
+    int depth = 20;   // L blocks
+    int width = 256;  // d, the model dimension
+    int seq = 256;    // S tokens per sequence
+    int batch = 2;    // B sequences
+    int heads = 4;    // transformer only; must divide width
+    // Grouped-query attention's key/value heads, 0 = as many as `heads`; must divide `heads`
+    // when set. Read by the Llama-family block only: the ffn and transformer blocks ignore it.
+    int kv_heads = 0;
     double dropout = 0.1;  // transformer only (attention probabilities)
     DType dtype = DType::Float32;
     std::string device = "cpu";
@@ -42,7 +47,8 @@ struct ExperimentConfig {
     bool keep_grads = false;
 };
 
-// Allowed ranges, shared by validation, the CLI help and the GUI widgets.
+// Allowed ranges, shared by validation (through config_fields.h), the CLI help and the GUI
+// widgets.
 struct IntRange {
     long long min;
     long long max;
@@ -53,12 +59,13 @@ inline constexpr IntRange width{8, 16384};
 inline constexpr IntRange seq{1, 65536};
 inline constexpr IntRange batch{1, 4096};
 inline constexpr IntRange heads{1, 256};
+inline constexpr IntRange kvHeads{0, 256};
 inline constexpr IntRange threads{0, 512};
 inline constexpr IntRange warmup{0, 100};
 inline constexpr IntRange repeats{1, 1000};
 inline constexpr double dropoutMax = 0.9;
-inline constexpr double timeLimitMinS = 1;      // --time-limit, seconds
-inline constexpr double timeLimitMaxS = 86400;  // a day
+inline constexpr double timeLimitMinS = 1;                       // --time-limit, seconds
+inline constexpr double timeLimitMaxS = 86400;                   // a day
 inline constexpr double memoryLimitMaxMib = 16.0 * 1024 * 1024;  // 16 TiB
 // The smallest non-zero --memory-limit, as the smallest optimal:MiB budget: about a KiB, far
 // below any model's parameters, and enforced to the byte (smaller ones round to no limit).
@@ -68,7 +75,7 @@ inline constexpr int cudaDeviceMax = 63;
 
 struct FieldError {
     std::string field;    // CLI-style name, e.g. "width"
-    std::string message;  // says the allowed range
+    CoreMessage message;  // says the allowed range; message.english is what the CLI prints
 };
 
 // Every violated field with its allowed range; empty when the config is valid.

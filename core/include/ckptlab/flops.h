@@ -32,10 +32,8 @@ struct StepFlops {
     double total() const { return forward + recompute + backward; }
 };
 
-// Sub-blocks of a block: 1 for ffn, 2 for transformer (attention, then ffn).
-int unitsPerBlockOf(BlockKind block);
-
-// Matmul FLOPs of one forward of sub-block `part` (0 ≤ part < unitsPerBlockOf(config.block)).
+// Matmul FLOPs of one forward of sub-block `part` (0 ≤ part < unitsPerBlockOf(config.block),
+// planner.h).
 double unitForwardFlops(const ExperimentConfig& config, int part);
 // Of one whole block's forward.
 double blockForwardFlops(const ExperimentConfig& config);

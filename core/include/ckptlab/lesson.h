@@ -30,6 +30,10 @@ struct LocalizedText {
 };
 
 enum class LessonChart { Tradeoff, Timeline, Lifetimes, Breakdown, Scaling, Schedule };
+// Every value, for the parser and for the tests that each maps onto a chart of the app.
+inline constexpr LessonChart kLessonCharts[] = {LessonChart::Tradeoff,  LessonChart::Timeline,
+                                                LessonChart::Lifetimes, LessonChart::Breakdown,
+                                                LessonChart::Scaling,   LessonChart::Schedule};
 std::string toString(LessonChart chart);  // "tradeoff", ..., "schedule"
 std::optional<LessonChart> parseLessonChart(const std::string& text);
 
@@ -39,7 +43,7 @@ struct LessonExperiment {
     // config.keep_grads reproduces the tutorial's protocol (question 1); config.memory_limit_mib
     // draws the device's capacity on the charts (question 2).
     ExperimentConfig config;
-    std::vector<std::string> strategies;
+    std::vector<Strategy> strategies;  // parsed once, when the file is read
     std::optional<ScalingAxis> scaling_axis;
     std::vector<int> scaling_values;
 };
@@ -49,7 +53,8 @@ struct LessonStep {
     LocalizedText title;
     LessonExperiment experiment;
     LessonChart chart = LessonChart::Tradeoff;
-    std::string focus;  // the strategy the chart selects (timeline, lifetimes, schedule); may be empty
+    std::optional<Strategy>
+        focus;  // the strategy the chart selects (timeline, lifetimes, schedule)
     LocalizedText observe;
     LocalizedText question;
     LocalizedText answer;  // carries placeholders, see fillPlaceholders
@@ -78,14 +83,11 @@ struct LessonError : std::runtime_error {
 
 Lesson parseLesson(const std::string& json, const std::string& sourceName);
 Lesson loadLesson(const std::string& path);
-// Every *.json directly in `dir`, ordered by `order` then id. Throws LessonError for the first
-// invalid file, or for two lessons with one id.
-std::vector<Lesson> loadLessons(const std::string& dir);
 
 // The lessons of a folder that read, beside what is wrong with the others: one broken file (or
 // a second file with a lesson's id) is left out and named, and the rest stay usable.
 struct LessonFolder {
-    std::vector<Lesson> lessons;        // ordered as loadLessons orders them
+    std::vector<Lesson> lessons;        // every *.json directly in the folder, by order then id
     std::vector<std::string> problems;  // one per file left out, naming the file and field
 };
 // Throws LessonError only when the folder itself cannot be listed.
@@ -127,14 +129,27 @@ std::string fillPlaceholders(const std::string& text, const Lesson& lesson,
 // Fills every text of the lesson (title, summary, each step's texts) in both languages and
 // returns each placeholder that does not resolve, as
 // "lesson ID, step STEP, FIELD (LANG): {…}: why" ("lesson ID, title (LANG): …" above the steps).
-std::vector<std::string> unresolvedPlaceholders(const Lesson& lesson,
-                                                const LessonResults& results);
+std::vector<std::string> unresolvedPlaceholders(const Lesson& lesson, const LessonResults& results);
 
 // The words a front end prints around a lesson, in both languages (the CLI's labels; the app
 // has its own in its .ts files).
 enum class LessonLabel {
-    Lesson, Step, Runs, Scaling, Chart, Focus, Observe, Question, Answer, Tutorial,
-    Recorded, Live, Unresolved, Passed, Failed, None
+    Lesson,
+    Step,
+    Runs,
+    Scaling,
+    Chart,
+    Focus,
+    Observe,
+    Question,
+    Answer,
+    Tutorial,
+    Recorded,
+    Live,
+    Unresolved,
+    Passed,
+    Failed,
+    None
 };
 const std::string& lessonLabel(LessonLabel label, const std::string& lang);
 

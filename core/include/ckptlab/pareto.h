@@ -4,10 +4,12 @@
 // strategies compare with it. Shared by `ckptlab-cli pareto` and the app's Pareto sweep.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "ckptlab/core_message.h"
 #include "ckptlab/cost_model.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/result.h"
@@ -15,7 +17,7 @@
 namespace ckptlab {
 
 struct ParetoPlan {
-    std::vector<std::string> strategies;  // hand-written first, then optimal:<MiB> budgets
+    std::vector<Strategy> strategies;     // hand-written first, then optimal:<MiB> budgets
     std::vector<FrontierPoint> frontier;  // predicted, fastest plan per budget, by peak
     std::int64_t minimum_peak = 0;        // smallest peak any schedule reaches (predicted)
     std::int64_t no_checkpoint_peak = 0;  // the `none` plan's predicted peak
@@ -24,8 +26,8 @@ struct ParetoPlan {
 // A Pareto sweep runs between kParetoMinPoints and kParetoMaxPoints optimal budgets.
 inline constexpr int kParetoMinPoints = 2;
 inline constexpr int kParetoMaxPoints = 50;
-// "must be between 2 and 50 (got N)" when `points` is out of range, else empty.
-std::string paretoPointsError(int points);
+// "points must be between 2 and 50 (got N)" when `points` is out of range, else nothing.
+std::optional<CoreMessage> paretoPointsError(int points);
 
 // Indices of the (x, y) points no other point beats in both (another with x <= and y <=, and
 // smaller in one of them), sorted by x ascending. Exact duplicates are both kept.
@@ -33,7 +35,7 @@ std::vector<int> paretoFrontier(const std::vector<std::pair<double, double>>& po
 
 // The hand-written strategies a Pareto sweep compares by default: the seed tradeoff preset
 // and sqrt, those that exist for this depth and block.
-std::vector<std::string> defaultParetoStrategies(int depth, BlockKind block);
+std::vector<Strategy> defaultParetoStrategies(int depth, BlockKind block);
 
 // The step in MiB that budgets up to `highBytes` are named in: 0.01, 0.1 or 1 by size, so
 // names stay short and readable.
@@ -41,8 +43,7 @@ double budgetStepMib(std::int64_t highBytes);
 
 // `points` budgets (2..50) spread evenly from the smallest feasible peak to the no-checkpoint
 // peak, named in readable MiB steps; the ends round up so the smallest stays feasible.
-ParetoPlan planPareto(const CostModel& costs, const std::vector<std::string>& handWritten,
-                      int points);
+ParetoPlan planPareto(const CostModel& costs, const std::vector<Strategy>& handWritten, int points);
 
 // The predicted step time of the optimal schedule within `peakBytes` (plus the planner's
 // rounding), for comparing a strategy that reached that peak. Negative when none fits.

@@ -5,21 +5,29 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "ckptlab/core_message.h"
 #include "ckptlab/cost_model.h"
 #include "ckptlab/strategy.h"
 
 namespace ckptlab {
 
 // The budget is below the smallest feasible schedule; `minimum` is that schedule's peak.
-struct BudgetError : std::invalid_argument {
-    BudgetError(const std::string& message, std::int64_t minimum)
-        : std::invalid_argument(message), minimum(minimum) {}
+struct BudgetError : std::invalid_argument, CarriesMessage {
+    BudgetError(CoreMessage message, std::int64_t minimum)
+        : std::invalid_argument(message.english),
+          CarriesMessage(std::move(message)),
+          minimum(minimum) {}
     std::int64_t minimum;
 };
+
+// Sub-blocks ("units") of a block: 1 for ffn, 2 for transformer (attention, then ffn). The one
+// place that says so: unit-level plans, schedules, forward counts and the cost model use it.
+int unitsPerBlockOf(BlockKind block);
 
 // The same plan with bounds in units; `subLayer` becomes per-unit segments.
 Plan toUnitLevel(const Plan& plan, int unitsPerBlock);
@@ -27,9 +35,6 @@ Plan toUnitLevel(const Plan& plan, int unitsPerBlock);
 // Block-level plan of a strategy. Optimal needs measured costs: it throws
 // std::invalid_argument; use resolvePlan (sweep_policy.h), which plans it on the cost model.
 Plan makePlan(const Strategy& strategy, int depth);
-
-// Blocks whose forward is checkpointed (counts one per block, for tables and tests).
-int checkpointedBlockCount(const Plan& plan, int depth);
 
 // The DP's time grows as units^3 x quanta. Measured on the 2-core CI-sized machine with
 // `ckptlab-cli plan --points 2` (tiny blocks, so the planner dominates): 3.7 s at 64 units,
@@ -42,8 +47,13 @@ inline constexpr int kComparisonMaxUnits = 64;
 // Units the planner sees for a config: depth x sub-blocks per block (1 ffn, 2 transformer).
 int plannerUnits(const ExperimentConfig& config);
 
-// Empty when the planner takes this config, else a message naming the limit and the count.
-std::string plannerLimitError(const ExperimentConfig& config, const std::string& what);
+// Nothing when the planner takes this config, else a message naming the limit, the config's
+// depth and units, and the depths it takes: PlannerTooManyUnits for `what` (a strategy's name
+// or a command, "plan").
+std::optional<CoreMessage> plannerLimitError(const ExperimentConfig& config,
+                                             const std::string& what);
+// The same for a Pareto sweep, which plans the whole curve (ParetoTooManyUnits).
+std::optional<CoreMessage> paretoPlannerLimitError(const ExperimentConfig& config);
 
 struct PlannedSchedule {
     Plan plan;              // unit level

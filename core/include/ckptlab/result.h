@@ -9,6 +9,7 @@
 
 #include "ckptlab/config.h"
 #include "ckptlab/step_stats.h"
+#include "ckptlab/strategy.h"
 
 namespace ckptlab {
 
@@ -117,12 +118,12 @@ struct GradCheck {
 // The machine's load (/proc/loadavg) and the CPU time the hypervisor gave to others (steal,
 // /proc/stat), around a sweep: a noisy machine is recognised and said so (noise.h).
 struct MachineLoad {
-    int cpus = 0;                  // CPUs online: a load above it means work waited for a CPU
-    double load_before = 0;        // 1-minute load average when the sweep began
-    double load_during_max = 0;    // highest 1-minute load average sampled after each round
-    double steal_pct_before = 0;   // steal in % of all CPU time, sweep start to first round
-    double steal_pct_during = 0;   // steal in % of all CPU time over the timed rounds
-    int samples = 0;               // load samples taken during the rounds
+    int cpus = 0;                 // CPUs online: a load above it means work waited for a CPU
+    double load_before = 0;       // 1-minute load average when the sweep began
+    double load_during_max = 0;   // highest 1-minute load average sampled after each round
+    double steal_pct_before = 0;  // steal in % of all CPU time, sweep start to first round
+    double steal_pct_during = 0;  // steal in % of all CPU time over the timed rounds
+    int samples = 0;              // load samples taken during the rounds
 };
 
 // The OpenBLAS kernels ("core") that ran the float32 matmuls and who chose them
@@ -159,7 +160,8 @@ struct Environment {
     bool cuda_compiled = false;
     std::string created_utc;
     // GLIBC_TUNABLES as the runs saw it (empty when unset): the allocator's trim and mmap
-    // thresholds change CPU step times (README, "The kept-block backward"), so a file says so.
+    // thresholds change CPU step times (docs/MEASUREMENTS.md, "The kept-block backward"), so a
+    // file says so.
     std::string malloc_tunables;
     // How busy the machine was around the timed rounds (Linux /proc); empty when unreadable
     // or in older files.
@@ -198,7 +200,11 @@ struct CudaAllocatorStats {
 
 struct RunResult {
     ExperimentConfig config;
-    std::string strategy;
+    Strategy strategy;  // parsed once where it came in; files hold strategy.name()
+    // What charts call the run when that is not its strategy's name: the app's view of several
+    // files at once names each run "<strategy> · <machine>". Never written to a file.
+    std::string label;
+    std::string name() const { return label.empty() ? strategy.name() : label; }
     Metrics metrics;
     GradCheck grad_check;
     Breakdown breakdown;
@@ -241,7 +247,8 @@ struct ResultSet {
     // What the sweep left out and why, e.g. the "vs optimal" comparison on a chain too long
     // for the planner. Shown under the table.
     std::vector<std::string> notes;
-    const RunResult* find(const std::string& strategy) const;
+    const RunResult* find(const Strategy& strategy) const;  // the first run of it
+    const RunResult* find(const std::string& name) const;   // the first run of that name()
 };
 
 }  // namespace ckptlab

@@ -14,27 +14,34 @@
 #include <vector>
 
 #include "ckptlab/config.h"
+#include "ckptlab/core_message.h"
 #include "ckptlab/result.h"
 #include "ckptlab/scaling.h"
+#include "ckptlab/sweep_policy.h"
 
 namespace ckptlab {
 
 // Bad configuration, caught before anything runs. `what()` names the field and its range.
-struct ConfigError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+struct ConfigError : std::invalid_argument, CarriesMessage {
+    explicit ConfigError(CoreMessage message)
+        : std::invalid_argument(message.english), CarriesMessage(std::move(message)) {}
 };
 
 // The config cannot fit: predicted and available bytes are in the message.
-struct MemoryError : std::runtime_error {
-    MemoryError(const std::string& message, std::int64_t predicted, std::int64_t available)
-        : std::runtime_error(message), predicted(predicted), available(available) {}
+struct MemoryError : std::runtime_error, CarriesMessage {
+    MemoryError(CoreMessage message, std::int64_t predicted, std::int64_t available)
+        : std::runtime_error(message.english),
+          CarriesMessage(std::move(message)),
+          predicted(predicted),
+          available(available) {}
     std::int64_t predicted;
     std::int64_t available;
 };
 
 struct RunnerHooks {
-    // fraction in [0, 1] of the whole sweep, and what is being done
-    std::function<void(double fraction, const std::string& message)> progress;
+    // fraction in [0, 1] of the whole sweep, and what is being done (the CLI prints its English,
+    // the app translates it by its code)
+    std::function<void(double fraction, const CoreMessage& message)> progress;
     // Each run right after its traced step: memory, timeline, lifetimes, breakdown, gradient
     // check, prediction and schedule are known; its times are not yet (step_ms and the phase
     // times NaN, step_samples_ms empty). `result` brings the same run again, complete.
@@ -51,30 +58,34 @@ class Runner {
 public:
     Runner();
     ~Runner();
-    // Validates everything first (throws ConfigError, StrategyError or MemoryError), then runs
-    // each strategy. A run that fails records its error and the sweep goes on. When cancelled,
-    // returns the finished runs with `cancelled` set.
-    ResultSet sweep(const ExperimentConfig& config, const std::vector<std::string>& strategies,
+    // Checks everything first (check(); throws ConfigError, StrategyError or MemoryError),
+    // then runs each strategy. A run that fails records its error and the sweep goes on. When
+    // cancelled, returns the finished runs with `cancelled` set.
+    ResultSet sweep(const ExperimentConfig& config, const std::vector<Strategy>& strategies,
                     const RunnerHooks& hooks = {});
 
-    // The whole curve: measures the cost model, runs `handWritten` and `points` optimal
-    // budgets from the smallest feasible peak to the no-checkpoint peak (planPareto), and
-    // returns them with the planner's predicted frontier. Throws like sweep().
-    ResultSet pareto(const ExperimentConfig& config, const std::vector<std::string>& handWritten,
+    // The whole curve: measures the cost model, runs the hand-written strategies (less memory
+    // budgets; the seed tradeoff and sqrt when none is left, sweepStrategies) and `points`
+    // optimal budgets from the smallest feasible peak to the no-checkpoint peak (planPareto),
+    // and returns them with the planner's predicted frontier. Throws like sweep().
+    ResultSet pareto(const ExperimentConfig& config, const std::vector<Strategy>& handWritten,
                      int points, const RunnerHooks& hooks = {});
 
     // A scaling sweep: `strategies` at every value of one dimension (scaling.h), in one result
-    // set. Every config is checked before anything runs; the ConfigError names the value.
+    // set. Every size is checked before anything runs; the error names the value.
     ResultSet scaling(const ExperimentConfig& config, ScalingAxis axis,
-                      const std::vector<int>& values, const std::vector<std::string>& strategies,
+                      const std::vector<int>& values, const std::vector<Strategy>& strategies,
                       const RunnerHooks& hooks = {});
 
     // Use these costs for plans and predictions instead of measuring them at the start of
     // each sweep (so a caller that planned with them sees the same numbers).
     void useCostModel(const CostModel& costs);
 
-    // Checks a config and strategies without running; throws like sweep().
-    static void check(const ExperimentConfig& config, const std::vector<std::string>& strategies);
+    // The pre-run check without running anything: checkSweep (sweep_policy.h) against this
+    // device's free memory, and whether this LibTorch can use the device. Throws what it
+    // refuses (ConfigError, StrategyError, MemoryError; the message as checkSweep words it);
+    // else returns the check, whose `strategies` are what the sweep runs.
+    static SweepCheck check(const SweepRequestData& request);
 
 private:
     std::unique_ptr<CostModel> costs_;

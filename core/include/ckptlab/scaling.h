@@ -32,8 +32,10 @@ std::string toString(ScalingMetric metric);
 double metricValue(const RunResult& run, ScalingMetric metric);
 
 // The fit of `metric` against `axis` over the runs of `strategy` that finished.
-PowerFit fitRuns(const ResultSet& results, const std::string& strategy, ScalingAxis axis,
+PowerFit fitRuns(const ResultSet& results, const Strategy& strategy, ScalingAxis axis,
                  ScalingMetric metric);
+// The same over the given runs (e.g. one file's of several merged), those that finished.
+PowerFit fitRuns(const std::vector<const RunResult*>& runs, ScalingAxis axis, ScalingMetric metric);
 
 // Whether a result set is a scaling sweep, and along which axis: the finished runs of some
 // strategy differ in exactly one dimension. Nothing when none or several vary.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ckptlab/config.h"
+#include "ckptlab/core_message.h"
 
 namespace ckptlab {
 
@@ -28,8 +29,10 @@ enum class StrategyKind {
     Revolve,   // revolve:S    Griewank's binomial schedule with S stored states
 };
 
-struct StrategyError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+// A strategy's text that is not one, or does not fit the model; what() is the English.
+struct StrategyError : std::invalid_argument, CarriesMessage {
+    explicit StrategyError(CoreMessage message)
+        : std::invalid_argument(message.english), CarriesMessage(std::move(message)) {}
 };
 
 struct Strategy {
@@ -38,6 +41,9 @@ struct Strategy {
     double budget_mib = 0;     // Optimal: the peak budget in MiB above the step's start
     std::string name() const;  // canonical text, parses back to the same strategy
 };
+// The same kind, parameter and budget: one strategy (what duplicate checks and matching use).
+bool operator==(const Strategy& a, const Strategy& b);
+inline bool operator!=(const Strategy& a, const Strategy& b) { return !(a == b); }
 
 // Parses and checks a strategy for a model of `depth` blocks of kind `block`.
 // Throws StrategyError with a message naming the allowed values. The only reader of the text
@@ -52,6 +58,25 @@ std::optional<Strategy> tryParseStrategy(const std::string& text, int depth, Blo
 std::optional<Strategy> parseStrategyForm(const std::string& text, std::string* error = nullptr);
 // Throws StrategyError when `strategy` does not fit a model of `depth` blocks of `block`.
 void checkStrategy(const Strategy& strategy, int depth, BlockKind block);
+// A front end's list, each text's form parsed once (the model's ranges are the sweep check's,
+// sweep_policy.h). Throws StrategyError for the first text that is no strategy.
+std::vector<Strategy> parseStrategies(const std::vector<std::string>& texts);
+// How many texts have been parsed into strategies in this process: tests check that a request
+// parses each strategy once, at its boundary, and nothing after it reads text back.
+std::uint64_t strategyParseCount();
+
+// Every kind once, in the order the app lists them: the one table of kinds. The CLI's help,
+// the app's help and its strategy table are made from it.
+struct StrategyKindInfo {
+    StrategyKind kind;
+    std::string name;         // "every"
+    std::string syntax;       // "every:N", as the help shows it
+    std::string description;  // "checkpoint blocks 0, N, 2N, ... (seed experiment 1)"
+    bool takes_param;
+    double default_param;  // the parameter strategyCatalog() offers (a budget in MiB for optimal)
+};
+const std::vector<StrategyKindInfo>& strategyKinds();
+const StrategyKindInfo& strategyKindInfo(StrategyKind kind);
 
 // A kind's name ("every") and whether it takes a parameter, for tables of kinds.
 std::string kindName(StrategyKind kind);
@@ -63,11 +88,6 @@ double paramOf(const Strategy& strategy);
 // Every kind once, with the parameter a list of strategies offers by default (every:2, ...,
 // optimal:48), in the order the app lists them.
 std::vector<Strategy> strategyCatalog();
-
-struct RunResult;
-// The strategy a run recorded, parsed for its own config; nothing when the text is not one
-// (a hand-edited or damaged results file).
-std::optional<Strategy> strategyOf(const RunResult& run);
 
 // Schedules computed by a planner rather than written by hand (optimal:MiB, revolve:S): their
 // schedule text is data worth showing.
@@ -108,15 +128,13 @@ struct Plan {
     bool unitLevel = false;
 };
 
-// makePlan (strategy -> plan), toUnitLevel and checkpointedBlockCount are in planner.h.
+// makePlan (strategy -> plan) and toUnitLevel are in planner.h.
 
 // Named sets of strategies: "seed-tradeoff", "experiment-1", "experiment-2", "experiment-3".
 std::vector<std::string> presetNames();
-std::vector<std::string> presetStrategies(const std::string& preset);  // empty if unknown
+std::vector<Strategy> presetStrategies(const std::string& preset);  // empty if unknown
 
-// One line per kind, for --help and the GUI.
+// One line per kind of strategyKinds(), its syntax padded to a column, for --help.
 std::string strategySyntaxHelp();
-// The line of one kind, its blanks collapsed: "every:N checkpoint blocks 0, N, 2N, ...".
-std::string strategyHelp(StrategyKind kind);
 
 }  // namespace ckptlab

@@ -11,11 +11,11 @@
 namespace ckptlab {
 
 struct SummaryRow {
-    std::string strategy;
+    Strategy strategy;
     double peak_mib = 0;
     double activations_mib = 0;
     double step_ms = 0;
-    double step_fastest_ms = 0;              // the fastest timed repeat (fastestStepMs)
+    double step_fastest_ms = 0;  // the fastest timed repeat (fastestStepMs)
     // The median's interval (step_stats.h): a 95% one when step_ci_95, else the min-max range
     // of fewer than 6 samples. Empty without samples. step_cv_pct: coefficient of variation.
     std::optional<double> step_ci_low_ms;
@@ -57,13 +57,15 @@ struct SummaryRow {
 // One row per run, in order, each compared with baselineFor(results, run).
 std::vector<SummaryRow> summarize(const ResultSet& results);
 
-// Whether two configs measure the same step: every field that changes the work or its timing
-// (block, sizes, heads, dropout, dtype, device, optimizer, threads, kept gradients). The seed,
-// the repeats and the memory limit do not: they change how it is sampled, not what.
+// Whether two configs measure the same step: equal in every field that changes the work or
+// the machine it runs on (kChangesWork | kChangesMachine in config_fields.h: block, sizes,
+// heads, dropout, dtype, optimizer, kept gradients, device, threads). The seed, the repeats
+// and the memory limit do not: they change how it is sampled, not what.
 bool sameStep(const ExperimentConfig& a, const ExperimentConfig& b);
 
 // The `none` run `run` is compared with: the first `none` of the set that measures the same
-// step (sameStep), preferring one that finished; null when the set has none for that step.
+// step (sameStep) and comes from the same file (RunResult::label), preferring one that
+// finished; null when the set has none for that step.
 // Never a `none` of another size: a scaling sweep's sizes are different steps.
 const RunResult* baselineFor(const ResultSet& results, const RunResult& run);
 

@@ -30,7 +30,7 @@ Plan resolvePlan(const Strategy& strategy, const CostModel& costs,
 
 // The unit-level plan a recorded run ran: its schedule text when the file has one, else its
 // strategy's plan. Throws std::invalid_argument when neither says (an optimal run without its
-// schedule, or a strategy that does not parse).
+// schedule).
 Plan recordedPlan(const RunResult& run);
 
 // ---- Memory before anything runs -------------------------------------------------------------
@@ -48,29 +48,35 @@ StrategyEstimate estimateStrategy(const ExperimentConfig& config, const Strategy
 // gradients it keeps beside the model.
 std::int64_t runnerNeed(const MemoryEstimate& estimate);
 
-// Whether a sweep fits: Runner::check refuses what `refused` says, the app shows the rest.
+// A strategy that cannot run, and why: its name, or the text a front end could not parse.
+struct StrategyProblem {
+    std::string text;
+    CoreMessage why;
+};
+
+// Whether a sweep fits: checkSweep refuses what `refused` says, the app shows the rest.
 struct FitForecast {
-    bool valid = false;  // false: `error` (the first config problem) says why
-    std::string error;
-    std::vector<std::string> invalid;  // strategies that do not parse, as "text: why"
-    std::int64_t none = 0;             // estimate without checkpointing
-    std::int64_t baseline = 0;         // parameters, input and optimizer state (exact)
-    std::int64_t largest = 0;          // estimate of the hungriest valid strategy (none if none)
-    std::string largestStrategy = "none";
-    bool largestIsBaseline = true;  // no checked strategy needs more than `none`
-    bool largestIsBound = false;    // `largest` is an optimal budget taken as the bound
-    std::int64_t available = 0;     // 0: unknown
-    bool refused = false;           // the runner's prediction exceeds `available`
-    std::string refusal;            // Runner::check's message
+    bool valid = false;                    // false: `error` (the first config problem) says why
+    std::optional<CoreMessage> error;      // validate's first problem
+    std::vector<StrategyProblem> invalid;  // strategies that do not fit this model, and why
+    std::int64_t none = 0;                 // estimate without checkpointing
+    std::int64_t baseline = 0;             // parameters, input and optimizer state (exact)
+    std::int64_t largest = 0;            // estimate of the hungriest valid strategy (none if none)
+    Strategy largestStrategy;            // none when no strategy needs more
+    bool largestIsBaseline = true;       // no checked strategy needs more than `none`
+    bool largestIsBound = false;         // `largest` is an optimal budget taken as the bound
+    std::int64_t available = 0;          // 0: unknown
+    bool refused = false;                // the runner's prediction exceeds `available`
+    std::optional<CoreMessage> refusal;  // the refusal's message (checkSweep's DoesNotFit)
     std::int64_t runnerPredicted = 0;
 
     // Close enough to the limit that the system may start swapping.
     bool nearLimit() const { return valid && available > 0 && largest > available * 3 / 4; }
 };
-FitForecast forecastFit(const ExperimentConfig& config, const std::vector<std::string>& strategies,
+FitForecast forecastFit(const ExperimentConfig& config, const std::vector<Strategy>& strategies,
                         std::int64_t available);
 
-// Runner::check's memory verdict for parsed strategies: the largest runner need and whose.
+// The memory verdict for strategies: the largest runner need and whose.
 struct SweepNeed {
     std::int64_t predicted = 0;
     std::string worst;
@@ -78,7 +84,7 @@ struct SweepNeed {
 };
 SweepNeed sweepNeed(const ExperimentConfig& config, const std::vector<Strategy>& strategies);
 // "config does not fit: strategy X is predicted to need ... on <device>".
-std::string doesNotFitMessage(const SweepNeed& need, std::int64_t available,
+CoreMessage doesNotFitMessage(const SweepNeed& need, std::int64_t available,
                               const std::string& device);
 
 // ---- Which strategies a sweep runs -----------------------------------------------------------
@@ -86,22 +92,32 @@ std::string doesNotFitMessage(const SweepNeed& need, std::int64_t available,
 enum class SweepKind { Sweep, Pareto, Scaling };
 
 // Strategies a scaling sweep runs when none is asked for.
-std::vector<std::string> defaultScalingStrategies();
+std::vector<Strategy> defaultScalingStrategies();
 // Strategies checked in the app before the user chose any.
-std::vector<std::string> defaultSweepStrategies();
+std::vector<Strategy> defaultSweepStrategies();
 
 // The strategies a sweep of this kind runs from the checked ones: a curve sweep drops the
 // memory budgets (the Pareto curve brings its own; a fixed budget means nothing across sizes)
-// and falls back to its usual set when nothing else is left. Texts that do not parse are kept
-// (checkSweep reports them).
-std::vector<std::string> sweepStrategies(SweepKind kind, const std::vector<std::string>& checked,
-                                         int depth, BlockKind block);
+// and falls back to its usual set when nothing else is left.
+std::vector<Strategy> sweepStrategies(SweepKind kind, const std::vector<Strategy>& checked,
+                                      int depth, BlockKind block);
 
-// ---- Scaling pre-check -----------------------------------------------------------------------
+// ---- The rules of the pre-run check, each written once ---------------------------------------
+
+// A scaling sweep fits a power law: at least kScalingMinValues values, each once. Nothing when
+// `values` follow the rule, else ScalingNeedsTwoValues or ScalingValueListedTwice.
+inline constexpr std::size_t kScalingMinValues = 2;
+std::optional<CoreMessage> scalingValuesError(const std::vector<int>& values);
+
+// The same strategy twice is a typo, and two rows of one name cannot be told apart. Nothing
+// when each is listed once, else StrategyListedTwice naming the first repeat and its items;
+// `second` (when given) is set to the repeat's index.
+std::optional<CoreMessage> duplicateStrategyError(const std::vector<Strategy>& strategies,
+                                                  std::size_t* second = nullptr);
 
 struct SizeProblem {
     int value = 0;
-    std::string message;
+    CoreMessage message;  // validate's first problem at that value
 };
 // The config at each value of `axis`.
 std::vector<ExperimentConfig> scalingConfigs(const ExperimentConfig& config, ScalingAxis axis,
@@ -112,21 +128,34 @@ std::optional<SizeProblem> firstInvalidSize(const ExperimentConfig& config, Scal
 
 // ---- The whole pre-run check, one call -------------------------------------------------------
 
+// What a front end asks to run, its strategies parsed once at its boundary.
 struct SweepRequestData {
     SweepKind kind = SweepKind::Sweep;
     ExperimentConfig config;
-    std::vector<std::string> checked;  // the strategies the user checked, as text
-    ScalingAxis axis = ScalingAxis::Depth;
-    std::vector<int> values;  // scaling only
+    std::vector<Strategy> checked;          // the strategies asked for
+    std::vector<StrategyProblem> unparsed;  // texts the boundary could not parse (the app's rows)
+    int paretoPoints = 6;                   // Pareto only
+    ScalingAxis axis = ScalingAxis::Depth;  // scaling only
+    std::vector<int> values;                // scaling only
 };
 
 struct SweepCheck {
-    enum class Verdict { Ok, InvalidConfig, NoStrategy, InvalidStrategy, InvalidSize, DoesNotFit };
+    enum class Verdict {
+        Ok,
+        InvalidConfig,    // validate's first problem
+        InvalidPoints,    // a Pareto sweep's points out of [kParetoMinPoints, kParetoMaxPoints]
+        PlannerLimit,     // a Pareto sweep on a chain longer than the planner takes
+        InvalidValues,    // the scaling values break scalingValuesError's rule
+        InvalidSize,      // a scaling value whose config is invalid (`size`)
+        NoStrategy,       // nothing to run
+        InvalidStrategy,  // `invalid`: not strategies, not this model's, listed twice, too long
+        DoesNotFit,       // the last forecast is refused
+    };
     Verdict verdict = Verdict::Ok;
-    std::vector<std::string> strategies;  // what the sweep runs (sweepStrategies)
-    std::string configError;              // InvalidConfig
-    std::vector<std::string> invalid;     // InvalidStrategy: "text: why"
-    std::optional<SizeProblem> size;      // InvalidSize
+    std::vector<Strategy> strategies;      // what the sweep runs (sweepStrategies)
+    std::optional<CoreMessage> problem;    // every refusal: what the runner throws for it
+    std::vector<StrategyProblem> invalid;  // InvalidStrategy: each problem, in the list's order
+    std::optional<SizeProblem> size;       // InvalidSize
     // One forecast per config the sweep visits (one, or one per scaling value), in order; on
     // DoesNotFit the last is the refused one. Near-limit ones are for the caller to confirm.
     struct At {
@@ -136,8 +165,11 @@ struct SweepCheck {
     std::vector<At> forecasts;
     bool ok() const { return verdict == Verdict::Ok; }
 };
-// Everything the app checks before a sweep, in the order the runner would refuse it.
-// `available`: the device's free bytes (availableMemory in runner.h), 0 when unknown.
+// Everything refused before a sweep, in this order: the config, a Pareto sweep's points and
+// the planner's limit, the scaling values and each size's config, the strategies (unparsed,
+// not this model's at every size, listed twice, optimal budgets past the planner's limit), the
+// memory at every size. The app asks it before starting a sweep, the CLI and the runner
+// through Runner::check (runner.h). `available`: the device's free bytes, 0 when unknown.
 SweepCheck checkSweep(const SweepRequestData& request, std::int64_t available);
 
 // ---- Pareto verdict --------------------------------------------------------------------------
@@ -161,9 +193,9 @@ std::vector<HandWrittenStanding> standingsAgainstOptimal(const ResultSet& result
 // ---- Forecast from costs (the live prediction) -----------------------------------------------
 
 struct CostForecastEntry {
-    std::string strategy;  // as asked for
-    bool ok = false;       // false: `error` says why (bad text, budget below the minimum)
-    std::string error;
+    Strategy strategy;
+    bool ok = false;  // false: `error` says why (not this model's, budget below the minimum)
+    std::optional<CoreMessage> error;
     std::int64_t peak_bytes = 0;  // above the step's start
     std::int64_t activation_bytes = 0;
     double step_ms = 0;
@@ -177,6 +209,6 @@ struct CostForecast {
 // Plans and replays every strategy on `costs` (depth x units per block long), optimal budgets
 // with the planner: the real plan, not a stand-in. `costs` must not be empty.
 CostForecast forecastFromCosts(const CostModel& costs, const ExperimentConfig& config,
-                               const std::vector<std::string>& strategies);
+                               const std::vector<Strategy>& strategies);
 
 }  // namespace ckptlab

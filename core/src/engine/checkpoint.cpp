@@ -37,6 +37,128 @@ private:
     at::Tensor state_;
 };
 
+// The closure, taken out of the context. A backward that keeps the graph (retain_graph=true,
+// or create_graph) can be followed by another, which needs the closure again. Otherwise drop it
+// (RNG states, segment) now rather than when the graph node dies, which for the step's own
+// checkpoints is only at the end of the step.
+c10::intrusive_ptr<Closure> takeClosure(AutogradContext* ctx) {
+    auto found = ctx->saved_data.find("closure");
+    TORCH_CHECK(found != ctx->saved_data.end() && found->second.isCapsule(),
+                "checkpoint: backward through this checkpoint a second time, after its "
+                "recompute state was released; pass retain_graph=true to the first "
+                "backward");
+    auto closure = c10::static_intrusive_pointer_cast<Closure>(found->second.toCapsule());
+    if (!torch::autograd::get_current_graph_task_keep_graph()) ctx->saved_data.erase(found);
+    return closure;
+}
+
+// What the recompute starts from: the input itself under create_graph, otherwise a detached
+// copy that needs a gradient where the input does.
+torch::Tensor recomputeStart(const torch::Tensor& input, bool createGraph) {
+    torch::Tensor x = input;
+    if (!createGraph) {
+        x = input.detach();
+        x.requires_grad_(input.requires_grad());
+    }
+    return x;
+}
+
+// Ends a recompute inside a step: its time (on the step's clock when the recompute marked its
+// start there, otherwise on the host's) and the label the step had before it.
+void endRecompute(StepContext& step, const torch::Tensor& output, int startMark,
+                  std::chrono::steady_clock::time_point start, const Label& before) {
+    if (step.syncCuda && output.is_cuda()) torch::cuda::synchronize();
+    --step.recomputeDepth;
+    if (startMark >= 0)
+        step.recomputeMarks.emplace_back(startMark, step.clock->mark());
+    else
+        step.recomputeMs +=
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+    step.label(before.phase, before.block);
+}
+
+// Runs the segment again from `x`, with grad mode on.
+torch::Tensor runRecompute(Closure& closure, StepContext* step, const torch::Tensor& x) {
+    torch::Tensor output;
+    const Label before = step ? step->currentLabel() : Label{};
+    {
+        // The recompute draws the forward's dropout masks; the run's draws go on afterwards
+        // as if it had not happened.
+        RngStateGuard restoreAfter(closure.generator);
+        setGeneratorState(closure.generator, closure.rngState);
+        torch::AutoGradMode enableGrad(true);
+        if (step) {
+            step->throwIfCancelled();
+            ++step->recomputeDepth;
+        }
+        const auto start = std::chrono::steady_clock::now();
+        // Inside a step its clock times the recompute (CUDA events there need no sync).
+        const int startMark = step && step->clock ? step->clock->mark() : -1;
+        try {
+            output = closure.recompute(x);
+        } catch (...) {
+            if (step) --step->recomputeDepth;
+            throw;
+        }
+        if (step) endRecompute(*step, output, startMark, start, before);
+    }
+    return output;
+}
+
+// The tensors the recomputed segment is differentiated with respect to, each with its slot
+// in the returned gradients.
+struct Differentiated {
+    std::vector<torch::Tensor> tensors;
+    std::vector<std::size_t> slot;
+};
+
+// The input (as `x`, where the recompute started) and the parameters that need a gradient.
+Differentiated differentiatedTensors(const torch::Tensor& input, const torch::Tensor& x,
+                                     const variable_list& saved) {
+    Differentiated wrt;
+    if (input.requires_grad()) wrt.tensors.push_back(x), wrt.slot.push_back(0);
+    for (std::size_t i = 1; i < saved.size(); ++i) {
+        if (saved[i].requires_grad()) wrt.tensors.push_back(saved[i]), wrt.slot.push_back(i);
+    }
+    return wrt;
+}
+
+// The graph edges the backward captures the gradients of, one per differentiated tensor.
+torch::autograd::edge_list gradientTargets(const std::vector<torch::Tensor>& wrt) {
+    torch::autograd::edge_list targets;
+    targets.reserve(wrt.size());
+    for (const auto& t : wrt) {
+        auto fn = t.grad_fn();
+        if (!fn) fn = torch::autograd::impl::try_get_grad_accumulator(t);
+        if (fn)
+            targets.emplace_back(std::move(fn), t.output_nr());
+        else  // a parameter the body never used: no accumulator, no gradient
+            targets.emplace_back(std::make_shared<torch::autograd::Identity>(), 0);
+    }
+    return targets;
+}
+
+// Backward from the recomputed output with the checkpoint's incoming gradient, into `grads`.
+// What torch::autograd::grad does, minus holding the recomputed output: its graph node is all
+// the backward needs, and the tensor itself is not saved by anything (the block's last op is
+// `x + f(x)`). PyTorch's non-reentrant checkpoint never even computes it; keeping it alive
+// through the backward costs one output-sized tensor at the peak (measured:
+// docs/MEASUREMENTS.md, "Peak memory"). So `output` is reset here, before the backward.
+void backwardThroughRecompute(torch::Tensor& output, torch::Tensor& incoming,
+                              const Differentiated& wrt, bool createGraph, variable_list& grads) {
+    const torch::autograd::edge_list roots{torch::autograd::impl::gradient_edge(output)};
+    const torch::autograd::edge_list targets = gradientTargets(wrt.tensors);
+    output.reset();
+    // The recomputed graph is this call's own; under create_graph the gradients' graph goes
+    // through it, so it must stay. The incoming gradient goes to it as its own
+    // (gradient_handover.h): the engine may then reuse it for the residual's gradient, as
+    // PyTorch's does, instead of holding it beside that sum.
+    auto computed =
+        backwardOwningIncoming(roots[0], incoming, /*keepGraph=*/createGraph, createGraph, targets);
+    for (std::size_t i = 0; i < computed.size(); ++i) grads[wrt.slot[i]] = computed[i];
+}
+
 class CheckpointFunction : public torch::autograd::Function<CheckpointFunction> {
 public:
     static torch::Tensor forward(AutogradContext* ctx, torch::Tensor input,
@@ -57,17 +179,7 @@ public:
         // After a backward without retain_graph the saved tensors are gone, and this throws
         // LibTorch's own "Trying to backward through the graph a second time".
         auto saved = ctx->get_saved_variables();
-        auto found = ctx->saved_data.find("closure");
-        TORCH_CHECK(found != ctx->saved_data.end() && found->second.isCapsule(),
-                    "checkpoint: backward through this checkpoint a second time, after its "
-                    "recompute state was released; pass retain_graph=true to the first "
-                    "backward");
-        auto closure = c10::static_intrusive_pointer_cast<Closure>(found->second.toCapsule());
-        // A backward that keeps the graph (retain_graph=true, or create_graph) can be followed
-        // by another, which needs the closure again. Otherwise drop it (RNG states, segment)
-        // now rather than when the graph node dies, which for the step's own checkpoints is
-        // only at the end of the step.
-        if (!torch::autograd::get_current_graph_task_keep_graph()) ctx->saved_data.erase(found);
+        auto closure = takeClosure(ctx);
         const torch::Tensor input = saved[0];
         StepContext* step = closure->context;
         // Under create_graph the engine runs backward with grad mode on: the gradients returned
@@ -75,79 +187,14 @@ public:
         // from the input itself rather than a detached copy of it.
         const bool createGraph = torch::GradMode::is_enabled();
 
-        torch::Tensor x = input;
-        if (!createGraph) {
-            x = input.detach();
-            x.requires_grad_(input.requires_grad());
-        }
-        torch::Tensor output;
-        const Label before = step ? step->currentLabel() : Label{};
-        {
-            // The recompute draws the forward's dropout masks; the run's draws go on afterwards
-            // as if it had not happened.
-            RngStateGuard restoreAfter(closure->generator);
-            setGeneratorState(closure->generator, closure->rngState);
-            torch::AutoGradMode enableGrad(true);
-            if (step) {
-                step->throwIfCancelled();
-                ++step->recomputeDepth;
-            }
-            const auto start = std::chrono::steady_clock::now();
-            // Inside a step its clock times the recompute (CUDA events there need no sync).
-            const int startMark = step && step->clock ? step->clock->mark() : -1;
-            try {
-                output = closure->recompute(x);
-            } catch (...) {
-                if (step) --step->recomputeDepth;
-                throw;
-            }
-            if (step) {
-                if (step->syncCuda && output.is_cuda()) torch::cuda::synchronize();
-                --step->recomputeDepth;
-                if (startMark >= 0)
-                    step->recomputeMarks.emplace_back(startMark, step->clock->mark());
-                else
-                    step->recomputeMs += std::chrono::duration<double, std::milli>(
-                                             std::chrono::steady_clock::now() - start)
-                                             .count();
-                step->label(before.phase, before.block);
-            }
-        }
+        torch::Tensor x = recomputeStart(input, createGraph);
+        torch::Tensor output = runRecompute(*closure, step, x);
 
         // Differentiate the recomputed segment with respect to the input and the parameters.
-        std::vector<torch::Tensor> wrt;
-        std::vector<std::size_t> slot;  // position in the returned gradients
-        if (input.requires_grad()) wrt.push_back(x), slot.push_back(0);
-        for (std::size_t i = 1; i < saved.size(); ++i) {
-            if (saved[i].requires_grad()) wrt.push_back(saved[i]), slot.push_back(i);
-        }
+        const Differentiated wrt = differentiatedTensors(input, x, saved);
         variable_list grads(saved.size() + 2);  // + the two non-tensor arguments
-        if (!wrt.empty() && output.requires_grad()) {
-            // What torch::autograd::grad does, minus holding the recomputed output: its graph
-            // node is all the backward needs, and the tensor itself is not saved by anything
-            // (the block's last op is `x + f(x)`). PyTorch's non-reentrant checkpoint never
-            // even computes it; keeping it alive through the backward costs one output-sized
-            // tensor at the peak (measured: README, "Peak memory").
-            const torch::autograd::edge_list roots{torch::autograd::impl::gradient_edge(output)};
-            torch::autograd::edge_list targets;
-            targets.reserve(wrt.size());
-            for (const auto& t : wrt) {
-                auto fn = t.grad_fn();
-                if (!fn) fn = torch::autograd::impl::try_get_grad_accumulator(t);
-                if (fn)
-                    targets.emplace_back(std::move(fn), t.output_nr());
-                else  // a parameter the body never used: no accumulator, no gradient
-                    targets.emplace_back(std::make_shared<torch::autograd::Identity>(), 0);
-            }
-            output.reset();
-            // The recomputed graph is this call's own; under create_graph the gradients'
-            // graph goes through it, so it must stay. The incoming gradient goes to it as its
-            // own (gradient_handover.h): the engine may then reuse it for the residual's
-            // gradient, as PyTorch's does, instead of holding it beside that sum.
-            auto computed = backwardOwningIncoming(roots[0], gradOutputs[0],
-                                                   /*keepGraph=*/createGraph, createGraph, targets);
-            for (std::size_t i = 0; i < computed.size(); ++i) grads[slot[i]] = computed[i];
-        }
+        if (!wrt.tensors.empty() && output.requires_grad())
+            backwardThroughRecompute(output, gradOutputs[0], wrt, createGraph, grads);
         return grads;
     }
 };

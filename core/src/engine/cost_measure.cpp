@@ -38,9 +38,9 @@ constexpr std::uint64_t kProbeSeedOffset = 2;
 // through the whole chain than right after its own forward: the ratio of the medians of the
 // two, taken in the same rounds (so a slow period of the machine hits both). Gradients are set
 // to none before each forward as in the runner's steps, so the chain's backward allocates
-// fresh parameter gradients; measured (README, "The kept-block backward") this costs minor
-// page faults when glibc has trimmed the heap, and the kept activations are read back from
-// memory instead of the caches. CPU only; 1 where the chain has a single block.
+// fresh parameter gradients; measured (docs/MEASUREMENTS.md, "The kept-block backward") this
+// costs minor page faults when glibc has trimmed the heap, and the kept activations are read
+// back from memory instead of the caches. CPU only; 1 where the chain has a single block.
 double measureKeptRatio(const ExperimentConfig& config, const torch::Device& device, int warmup,
                         int repeats, const std::atomic<bool>* cancel) {
     ExperimentConfig chainConfig = config;
@@ -59,7 +59,9 @@ double measureKeptRatio(const ExperimentConfig& config, const torch::Device& dev
         input.mutable_grad().reset();
         for (auto& p : chain.parameters()) p.mutable_grad().reset();
     };
-    auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+    auto ms = [](auto a, auto b) {
+        return std::chrono::duration<double, std::milli>(b - a).count();
+    };
     std::vector<double> kept, alone;
     for (int i = 0; i < warmup + repeats; ++i) {
         if (cancel && cancel->load()) throw engine::Cancelled();
@@ -246,9 +248,8 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
         perPart.push_back(c);
     }
     if (!device.is_cuda()) {
-        const double ratio =
-            measureKeptRatio(config, device, std::max(1, config.warmup),
-                             std::max(kMinCostRepeats, config.repeats), cancel);
+        const double ratio = measureKeptRatio(config, device, std::max(1, config.warmup),
+                                              std::max(kMinCostRepeats, config.repeats), cancel);
         for (auto& c : perPart) c.backward_kept_ms = c.backward_ms * ratio;
     }
     for (int b = 0; b < config.depth; ++b)

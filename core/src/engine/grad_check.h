@@ -48,10 +48,10 @@ GradCheckSize gradCheckSize(const ExperimentConfig& config);
 // where bound(n, u), relative to the magnitudes summed, is the smaller of the worst case
 // n·u / (1 − n·u) of a sum of n terms in any order (Higham 2002, §3.1) and the probabilistic
 // exp(10·√n·u + n·u²/(1 − u)) − 1 (Higham & Mary 2019, Thm 2.4; exceeded with probability
-// below 1e-12 up to n = 2.6e9), layers chaining their sums; u_sum = 2^-24 (float32 and bfloat16 both sum in
-// float32), u_out = 2^-8 for bfloat16's rounding of each layer's output (0 for float32); and 2
-// because each run is within the bound of the exact value. tests/support/tolerance.h applies
-// the same rule to the tests' comparisons.
+// below 1e-12 up to n = 2.6e9), layers chaining their sums; u_sum = 2^-24 (float32 and bfloat16
+// both sum in float32), u_out = 2^-8 for bfloat16's rounding of each layer's output (0 for
+// float32); and 2 because each run is within the bound of the exact value.
+// tests/support/tolerance.h applies the same rule to the tests' comparisons.
 double gradTolerance(const GradCheckSize& size, double scale);
 
 // Recomputation replays the same kernels on the same shapes, so on CPU the difference is

@@ -71,8 +71,8 @@ variable_list backwardOwningIncoming(const Edge& root, torch::Tensor& incoming, 
     // The memory moves to a tensor of its own; the frames keep an empty one.
     auto handOver = std::make_shared<HandOver>();
     handOver->gradient = torch::empty({0}, incoming.options())
-                             .set_(incoming.storage(), incoming.storage_offset(),
-                                   incoming.sizes(), incoming.strides());
+                             .set_(incoming.storage(), incoming.storage_offset(), incoming.sizes(),
+                                   incoming.strides());
     incoming.set_();
     // The engine starts from a root with a gradient: an empty placeholder, which allocates
     // nothing.

@@ -93,7 +93,8 @@ void LoadMonitor::afterRound() {
 std::optional<MachineLoad> LoadMonitor::finish() {
     if (!ok_) return std::nullopt;
     if (roundsStarted_) {
-        if (const auto cpu = readCpuTimes()) load_.steal_pct_during = stealPercent(roundsStart_, *cpu);
+        if (const auto cpu = readCpuTimes())
+            load_.steal_pct_during = stealPercent(roundsStart_, *cpu);
         if (load_.samples == 0) afterRound();
     } else if (const auto cpu = readCpuTimes()) {
         load_.steal_pct_before = stealPercent(start_, *cpu);

@@ -4,7 +4,8 @@
 // memory freed in a step stays mapped and the next allocation does not page-fault it in again.
 // The same for any process, the app and the CLI included, without rebuilding:
 //   GLIBC_TUNABLES=glibc.malloc.trim_threshold=1073741824:glibc.malloc.mmap_threshold=33554432
-// Off by default: it changes what is measured (README, "The kept-block backward").
+// Off by default: it changes what is measured (docs/MEASUREMENTS.md, "The kept-block
+// backward").
 #include <cstdlib>
 #include <cstring>
 

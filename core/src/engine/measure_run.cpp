@@ -70,24 +70,13 @@ OutOfMemory whereItRanOut(const std::exception& error, const StepContext& contex
     return oom;
 }
 
-}  // namespace
-
-int stepsPerRun(const ExperimentConfig& config) {
-    return 1 + config.warmup + timedStepsPerRun(config) +
-           (config.optimizer != Optimizer::None ? 1 : 0) + (config.keep_grads ? 1 : 0);
-}
-
-// Measures one strategy: traced step (memory, gradients), then warm-up and timed steps.
-RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& plan,
-                     const std::vector<torch::Tensor>& reference, const RunnerHooks& hooks,
-                     ProgressCounter& progress) {
+// Resets the workbench and runs the steps that come before the traced one: the optimizer's
+// first step (its state must exist) and, for a run that starts with kept gradients, the
+// previous step that leaves them. Returns the bytes of the gradients the traced step starts
+// with.
+std::int64_t prepareTracedStep(Workbench& bench, const Strategy& strategy, const Plan& plan,
+                               StepContext& context, ProgressCounter& progress) {
     const std::string name = strategy.name();
-    RunResult run;
-    run.config = bench.config;
-    run.strategy = name;
-    StepContext context;
-    context.cancel = hooks.cancel;
-
     bench.restoreInitialWeights();
     bench.resetOptimizer();
     if (bench.optimizer) {
@@ -95,10 +84,10 @@ RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& pla
         // the traced step shows steady-state memory, then go back to the initial weights.
         runStep(bench, plan, context);
         bench.restoreInitialWeights();
-        progress.step(name + ": optimizer state");
+        progress.step({MessageCode::OptimizerState, {name}});
     }
 
-    // Traced step. Old gradients go first: the trace must only see the step's own memory.
+    // Old gradients go first: the trace must only see the step's own memory.
     bench.clearGradients();
     // The tutorial's protocol: its baseline runs first from a clean start and leaves its
     // gradients allocated; every later run adds into them. They belong to that step's start.
@@ -106,56 +95,65 @@ RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& pla
     if (context.keepGradients) {
         runStep(bench, plan, context);
         bench.restoreInitialWeights();
-        progress.step(name + ": previous step, its gradients kept");
+        progress.step({MessageCode::PreviousStepKept, {name}});
     } else if (bench.config.keep_grads) {
-        progress.step(name + ": the baseline starts without gradients, as the tutorial's did");
+        progress.step({MessageCode::BaselineStartsClean, {name}});
     }
-    const std::int64_t keptGradients = bytesOf(bench.gradients());
-    context.tracker = std::make_shared<MemoryTracker>(bench.device);
-    const std::int64_t baseline =
-        sat::add(sat::add(bytesOf(bench.model.parameters()), bytesOf({bench.input}),
-                          optimizerStateBytes(bench.optimizer.get())),
-                 keptGradients);
-    if (bench.config.memory_limit_mib > 0)
-        context.tracker->setLimit(baseline, limitBytes(bench.config));
+    return bytesOf(bench.gradients());
+}
+
+// The traced step as it ended: its activations, or where it ran out of memory.
+struct TracedStep {
     std::int64_t activationBytes = 0;
     std::optional<OutOfMemory> outOfMemory;
     std::optional<CudaAllocatorStats> cudaAllocator;  // CUDA's own view of the traced step
-    {
-        TrackingScope scope(context.tracker);
-        try {
-            cudaAllocator = runStep(bench, plan, context, &activationBytes).cudaAllocator;
-        } catch (const std::exception& e) {
-            if (!isOutOfMemory(e)) throw;
-            // By now the unwinding has freed the step's tensors; the level it failed at is the
-            // highest the step reached.
-            std::int64_t reached = 0;
-            double reachedAt = 0;
-            for (const auto& record : context.tracker->records())
-                if (record.total > reached) reached = record.total, reachedAt = record.t_ms;
-            outOfMemory = whereItRanOut(e, context, baseline + reached);
-            if (outOfMemory->t_ms <= 0) outOfMemory->t_ms = reachedAt;
-        }
-        context.tracker->finish();
+};
+
+// Runs the step under a fresh memory tracker (left in `context` for the trace analysis), its
+// limit above `baseline`, the memory the step starts with.
+TracedStep runTracedStep(Workbench& bench, const Plan& plan, StepContext& context,
+                         std::int64_t baseline) {
+    TracedStep traced;
+    context.tracker = std::make_shared<MemoryTracker>(bench.device);
+    if (bench.config.memory_limit_mib > 0)
+        context.tracker->setLimit(baseline, limitBytes(bench.config));
+    TrackingScope scope(context.tracker);
+    try {
+        traced.cudaAllocator = runStep(bench, plan, context, &traced.activationBytes).cudaAllocator;
+    } catch (const std::exception& e) {
+        if (!isOutOfMemory(e)) throw;
+        // By now the unwinding has freed the step's tensors; the level it failed at is the
+        // highest the step reached.
+        std::int64_t reached = 0;
+        double reachedAt = 0;
+        for (const auto& record : context.tracker->records())
+            if (record.total > reached) reached = record.total, reachedAt = record.t_ms;
+        traced.outOfMemory = whereItRanOut(e, context, baseline + reached);
+        if (traced.outOfMemory->t_ms <= 0) traced.outOfMemory->t_ms = reachedAt;
     }
-    if (outOfMemory) {
-        // The step up to where it stopped: its timeline, phases and peak, and no timings.
-        auto trace = analyzeTrace(*context.tracker, {});
-        context.tracker.reset();
-        bench.clearGradients();
-        run.out_of_memory = outOfMemory;
-        run.error = name + ": " + describe(*outOfMemory);
-        run.metrics.peak_bytes = trace.peak;
-        run.metrics.baseline_bytes = baseline;
-        run.breakdown = trace.atPeak;
-        run.timeline = std::move(trace.timeline);
-        run.phases = std::move(trace.phases);
-        run.blocks = std::move(trace.blocks);
-        endAt(run, outOfMemory->t_ms);
-        progress.advance(1 + bench.config.warmup + timedStepsPerRun(bench.config),
-                         name + ": out of memory");
-        return run;
-    }
+    context.tracker->finish();
+    return traced;
+}
+
+// The step up to where it ran out of memory: its timeline, phases and peak, and no timings.
+void keepUntilOutOfMemory(RunResult& run, Workbench& bench, StepContext& context,
+                          const OutOfMemory& outOfMemory, std::int64_t baseline) {
+    auto trace = analyzeTrace(*context.tracker, {});
+    context.tracker.reset();
+    bench.clearGradients();
+    run.out_of_memory = outOfMemory;
+    run.metrics.peak_bytes = trace.peak;
+    run.metrics.baseline_bytes = baseline;
+    run.breakdown = trace.atPeak;
+    run.timeline = std::move(trace.timeline);
+    run.phases = std::move(trace.phases);
+    run.blocks = std::move(trace.blocks);
+    endAt(run, outOfMemory.t_ms);
+}
+
+// Analyses the finished trace and checks the step's gradients against the reference.
+TraceSummary checkTracedStep(RunResult& run, Workbench& bench, StepContext& context,
+                             const std::vector<torch::Tensor>& reference) {
     auto gradients = bench.gradients();
     std::unordered_set<const void*> gradientBuffers;
     for (const auto& g : gradients)
@@ -170,12 +168,15 @@ RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& pla
     context.tracker.reset();
     run.grad_check = checkGradients(reference, gradients, gradCheckSize(bench.config),
                                     gradientNames(bench.model));
-    gradients.clear();
-    progress.step(name + ": traced step");
+    return trace;
+}
 
+// The traced step's memory: its peak and what the memory held then, beside the timeline.
+void recordTrace(RunResult& run, const Workbench& bench, TraceSummary trace,
+                 const TracedStep& traced, std::int64_t keptGradients) {
     auto& m = run.metrics;
     m.peak_bytes = trace.peak;
-    m.activation_bytes = activationBytes;
+    m.activation_bytes = traced.activationBytes;
     run.breakdown = trace.atPeak;
     run.breakdown.parameters = bytesOf(bench.model.parameters());
     run.breakdown.input = bytesOf({bench.input});
@@ -186,13 +187,49 @@ RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& pla
     run.timeline = std::move(trace.timeline);
     run.phases = std::move(trace.phases);
     run.blocks = std::move(trace.blocks);
-    run.cuda_allocator = cudaAllocator;
+    run.cuda_allocator = traced.cudaAllocator;
+}
+
+}  // namespace
+
+int stepsPerRun(const ExperimentConfig& config) {
+    return 1 + config.warmup + timedStepsPerRun(config) +
+           (config.optimizer != Optimizer::None ? 1 : 0) + (config.keep_grads ? 1 : 0);
+}
+
+// Measures one strategy: traced step (memory, gradients), then warm-up and timed steps.
+RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& plan,
+                     const std::vector<torch::Tensor>& reference, const RunnerHooks& hooks,
+                     ProgressCounter& progress) {
+    const std::string name = strategy.name();
+    RunResult run;
+    run.config = bench.config;
+    run.strategy = strategy;
+    StepContext context;
+    context.cancel = hooks.cancel;
+
+    const std::int64_t keptGradients = prepareTracedStep(bench, strategy, plan, context, progress);
+    const std::int64_t baseline =
+        sat::add(sat::add(bytesOf(bench.model.parameters()), bytesOf({bench.input}),
+                          optimizerStateBytes(bench.optimizer.get())),
+                 keptGradients);
+    const TracedStep traced = runTracedStep(bench, plan, context, baseline);
+    if (traced.outOfMemory) {
+        keepUntilOutOfMemory(run, bench, context, *traced.outOfMemory, baseline);
+        run.error = name + ": " + describe(*traced.outOfMemory);
+        progress.advance(1 + bench.config.warmup + timedStepsPerRun(bench.config),
+                         {MessageCode::RanOutOfMemory, {name}});
+        return run;
+    }
+    TraceSummary trace = checkTracedStep(run, bench, context, reference);
+    progress.step({MessageCode::TracedStep, {name}});
+    recordTrace(run, bench, std::move(trace), traced, keptGradients);
 
     // Warm-up steps, untraced; the timed ones follow in rounds with the other strategies.
     for (int i = 0; i < bench.config.warmup; ++i) {
         runStep(bench, plan, context);
-        progress.step(name + ": warm-up " + std::to_string(i + 1) + "/" +
-                      std::to_string(bench.config.warmup));
+        progress.step({MessageCode::WarmUpStep,
+                       {name, std::to_string(i + 1), std::to_string(bench.config.warmup)}});
     }
     bench.clearGradients();
     return run;

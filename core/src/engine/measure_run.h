@@ -17,9 +17,9 @@ struct ProgressCounter {
     const RunnerHooks& hooks;
     int total;
     int done = 0;
-    void step(const std::string& message) { advance(1, message); }
+    void step(const CoreMessage& message) { advance(1, message); }
     // A run that stopped early still moves the bar by all of its steps.
-    void advance(int steps, const std::string& message) {
+    void advance(int steps, const CoreMessage& message) {
         done += steps;
         if (hooks.progress) hooks.progress(std::min(1.0, double(done) / total), message);
     }

@@ -42,8 +42,8 @@ torch::Tensor TransformerBlock::attention(const torch::Tensor& x) {
     qkv = qkv.permute({2, 0, 3, 1, 4});
     auto q = qkv[0], k = qkv[1], v = qkv[2];
     auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim));
-    auto probs = engine::dropout(torch::softmax(scores, -1), dropout_, is_training(),
-                                 dropoutGenerator_);
+    auto probs =
+        engine::dropout(torch::softmax(scores, -1), dropout_, is_training(), dropoutGenerator_);
     auto context = torch::matmul(probs, v).transpose(1, 2).reshape({batch, seq, width});
     return proj_->forward(context);
 }
@@ -60,13 +60,6 @@ std::vector<torch::Tensor> TransformerBlock::partParameters(int part) {
           static_cast<torch::nn::Module*>(proj_.get())}) {
         for (auto& p : module->parameters()) params.push_back(p);
     }
-    return params;
-}
-
-std::vector<torch::Tensor> Model::blockParameters(int begin, int end) const {
-    std::vector<torch::Tensor> params;
-    for (int i = begin; i < end; ++i)
-        for (auto& p : block(i).parameters()) params.push_back(p);
     return params;
 }
 

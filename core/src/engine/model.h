@@ -75,8 +75,6 @@ public:
     const Block& block(int index) const {
         return blocks_->at<Block>(static_cast<std::size_t>(index));
     }
-    // The parameters of blocks [begin, end), in the order of parameters().
-    std::vector<torch::Tensor> blockParameters(int begin, int end) const;
     // What the model's dropout draws from, on its device: the run's own, not LibTorch's
     // process-wide default (generators.h). runStep reseeds it so every strategy sees the same
     // masks; a checkpoint saves and restores it around its recompute.

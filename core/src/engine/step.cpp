@@ -51,6 +51,66 @@ std::vector<torch::Tensor> Workbench::gradients() const {
     return grads;
 }
 
+namespace {
+
+// Marks on the step's clock at the bounds of its phases; -1 for an optimizer step not taken.
+struct PhaseMarks {
+    int start = -1, forwardEnd = -1, backwardStart = -1, backwardEnd = -1;
+    int optimizerStart = -1, optimizerEnd = -1, end = -1;
+};
+
+// Waits for the device where the step's phases must (see runStep).
+void syncPhase(bool syncPhases) {
+    if (syncPhases) torch::cuda::synchronize();
+}
+
+// Points the context at this step's clock, its recompute counters at zero.
+void startContext(StepContext& context, StepClock& clock, bool syncPhases) {
+    context.syncCuda = syncPhases;
+    context.recomputeMs = 0;
+    context.recomputedUnits = 0;
+    context.recomputeMarks.clear();
+    context.clock = &clock;
+}
+
+// The loss (the output's sum) and its backward. The loss is handed back so that the step frees
+// it, with the output, while still traced.
+torch::Tensor lossBackward(const torch::Tensor& output, StepContext& context) {
+    context.label(Phase::Loss);
+    torch::Tensor loss = output.sum();
+    loss.backward();
+    return loss;
+}
+
+// The optimizer's step, when the workbench has an optimizer, between its two marks.
+void optimizerStep(Workbench& bench, StepContext& context, StepClock& clock, bool syncPhases,
+                   PhaseMarks& marks) {
+    if (!bench.optimizer) return;
+    context.throwIfCancelled();
+    marks.optimizerStart = clock.mark();
+    context.label(Phase::Optimizer);
+    bench.optimizer->step();
+    syncPhase(syncPhases);
+    marks.optimizerEnd = clock.mark();
+}
+
+// The phases' times from the finished clock, with the recomputes the context recorded.
+StepTimes phaseTimes(const StepClock& clock, const PhaseMarks& marks, const StepContext& context,
+                     int partsPerBlock) {
+    StepTimes times;
+    times.forward_ms = clock.ms(marks.start, marks.forwardEnd);
+    times.backward_ms = clock.ms(marks.backwardStart, marks.backwardEnd);
+    if (marks.optimizerStart >= 0)
+        times.optimizer_ms = clock.ms(marks.optimizerStart, marks.optimizerEnd);
+    times.step_ms = clock.ms(marks.start, marks.end);
+    times.recompute_ms = context.recomputeMs;  // recomputes that timed themselves (none here)
+    for (const auto& [from, to] : context.recomputeMarks) times.recompute_ms += clock.ms(from, to);
+    times.recomputed_blocks = context.recomputedUnits / partsPerBlock;
+    return times;
+}
+
+}  // namespace
+
 StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
                   std::int64_t* activationBytes) {
     const bool cuda = bench.device.is_cuda();
@@ -65,14 +125,7 @@ StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
     // the device, and timed steps run without a sync until the clock's last event.
     StepClock clock(bench.device);
     const bool syncPhases = cuda && (context.tracker != nullptr || !clock.usesEvents());
-    auto sync = [&] {
-        if (syncPhases) torch::cuda::synchronize();
-    };
-    context.syncCuda = syncPhases;
-    context.recomputeMs = 0;
-    context.recomputedUnits = 0;
-    context.recomputeMarks.clear();
-    context.clock = &clock;
+    startContext(context, clock, syncPhases);
     struct ClockScope {  // the clock dies with this call, also when the step throws
         StepContext& context;
         ~ClockScope() { context.clock = nullptr; }
@@ -80,43 +133,26 @@ StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
     if (cuda) torch::cuda::synchronize();  // the previous step's work is done: start idle
     const AllocatorStepStats allocator(bench.device);
 
-    StepTimes times;
-    const int start = clock.mark();
+    PhaseMarks marks;
+    marks.start = clock.mark();
     Executor executor(bench.model, plan, context);
     torch::Tensor output = executor.forward(bench.input);
-    sync();
-    const int forwardEnd = clock.mark();
+    syncPhase(syncPhases);
+    marks.forwardEnd = clock.mark();
     if (activationBytes && context.tracker) *activationBytes = context.tracker->total();
 
-    const int backwardStart = clock.mark();
-    context.label(Phase::Loss);
-    torch::Tensor loss = output.sum();
-    loss.backward();
-    sync();
-    const int backwardEnd = clock.mark();
-
-    int optimizerStart = -1, optimizerEnd = -1;
-    if (bench.optimizer) {
-        context.throwIfCancelled();
-        optimizerStart = clock.mark();
-        context.label(Phase::Optimizer);
-        bench.optimizer->step();
-        sync();
-        optimizerEnd = clock.mark();
-    }
+    marks.backwardStart = clock.mark();
+    torch::Tensor loss = lossBackward(output, context);
+    syncPhase(syncPhases);
+    marks.backwardEnd = clock.mark();
+    optimizerStep(bench, context, clock, syncPhases, marks);
     context.label(Phase::Idle);
     // Free the step's last tensors while still traced, so every activation's end is seen.
     loss.reset();
     output.reset();
-    const int end = clock.mark();
+    marks.end = clock.mark();
     clock.finish();
-    times.forward_ms = clock.ms(start, forwardEnd);
-    times.backward_ms = clock.ms(backwardStart, backwardEnd);
-    if (optimizerStart >= 0) times.optimizer_ms = clock.ms(optimizerStart, optimizerEnd);
-    times.step_ms = clock.ms(start, end);
-    times.recompute_ms = context.recomputeMs;  // recomputes that timed themselves (none here)
-    for (const auto& [from, to] : context.recomputeMarks) times.recompute_ms += clock.ms(from, to);
-    times.recomputed_blocks = context.recomputedUnits / bench.model.partsPerBlock();
+    StepTimes times = phaseTimes(clock, marks, context, bench.model.partsPerBlock());
     times.cudaAllocator = allocator.finish();
     return times;
 }

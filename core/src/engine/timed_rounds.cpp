@@ -94,7 +94,7 @@ std::string roundsNote(const TimingRounds& t, const std::vector<Lane>& lanes) {
         std::string loose;
         for (const Lane& lane : lanes)
             if (lane.live && !preciseEnough(lane.stepMs()))
-                loose += (loose.empty() ? "" : ", ") + lane.run->strategy;
+                loose += (loose.empty() ? "" : ", ") + lane.run->strategy.name();
         const std::string limit =
             t.stopped_by == RoundsStop::TimeLimit
                 ? "the " + fixed1(t.time_limit_s) + " s time limit"
@@ -112,15 +112,9 @@ std::string roundsNote(const TimingRounds& t, const std::vector<Lane>& lanes) {
     return {};
 }
 
-}  // namespace
-
-int timedStepsPerRun(const ExperimentConfig& config) {
-    return config.repeats_auto ? kAutoMinRounds : config.repeats;
-}
-
-void timeInRounds(Workbench& bench, ResultSet& results, const std::vector<Plan>& plans,
-                  const RunnerHooks& hooks, ProgressCounter& progress, LoadMonitor& load) {
-    const ExperimentConfig& config = bench.config;
+// One lane per run that has not failed, in the runs' order.
+std::vector<Lane> makeLanes(const ExperimentConfig& config, ResultSet& results,
+                            const std::vector<Plan>& plans, const RunnerHooks& hooks) {
     std::vector<Lane> lanes;
     for (std::size_t i = 0; i < results.runs.size() && i < plans.size(); ++i) {
         RunResult& run = results.runs[i];
@@ -131,16 +125,105 @@ void timeInRounds(Workbench& bench, ResultSet& results, const std::vector<Plan>&
         lane.context.cancel = hooks.cancel;
         // The tutorial's protocol (keep_grads): every run but the baseline adds its gradients
         // into the previous step's, as in its traced step.
-        const auto strategy = parseStrategyForm(run.strategy);
-        lane.context.keepGradients = strategy && startsWithKeptGradients(config, *strategy);
+        lane.context.keepGradients = startsWithKeptGradients(config, run.strategy);
         lanes.push_back(std::move(lane));
     }
+    return lanes;
+}
+
+// One timed step of a lane's run, with the thread's CPU time. A failed step (out of memory
+// among others) records its error and ends the lane; a cancel goes on up.
+void timeStep(Workbench& bench, Lane& lane, int round) {
+    try {
+        const double cpu0 = threadCpuMs();
+        const StepTimes t = runStep(bench, *lane.plan, lane.context);
+        const double cpu1 = threadCpuMs();
+        lane.times.push_back(t);
+        lane.rounds.push_back(round);
+        lane.cpuMs.push_back(cpu1 - cpu0);
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const std::exception& e) {
+        // c10::Error messages carry a C++ backtrace after the first line.
+        const std::string message = e.what();
+        lane.run->error = message.substr(0, message.find('\n'));
+        lane.live = false;
+        bench.clearGradients();
+    }
+}
+
+// Round `round` (from 0): one timed step of every live lane, in turn.
+void takeRound(Workbench& bench, std::vector<Lane>& lanes, int round, ProgressCounter& progress) {
+    const ExperimentConfig& config = bench.config;
+    for (Lane& lane : lanes) {
+        if (!lane.live) continue;
+        const std::string name = lane.run->strategy.name();
+        timeStep(bench, lane, round);
+        if (!config.repeats_auto)
+            progress.step({MessageCode::TimedStep,
+                           {name, std::to_string(round + 1), std::to_string(config.repeats)}});
+    }
+}
+
+// The part of the progress count the timed rounds take.
+struct ProgressSpan {
+    int start;
+    int units;
+};
+
+// Progress of adaptive repeats: by the rounds taken and the time used, whichever is further.
+void advanceAutoProgress(ProgressCounter& progress, const ProgressSpan& span, int round,
+                         double seconds, double timeLimit) {
+    const double fraction = std::min(0.99, std::max(seconds / timeLimit, round / (round + 4.0)));
+    const int target = span.start + static_cast<int>(span.units * fraction);
+    if (target > progress.done)
+        progress.advance(target - progress.done,
+                         {MessageCode::TimedRoundAuto, {std::to_string(round)}});
+}
+
+// Whether the rounds go on after `round` complete rounds; `elapsed()` reads the seconds taken
+// so far (only adaptive repeats ask).
+template <typename Elapsed>
+RoundsStop stopAfterRound(const std::vector<Lane>& lanes, int round, const ExperimentConfig& config,
+                          Elapsed elapsed, ProgressCounter& progress, const ProgressSpan& span) {
+    std::vector<std::vector<double>> samples;
+    for (const Lane& lane : lanes)
+        if (lane.live) samples.push_back(lane.stepMs());
+    if (samples.empty()) return RoundsStop::Repeats;  // every run failed: nothing left to time
+    if (!config.repeats_auto)
+        return round >= config.repeats ? RoundsStop::Repeats : RoundsStop::Continue;
+    const double seconds = elapsed();
+    const RoundsStop stop = autoRoundsStop(samples, round, seconds, config.time_limit_s,
+                                           static_cast<int>(limits::repeats.max));
+    advanceAutoProgress(progress, span, round, seconds, config.time_limit_s);
+    return stop;
+}
+
+// The runs' timing metrics, the rounds' record and their note, into the results.
+void recordRounds(ResultSet& results, std::vector<Lane>& lanes, const TimingRounds& timing,
+                  bool cpuDevice, LoadMonitor& load) {
+    for (Lane& lane : lanes) finishMetrics(lane, cpuDevice);
+    if (const auto measured = load.finish()) results.environment.load = measured;
+    results.timing = timing;
+    if (const std::string note = roundsNote(timing, lanes); !note.empty())
+        results.notes.push_back(note);
+}
+
+}  // namespace
+
+int timedStepsPerRun(const ExperimentConfig& config) {
+    return config.repeats_auto ? kAutoMinRounds : config.repeats;
+}
+
+void timeInRounds(Workbench& bench, ResultSet& results, const std::vector<Plan>& plans,
+                  const RunnerHooks& hooks, ProgressCounter& progress, LoadMonitor& load) {
+    const ExperimentConfig& config = bench.config;
+    std::vector<Lane> lanes = makeLanes(config, results, plans, hooks);
     if (lanes.empty()) return;
 
     const bool cpuDevice = !bench.device.is_cuda();
     const int nominal = timedStepsPerRun(config);
-    const int phaseStart = progress.done;
-    const int phaseUnits = nominal * static_cast<int>(lanes.size());
+    const ProgressSpan span{progress.done, nominal * static_cast<int>(lanes.size())};
     TimingRounds timing;
     timing.auto_repeats = config.repeats_auto;
     timing.time_limit_s = config.repeats_auto ? config.time_limit_s : 0;
@@ -151,50 +234,10 @@ void timeInRounds(Workbench& bench, ResultSet& results, const std::vector<Plan>&
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
     try {
         while (stop == RoundsStop::Continue) {
-            for (Lane& lane : lanes) {
-                if (!lane.live) continue;
-                const std::string& name = lane.run->strategy;
-                try {
-                    const double cpu0 = threadCpuMs();
-                    const StepTimes t = runStep(bench, *lane.plan, lane.context);
-                    const double cpu1 = threadCpuMs();
-                    lane.times.push_back(t);
-                    lane.rounds.push_back(round);
-                    lane.cpuMs.push_back(cpu1 - cpu0);
-                } catch (const Cancelled&) {
-                    throw;
-                } catch (const std::exception& e) {
-                    // c10::Error messages carry a C++ backtrace after the first line.
-                    const std::string message = e.what();
-                    lane.run->error = message.substr(0, message.find('\n'));
-                    lane.live = false;
-                    bench.clearGradients();
-                }
-                if (!config.repeats_auto)
-                    progress.step(name + ": timed step " + std::to_string(round + 1) + "/" +
-                                  std::to_string(config.repeats));
-            }
+            takeRound(bench, lanes, round, progress);
             ++round;
             load.afterRound();
-            std::vector<std::vector<double>> samples;
-            for (const Lane& lane : lanes)
-                if (lane.live) samples.push_back(lane.stepMs());
-            if (samples.empty()) {
-                stop = RoundsStop::Repeats;  // every run failed: nothing left to time
-            } else if (!config.repeats_auto) {
-                if (round >= config.repeats) stop = RoundsStop::Repeats;
-            } else {
-                const double seconds = elapsed();
-                stop = autoRoundsStop(samples, round, seconds, config.time_limit_s,
-                                      static_cast<int>(limits::repeats.max));
-                // Progress by the rounds taken and the time used, whichever is further.
-                const double fraction =
-                    std::min(0.99, std::max(seconds / config.time_limit_s, round / (round + 4.0)));
-                const int target = phaseStart + static_cast<int>(phaseUnits * fraction);
-                if (target > progress.done)
-                    progress.advance(target - progress.done,
-                                     "timed round " + std::to_string(round) + " (auto)");
-            }
+            stop = stopAfterRound(lanes, round, config, elapsed, progress, span);
         }
     } catch (const Cancelled&) {
         results.cancelled = true;
@@ -205,13 +248,10 @@ void timeInRounds(Workbench& bench, ResultSet& results, const std::vector<Plan>&
     timing.rounds = round;
     timing.stopped_by = stop;
     timing.seconds = elapsed();
-    for (Lane& lane : lanes) finishMetrics(lane, cpuDevice);
-    if (const auto measured = load.finish()) results.environment.load = measured;
-    results.timing = timing;
-    if (const std::string note = roundsNote(timing, lanes); !note.empty())
-        results.notes.push_back(note);
-    if (stop != RoundsStop::Cancelled && phaseStart + phaseUnits > progress.done)
-        progress.advance(phaseStart + phaseUnits - progress.done, "timed rounds done");
+    recordRounds(results, lanes, timing, cpuDevice, load);
+    if (stop != RoundsStop::Cancelled && span.start + span.units > progress.done)
+        progress.advance(span.start + span.units - progress.done,
+                         CoreMessage(MessageCode::TimedRoundsDone));
 }
 
 }  // namespace ckptlab::engine

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "ckptlab/config.h"
-#include "ckptlab/strategy.h"
 #include "ckptlab/result.h"
+#include "ckptlab/strategy.h"
 #include "engine/machine_load.h"
 #include "engine/measure_run.h"
 #include "engine/step.h"

@@ -163,7 +163,7 @@ std::vector<Slice> lifetimeSlices(const RunResult& run) {
 }
 
 void addRun(TraceWriter& trace, const RunResult& run, int pid) {
-    trace.add(metadata("process_name", pid, Json{{"name", run.strategy}}));
+    trace.add(metadata("process_name", pid, Json{{"name", run.name()}}));
     trace.add(metadata("process_sort_index", pid, Json{{"sort_index", pid}}));
     if (run.error) {
         const std::string label = "failed: " + run.error->substr(0, 120);

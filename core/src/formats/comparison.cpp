@@ -6,24 +6,24 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <functional>
 #include <map>
 #include <set>
 #include <system_error>
 
-#include "ckptlab/number_text.h"
 #include "ckptlab/step_stats.h"
 #include "ckptlab/summary.h"
+#include "formats/comparison_config.h"
 
 namespace ckptlab {
+
+using detail::findDifferences;
+using detail::threadsOf;
+using detail::workDifferences;
 
 namespace {
 
 const ScalingAxis kAllAxes[] = {ScalingAxis::Depth, ScalingAxis::Seq, ScalingAxis::Width,
                                 ScalingAxis::Batch};
-
-// Shortest text of a number, always with a dot: 0.1, 2.65, 64.
-std::string number(double value) { return formatGeneral(value); }
 
 std::string letterOf(int index) { return std::string(1, static_cast<char>('A' + index)); }
 
@@ -34,81 +34,10 @@ std::string machineOf(const Environment& env) {
     return env.device_name + " (" + env.device + ")";
 }
 
-// A config field as the comparison lists it.
-struct Field {
-    const char* name;
-    bool work;  // part of the work: runs that differ in it are not divided
-    std::function<std::string(const ExperimentConfig&)> value;
-};
-
-const std::vector<Field>& fields() {
-    static const std::vector<Field> all = {
-        {"block", true, [](const ExperimentConfig& c) { return toString(c.block); }},
-        {"depth", true, [](const ExperimentConfig& c) { return std::to_string(c.depth); }},
-        {"width", true, [](const ExperimentConfig& c) { return std::to_string(c.width); }},
-        {"seq", true, [](const ExperimentConfig& c) { return std::to_string(c.seq); }},
-        {"batch", true, [](const ExperimentConfig& c) { return std::to_string(c.batch); }},
-        // Heads and dropout exist only in transformer blocks.
-        {"heads", true,
-         [](const ExperimentConfig& c) {
-             return c.block == BlockKind::Transformer ? std::to_string(c.heads) : "-";
-         }},
-        {"dropout", true,
-         [](const ExperimentConfig& c) {
-             return c.block == BlockKind::Transformer ? number(c.dropout) : "-";
-         }},
-        {"dtype", true, [](const ExperimentConfig& c) { return toString(c.dtype); }},
-        {"optimizer", true, [](const ExperimentConfig& c) { return toString(c.optimizer); }},
-        {"keep-grads", true,
-         [](const ExperimentConfig& c) { return std::string(c.keep_grads ? "yes" : "no"); }},
-        {"device", false, [](const ExperimentConfig& c) { return c.device; }},
-        {"threads", false,
-         [](const ExperimentConfig& c) {
-             return c.threads == 0 ? std::string("default") : std::to_string(c.threads);
-         }},
-        {"warmup", false, [](const ExperimentConfig& c) { return std::to_string(c.warmup); }},
-        {"repeats", false, [](const ExperimentConfig& c) { return std::to_string(c.repeats); }},
-        {"memory-limit", false,
-         [](const ExperimentConfig& c) {
-             return c.memory_limit_mib > 0 ? number(c.memory_limit_mib) + " MiB"
-                                           : std::string("none");
-         }},
-        {"seed", false, [](const ExperimentConfig& c) { return std::to_string(c.seed); }},
-    };
-    return all;
-}
-
-// The number a value starts with ("2.5 MiB", "16,32,64"), in the classic locale, as strtod
-// would read it in "C".
-std::optional<double> leadingNumber(const std::string& text) {
-    std::size_t end = text.find_first_not_of("0123456789.eE+-");
-    if (end == std::string::npos) end = text.size();
-    for (; end > 0; --end)
-        if (const auto number = parseDecimal(std::string_view(text).substr(0, end))) return number;
-    return std::nullopt;
-}
-
-// Numbers in numeric order, other text alphabetically.
-bool lessValue(const std::string& a, const std::string& b) {
-    const auto x = leadingNumber(a), y = leadingNumber(b);
-    const bool numA = x.has_value(), numB = y.has_value();
-    if (numA && numB && *x != *y) return *x < *y;
-    if (numA != numB) return numA;
-    return a < b;
-}
-
-std::string joinValues(std::vector<std::string> values) {
-    std::sort(values.begin(), values.end(), lessValue);
-    values.erase(std::unique(values.begin(), values.end()), values.end());
-    std::string out;
-    for (const auto& v : values) out += (out.empty() ? "" : ",") + v;
-    return out;
-}
-
 // The axes along which some strategy's runs in `results` take several values.
 std::vector<ScalingAxis> axesOf(const ResultSet& results) {
     std::map<std::string, std::vector<const RunResult*>> byStrategy;
-    for (const auto& run : results.runs) byStrategy[run.strategy].push_back(&run);
+    for (const auto& run : results.runs) byStrategy[run.strategy.name()].push_back(&run);
     std::vector<ScalingAxis> axes;
     for (ScalingAxis axis : kAllAxes) {
         for (const auto& [strategy, runs] : byStrategy) {
@@ -152,54 +81,6 @@ std::vector<ComparisonSource> makeSources(const std::vector<ComparisonInput>& in
         if (shared) s.label += " · " + (sameStem ? s.path : stemOf(s.path));
     }
     return sources;
-}
-
-// Threads a file ran with: what LibTorch reported, else what was asked for.
-std::string threadsOf(const ComparisonInput& input) {
-    if (input.results.environment.threads > 0)
-        return std::to_string(input.results.environment.threads);
-    std::vector<std::string> values;
-    for (const auto& run : input.results.runs)
-        values.push_back(run.config.threads == 0 ? "default" : std::to_string(run.config.threads));
-    return joinValues(values);
-}
-
-std::vector<ConfigDifference> findDifferences(const std::vector<ComparisonInput>& inputs) {
-    std::vector<ConfigDifference> differences;
-    for (const Field& field : fields()) {
-        ConfigDifference d;
-        d.field = field.name;
-        d.changes_work = field.work;
-        for (const auto& input : inputs) {
-            if (input.results.runs.empty()) {
-                d.values.emplace_back();
-                continue;
-            }
-            if (d.field == "threads") {
-                d.values.push_back(threadsOf(input));
-                continue;
-            }
-            std::vector<std::string> values;
-            for (const auto& run : input.results.runs) values.push_back(field.value(run.config));
-            d.values.push_back(joinValues(values));
-        }
-        std::set<std::string> distinct;
-        for (const auto& v : d.values)
-            if (!v.empty()) distinct.insert(v);
-        if (distinct.size() > 1) differences.push_back(std::move(d));
-    }
-    return differences;
-}
-
-// The work fields in which two runs differ, as "seq (128 vs 64)".
-std::vector<std::string> workDifferences(const ExperimentConfig& run, const ExperimentConfig& ref) {
-    std::vector<std::string> out;
-    for (const Field& field : fields()) {
-        if (!field.work) continue;
-        const std::string a = field.value(run), b = field.value(ref);
-        if (a != b) out.push_back(std::string(field.name) + " (" + a + " vs " + b + ")");
-    }
-    return out;
 }
 
 ComparisonCell makeCell(const RunResult& run, int index) {
@@ -246,18 +127,19 @@ void buildRows(const std::vector<ComparisonInput>& inputs, Comparison& c) {
         std::set<std::string> duplicatesSaid;
         for (std::size_t r = 0; r < runs.size(); ++r) {
             const RunResult& run = runs[r];
-            Key key{run.strategy, {}};
+            const std::string name = run.strategy.name();  // one text per strategy
+            Key key{name, {}};
             ComparisonRow fresh;
-            fresh.strategy = run.strategy;
+            fresh.strategy = name;
             for (ScalingAxis axis : c.axes) {
                 key.second.push_back(axisValue(run.config, axis));
                 fresh.at.emplace_back(axis, axisValue(run.config, axis));
             }
             auto found = rowOf.find(key);
             if (found == rowOf.end()) {
-                if (std::find(strategyOrder.begin(), strategyOrder.end(), run.strategy) ==
+                if (std::find(strategyOrder.begin(), strategyOrder.end(), name) ==
                     strategyOrder.end())
-                    strategyOrder.push_back(run.strategy);
+                    strategyOrder.push_back(name);
                 fresh.cells.resize(inputs.size());
                 found = rowOf.emplace(key, c.rows.size()).first;
                 c.rows.push_back(std::move(fresh));

@@ -42,7 +42,7 @@ std::string linkTarget(const std::string& path) {
         while ((n = ::readlink(current.c_str(), link.data(), link.size())) >= 0 &&
                static_cast<std::size_t>(n) == link.size())
             link.resize(link.size() * 2);  // the link changed since lstat: read it whole
-        if (n < 0) return current;  // the rename will say what is wrong
+        if (n < 0) return current;         // the rename will say what is wrong
         link.resize(static_cast<std::size_t>(n));
         const std::size_t slash = current.rfind('/');
         current = link.front() == '/' || slash == std::string::npos
@@ -137,9 +137,9 @@ void writeFileAtomically(const std::string& path, const std::string& text) {
     struct stat existing {};
     const bool replacing = ::stat(target.c_str(), &existing) == 0;
     if (replacing && !S_ISREG(existing.st_mode))
-        throw ResultsFileError("cannot write " + path + ": " +
-                               (S_ISDIR(existing.st_mode) ? "it is a directory"
-                                                          : "not a regular file"));
+        throw ResultsFileError(
+            "cannot write " + path + ": " +
+            (S_ISDIR(existing.st_mode) ? "it is a directory" : "not a regular file"));
     std::string temporary;
     const int fd = createTemporary(target, &temporary);
     if (fd < 0) throw ResultsFileError("cannot write " + path + ": " + errnoText(errno));

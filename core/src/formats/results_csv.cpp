@@ -11,13 +11,11 @@ namespace ckptlab {
 
 namespace {
 
-std::string significant(double value) { return formatGeneral(value); }
-
 // A gradient difference; NaN and Inf spelled "nan" and "inf" whatever the sign bit.
 std::string gradDiffCell(double value) {
     if (std::isnan(value)) return "nan";
     if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    return significant(value);
+    return formatGeneral(value);
 }
 
 std::string optionalCell(const std::optional<double>& value, int decimals) {
@@ -42,7 +40,7 @@ std::string summaryCsv(const ResultSet& results) {
         const bool checked = run.grad_check.checked;
         const ExperimentConfig& c = run.config;
         const std::vector<std::string> cells = {
-            row.strategy,
+            row.strategy.name(),
             detail::csvFixed(row.peak_mib, 3),
             detail::csvFixed(row.activations_mib, 3),
             detail::csvFixed(row.step_ms, 3),

@@ -12,9 +12,10 @@
 // - numbers outside what can be measured: byte counts past 2^53 (8 PiB; sums of them stay
 //   exact and cannot overflow), durations below 0 or above 1e12 ms, time points that are not
 //   finite or outside +-1e12 ms, a negative gradient difference or tolerance;
-// - more than kMaxRuns runs; strategy names over kMaxStrategyBytes bytes or with control
-//   characters (a name is one line of a table, a legend, a chart title); schedules that do not
-//   describe the run's model (they are drawn, so they must be bounded by its units).
+// - more than kMaxRuns runs; a run's strategy that is not one of its model's (parsed once, here:
+//   every reader of a run uses the parsed value; over kMaxStrategyBytes bytes or with control
+//   characters, the message says so first); schedules that do not describe the run's model
+//   (they are drawn, so they must be bounded by its units).
 // Text that is only shown (environment, errors, notes) has the characters XML cannot hold
 // (C0 controls other than tab and line breaks, U+FFFE, U+FFFF) replaced by U+FFFD, so a file
 // can never break the SVG a chart is exported to.

@@ -6,9 +6,9 @@
 //   reader reads them back where a run can hold them (durations, the gradient check).
 // - Keys added after schema 1 first shipped are optional on reading ("prediction", "schedule",
 //   "forward_counts", "predicted_frontier" and the ones below). The newest are written only
-//   when they hold something, so other files read exactly as before: the config's
-//   "memory_limit_mib", the gradient check's "note", a run's "out_of_memory" and the set's
-//   "notes".
+//   when they hold something, so other files read exactly as before: the config's optional
+//   keys ("memory_limit_mib", "kv_heads", ...: config_json.cpp, by config_fields.h), the
+//   gradient check's "note", a run's "out_of_memory" and the set's "notes".
 // - The timeline is stored as columns (t_ms, delta, total, phase, block) because it can hold
 //   hundreds of thousands of events. Its "phase" column holds small integers that index the
 //   "phase_codes" list stored beside it, so the file explains itself.
@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ckptlab/config.h"
+#include "formats/config_json.h"
 #include "formats/file_io.h"
 #include "formats/timing_json.h"
 
@@ -58,28 +59,6 @@ OrderedJson environmentJson(const Environment& e) {
     }
     detail::writeMachineLoad(e, environment);  // timing_json.cpp, like the other issue-11 keys
     return environment;
-}
-
-OrderedJson configJson(const ExperimentConfig& c) {
-    OrderedJson config{{"block", toString(c.block)},
-                       {"depth", c.depth},
-                       {"width", c.width},
-                       {"seq", c.seq},
-                       {"batch", c.batch},
-                       {"heads", c.heads},
-                       {"dropout", number(c.dropout)},
-                       {"dtype", toString(c.dtype)},
-                       {"device", c.device},
-                       {"optimizer", toString(c.optimizer)},
-                       {"seed", c.seed},
-                       {"threads", c.threads},
-                       {"warmup", c.warmup},
-                       {"repeats", c.repeats}};
-    // Only when set, so files of runs without a limit read as they always did.
-    if (c.memory_limit_mib != 0) config["memory_limit_mib"] = number(c.memory_limit_mib);
-    if (c.keep_grads) config["keep_grads"] = true;
-    detail::writeRepeatsAuto(c, config);
-    return config;
 }
 
 OrderedJson metricsJson(const Metrics& m) {
@@ -149,8 +128,8 @@ OrderedJson runJson(const RunResult& run) {
                           {"passed", g.passed()}};
     if (!g.note.empty()) gradCheck["note"] = g.note;
     OrderedJson json{
-        {"config", configJson(run.config)},
-        {"strategy", run.strategy},
+        {"config", detail::configToJson(run.config)},
+        {"strategy", run.strategy.name()},
         {"metrics", metricsJson(run.metrics)},
         // "passed" is derived; it is written for people and scripts, and recomputed on load.
         {"grad_check", std::move(gradCheck)},

@@ -11,43 +11,12 @@
 
 #include "ckptlab/config.h"
 #include "ckptlab/planner.h"
+#include "ckptlab/strategy.h"
+#include "formats/config_json.h"
 #include "formats/timing_json.h"
 
 namespace ckptlab::detail {
 namespace {
-
-ExperimentConfig readConfig(const Json& j, const Path& at) {
-    const Fields f(j, at);
-    ExperimentConfig c;
-    c.block = f.choice("block", parseBlockKind, "ffn or transformer");
-    c.depth = f.integer("depth", 0, kIntMax);
-    c.width = f.integer("width", 0, kIntMax);
-    c.seq = f.integer("seq", 0, kIntMax);
-    c.batch = f.integer("batch", 0, kIntMax);
-    c.heads = f.integer("heads", 0, kIntMax);
-    c.dropout = f.number("dropout");
-    c.dtype = f.choice("dtype", parseDType, "float32 or bfloat16");
-    c.device = f.string("device");
-    c.optimizer = f.choice("optimizer", parseOptimizer, "none, sgd or adam");
-    const Json& seed = f.get("seed");
-    if (!seed.is_number_unsigned()) {
-        fail(at.member("seed"), "expected a non-negative integer, got " +
-                                    (seed.is_number() ? seed.dump() : describe(seed)));
-    }
-    c.seed = seed.get<std::uint64_t>();
-    c.threads = f.integer("threads", 0, kIntMax);
-    c.warmup = f.integer("warmup", 0, kIntMax);
-    c.repeats = f.integer("repeats", 0, kIntMax);
-    if (f.find("memory_limit_mib")) c.memory_limit_mib = f.number("memory_limit_mib");
-    if (f.find("keep_grads")) c.keep_grads = f.boolean("keep_grads");
-    readRepeatsAuto(f, c);
-    // The same ranges the runner enforces: a config it would refuse cannot have been measured.
-    const auto errors = validate(c);
-    if (!errors.empty()) {
-        fail(at.member(errors.front().field.c_str()), clip(errors.front().message, 300));
-    }
-    return c;
-}
 
 Metrics readMetrics(const Json& j, const Path& at) {
     const Fields f(j, at);
@@ -67,8 +36,8 @@ Metrics readMetrics(const Json& j, const Path& at) {
         m.step_samples_ms.push_back(readDuration(samples[i], samplesAt.item(i)));
     }
     // Added with flops.h: optional, finite and not negative.
-    for (auto [key, field] : {std::pair{"step_gflop", &m.step_gflop},
-                              std::pair{"gflop_per_s", &m.gflop_per_s}}) {
+    for (auto [key, field] :
+         {std::pair{"step_gflop", &m.step_gflop}, std::pair{"gflop_per_s", &m.gflop_per_s}}) {
         if (!f.find(key)) continue;
         const double value = f.number(key);
         if (!(value >= 0) || !std::isfinite(value))
@@ -206,7 +175,7 @@ std::optional<OutOfMemory> readOutOfMemory(const Json& j, const Path& at, int de
 // it has units (a deeper nesting would only repeat a checkpoint inside itself) and covering
 // exactly its units. Checked before parsing, since the parser recurses per level.
 void checkSchedule(const std::string& schedule, const ExperimentConfig& c, const Path& at) {
-    const int units = c.depth * (c.block == BlockKind::Transformer ? 2 : 1);
+    const int units = c.depth * unitsPerBlockOf(c.block);
     int level = 0;
     for (const char ch : schedule) {
         if (ch == '{' && ++level > units) {
@@ -228,8 +197,11 @@ void checkSchedule(const std::string& schedule, const ExperimentConfig& c, const
     }
 }
 
-// A strategy name is one line of a table, a legend, a chart title: printable, not empty, short.
-std::string readStrategyName(const Fields& f, const Path& at) {
+// The run's strategy, parsed once for its own model: a text that is not one refuses the file,
+// naming the field and the syntax (a results file is written from parsed strategies, so such
+// a text is damage or a hand edit; every reader of a run needs the parsed value). Its
+// printable check and length come first, for a clearer message than the parser's.
+Strategy readStrategy(const Fields& f, const Path& at, const ExperimentConfig& config) {
     std::string strategy = f.string("strategy");
     if (strategy.empty()) fail(at.member("strategy"), "expected a strategy name, got \"\"");
     for (std::size_t i = 0; i < strategy.size(); ++i) {
@@ -249,7 +221,13 @@ std::string readStrategyName(const Fields& f, const Path& at) {
                                         std::to_string(kMaxStrategyBytes) + " bytes, got " +
                                         std::to_string(strategy.size()));
     }
-    return strategy;
+    try {
+        return parseStrategy(strategy, config.depth, config.block);
+    } catch (const StrategyError& e) {
+        // The parser's message names the syntax: the known kinds, or the kind's range here.
+        fail(at.member("strategy"), "expected a strategy of this run's model, got \"" +
+                                        clip(strategy, 40) + "\": " + clip(e.what(), 400));
+    }
 }
 
 PredictedMetrics readPrediction(const Json& j, const Path& at) {
@@ -265,7 +243,7 @@ std::vector<int> readForwardCounts(const Json& j, const Path& countsAt,
                                    const ExperimentConfig& config) {
     const Json& list = arrayAt(j, countsAt);
     const std::size_t units =
-        static_cast<std::size_t>(config.depth) * (config.block == BlockKind::Transformer ? 2 : 1);
+        static_cast<std::size_t>(config.depth) * unitsPerBlockOf(config.block);
     if (!list.empty() && list.size() != units) {
         fail(countsAt, "has " + std::to_string(list.size()) + " values but the model has " +
                            std::to_string(units) + " units");
@@ -282,8 +260,8 @@ std::vector<int> readForwardCounts(const Json& j, const Path& countsAt,
 RunResult readRun(const Json& j, const Path& at) {
     const Fields f(j, at);
     RunResult run;
-    run.config = readConfig(f.get("config"), at.member("config"));
-    run.strategy = readStrategyName(f, at);
+    run.config = configFromJson(f.get("config"), at.member("config"));
+    run.strategy = readStrategy(f, at, run.config);
     run.metrics = readMetrics(f.get("metrics"), at.member("metrics"));
     run.grad_check = readGradCheck(f.get("grad_check"), at.member("grad_check"));
     run.breakdown = readBreakdown(f.get("breakdown"), at.member("breakdown"));
@@ -311,9 +289,9 @@ RunResult readRun(const Json& j, const Path& at) {
     }
     if (const Json* cuda = f.find("cuda_allocator")) {  // CUDA runs only; optional
         const Fields c(*cuda, at.member("cuda_allocator"));
-        run.cuda_allocator = CudaAllocatorStats{c.bytes("allocated_start"),
-                                                c.bytes("allocated_peak"),
-                                                c.bytes("reserved_start"), c.bytes("reserved_peak")};
+        run.cuda_allocator =
+            CudaAllocatorStats{c.bytes("allocated_start"), c.bytes("allocated_peak"),
+                               c.bytes("reserved_start"), c.bytes("reserved_peak")};
     }
     return run;
 }

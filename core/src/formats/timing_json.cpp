@@ -27,18 +27,12 @@ double readIn(const Fields& f, const char* key, double min, double max) {
 void writeStepSpread(const Metrics& m, OrderedJson& metrics) {
     if (!m.step_sample_rounds.empty()) metrics["step_sample_rounds"] = m.step_sample_rounds;
     if (m.step_ms_ci) {
-        metrics["step_ms_ci"] = OrderedJson::array({number(m.step_ms_ci->low),
-                                                    number(m.step_ms_ci->high)});
+        metrics["step_ms_ci"] =
+            OrderedJson::array({number(m.step_ms_ci->low), number(m.step_ms_ci->high)});
         metrics["step_ms_ci_95"] = m.step_ms_ci->is95;
     }
     if (m.step_ms_cv) metrics["step_ms_cv"] = number(*m.step_ms_cv);
     if (m.step_cpu_ms) metrics["step_cpu_ms"] = number(*m.step_cpu_ms);
-}
-
-void writeRepeatsAuto(const ExperimentConfig& c, OrderedJson& config) {
-    if (!c.repeats_auto) return;
-    config["repeats_auto"] = true;
-    config["time_limit_s"] = number(c.time_limit_s);
 }
 
 void writeMachineLoad(const Environment& e, OrderedJson& environment) {
@@ -92,11 +86,6 @@ void readStepSpread(const Fields& f, Metrics& m) {
     }
     if (f.find("step_ms_cv")) m.step_ms_cv = readIn(f, "step_ms_cv", 0, 1e6);
     if (f.find("step_cpu_ms")) m.step_cpu_ms = readIn(f, "step_cpu_ms", 0, kMaxMs);
-}
-
-void readRepeatsAuto(const Fields& f, ExperimentConfig& c) {
-    if (f.find("repeats_auto")) c.repeats_auto = f.boolean("repeats_auto");
-    if (f.find("time_limit_s")) c.time_limit_s = f.number("time_limit_s");  // validate() ranges it
 }
 
 void readMachineLoad(const Fields& environment, Environment& e) {

@@ -3,65 +3,36 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "ckptlab/config_fields.h"
 #include "ckptlab/number_text.h"
 
 namespace ckptlab {
-namespace {
-
-void checkRange(std::vector<FieldError>& errors, const char* field, long long value,
-                IntRange range) {
-    if (value < range.min || value > range.max) {
-        errors.push_back(
-            {field, std::string(field) + " must be between " + std::to_string(range.min) + " and " +
-                        std::to_string(range.max) + " (got " + std::to_string(value) + ")"});
-    }
-}
-
-}  // namespace
 
 std::vector<FieldError> validate(const ExperimentConfig& c) {
     std::vector<FieldError> errors;
-    checkRange(errors, "depth", c.depth, limits::depth);
-    checkRange(errors, "width", c.width, limits::width);
-    checkRange(errors, "seq", c.seq, limits::seq);
-    checkRange(errors, "batch", c.batch, limits::batch);
-    checkRange(errors, "threads", c.threads, limits::threads);
-    checkRange(errors, "warmup", c.warmup, limits::warmup);
-    checkRange(errors, "repeats", c.repeats, limits::repeats);
-    if (c.block == BlockKind::Transformer) {
-        checkRange(errors, "heads", c.heads, limits::heads);
-        if (c.heads >= 1 && c.width % c.heads != 0) {
-            errors.push_back({"heads", "heads must divide width (width " + std::to_string(c.width) +
-                                           ", heads " + std::to_string(c.heads) + ")"});
+    // Every plain range, for every block kind (a value out of range is a typo even where the
+    // block does not read it). Below memory-limit's smallest value nothing would be enforced
+    // (the tracker counts whole bytes and 0 is no limit), so such a value is refused rather
+    // than recorded as a limit that never applied.
+    for (const ConfigField& field : configFields())
+        if (auto error = rangeError(field, c)) errors.push_back(std::move(*error));
+    // The rules across fields.
+    if (c.block == BlockKind::Transformer && c.heads >= 1) {
+        if (c.width % c.heads != 0) {
+            errors.push_back({"heads",
+                              {MessageCode::HeadsMustDivideWidth,
+                               {std::to_string(c.width), std::to_string(c.heads)}}});
+        }
+        if (c.kv_heads >= 1 && c.heads % c.kv_heads != 0) {
+            errors.push_back({"kv-heads",
+                              {MessageCode::KvHeadsMustDivideHeads,
+                               {std::to_string(c.heads), std::to_string(c.kv_heads)}}});
         }
     }
-    if (!(c.dropout >= 0.0 && c.dropout <= limits::dropoutMax)) {
-        errors.push_back({"dropout", "dropout must be between 0 and 0.9 (got " +
-                                         formatFixed(c.dropout, 6) + ")"});
-    }
-    if (!(c.time_limit_s >= limits::timeLimitMinS && c.time_limit_s <= limits::timeLimitMaxS)) {
-        const std::string got = formatGeneral(c.time_limit_s);
-        errors.push_back({"time-limit", "time-limit must be between " +
-                                            std::to_string(static_cast<int>(limits::timeLimitMinS)) +
-                                            " and " +
-                                            std::to_string(static_cast<int>(limits::timeLimitMaxS)) +
-                                            " seconds (got " + got + ")"});
-    }
     if (!parseDeviceIndex(c.device)) {
-        errors.push_back({"device", "device must be cpu, cuda or cuda:N with N from 0 to " +
-                                        std::to_string(limits::cudaDeviceMax) + " (got \"" +
-                                        c.device + "\")"});
-    }
-    // Below the smallest limit nothing is enforced (the tracker counts whole bytes and 0 is no
-    // limit), so such a value is refused rather than recorded as a limit that never applied.
-    const bool noLimit = c.memory_limit_mib == 0;
-    if (!noLimit && !(c.memory_limit_mib >= limits::memoryLimitMinMib &&
-                      c.memory_limit_mib <= limits::memoryLimitMaxMib)) {
         errors.push_back(
-            {"memory-limit", "memory-limit must be 0 (no limit) or between " +
-                                 formatGeneral(limits::memoryLimitMinMib) + " and " +
-                                 std::to_string(static_cast<long long>(limits::memoryLimitMaxMib)) +
-                                 " MiB (got " + formatGeneral(c.memory_limit_mib) + ")"});
+            {"device",
+             {MessageCode::DeviceUnknown, {std::to_string(limits::cudaDeviceMax), c.device}}});
     }
     return errors;
 }

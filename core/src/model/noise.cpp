@@ -21,8 +21,8 @@ std::vector<NoiseWarning> noiseWarnings(const ResultSet& results, const NoiseThr
         if (stats.samples < 2) continue;
         const double cvPct = stats.cv * 100.0;
         if (cvPct > t.cv_pct) {
-            NoiseWarning w{NoiseWarning::Kind::Cv, run.strategy, cvPct, t.cv_pct, {}, {}, {}};
-            w.message = run.strategy + ": step times vary by " + pct(cvPct, 1) + " (CV above " +
+            NoiseWarning w{NoiseWarning::Kind::Cv, run.name(), cvPct, t.cv_pct, {}, {}, {}};
+            w.message = run.name() + ": step times vary by " + pct(cvPct, 1) + " (CV above " +
                         pct(t.cv_pct, 0) + "); compare its time by its interval";
             warnings.push_back(std::move(w));
         }
@@ -36,8 +36,13 @@ std::vector<NoiseWarning> noiseWarnings(const ResultSet& results, const NoiseThr
             warnings.push_back(std::move(w));
         }
         if (load->cpus > 0 && load->load_before >= load->cpus) {
-            NoiseWarning w{NoiseWarning::Kind::Load, {}, load->load_before,
-                           static_cast<double>(load->cpus), {}, {}, {}};
+            NoiseWarning w{NoiseWarning::Kind::Load,
+                           {},
+                           load->load_before,
+                           static_cast<double>(load->cpus),
+                           {},
+                           {},
+                           {}};
             w.message = "load average " + formatFixed(load->load_before, 2) + " on " +
                         formatFixed(static_cast<double>(load->cpus), 0) +
                         " CPUs when the sweep began: other work was competing for the CPUs";

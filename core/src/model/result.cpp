@@ -37,8 +37,7 @@ std::string describe(const OutOfMemory& oom) {
     const std::vector<std::string> mib =
         mibTexts({oom.requested_bytes, oom.allocated_bytes, oom.limit_bytes}, 2);
     std::string text = "out of memory at " + describeWhere(oom.phase, oom.block) +
-                       ": tried to allocate " + mib[0] + " MiB with " + mib[1] +
-                       " MiB allocated";
+                       ": tried to allocate " + mib[0] + " MiB with " + mib[1] + " MiB allocated";
     text += oom.limit_bytes > 0 ? ", over the " + mib[2] + " MiB limit"
                                 : std::string(", and the allocator failed");
     return text;
@@ -92,9 +91,16 @@ std::string blasKernelInstructions(const std::string& kernel) {
     return {};
 }
 
-const RunResult* ResultSet::find(const std::string& strategy) const {
+const RunResult* ResultSet::find(const Strategy& strategy) const {
     for (const RunResult& run : runs) {
         if (run.strategy == strategy) return &run;
+    }
+    return nullptr;
+}
+
+const RunResult* ResultSet::find(const std::string& name) const {
+    for (const RunResult& run : runs) {
+        if (run.name() == name) return &run;
     }
     return nullptr;
 }

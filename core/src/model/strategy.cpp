@@ -1,37 +1,14 @@
 #include "ckptlab/strategy.h"
 
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <map>
 
 #include "ckptlab/number_text.h"
-#include "ckptlab/result.h"
 
 namespace ckptlab {
 namespace {
-
-struct KindInfo {
-    StrategyKind kind;
-    const char* name;
-    bool hasParam;
-    double defaultValue;  // the parameter strategyCatalog() offers (a budget in MiB for optimal)
-};
-
-// In the order the app's strategy table lists them (strategyCatalog).
-const KindInfo kKinds[] = {
-    {StrategyKind::None, "none", false, 0},       {StrategyKind::Full, "full", false, 0},
-    {StrategyKind::Every, "every", true, 2},      {StrategyKind::Segments, "segments", true, 4},
-    {StrategyKind::From, "from", true, 10},       {StrategyKind::UpTo, "upto", true, 10},
-    {StrategyKind::Sqrt, "sqrt", false, 0},       {StrategyKind::Attn, "attn", false, 0},
-    {StrategyKind::FfnOnly, "ffn", false, 0},     {StrategyKind::Revolve, "revolve", true, 3},
-    {StrategyKind::SeedBug, "seed-bug", true, 4}, {StrategyKind::Optimal, "optimal", true, 48},
-};
-
-const KindInfo& infoFor(StrategyKind kind) {
-    for (const auto& info : kKinds)
-        if (info.kind == kind) return info;
-    return kKinds[0];
-}
 
 // Parses a whole decimal integer, rejecting signs other than '-', blanks and trailing text.
 bool parseInt(const std::string& text, long long& value) {
@@ -49,55 +26,94 @@ bool parseInt(const std::string& text, long long& value) {
 }  // namespace
 
 std::string Strategy::name() const {
-    const auto& info = infoFor(kind);
+    const auto& info = strategyKindInfo(kind);
     if (kind == StrategyKind::Optimal) {
         // The classic locale's point, so that the name reads back under any locale.
         return "optimal:" + formatGeneral(budget_mib, 10);
     }
-    return info.hasParam ? std::string(info.name) + ":" + std::to_string(param) : info.name;
+    return info.takes_param ? info.name + ":" + std::to_string(param) : info.name;
+}
+
+bool operator==(const Strategy& a, const Strategy& b) {
+    return a.kind == b.kind && a.param == b.param && a.budget_mib == b.budget_mib;
+}
+
+// In the order the app's strategy table lists them (strategyCatalog). A function's static, so
+// other files' static initialisers may call it.
+const std::vector<StrategyKindInfo>& strategyKinds() {
+    using K = StrategyKind;
+    static const std::vector<StrategyKindInfo> kinds = {
+        {K::None, "none", "none", "keep every activation (the baseline)", false, 0},
+        {K::Full, "full", "full", "checkpoint every block", false, 0},
+        {K::Every, "every", "every:N", "checkpoint blocks 0, N, 2N, ... (seed experiment 1)", true,
+         2},
+        {K::Segments, "segments", "segments:K",
+         "K contiguous checkpointed segments (seed experiment 2)", true, 4},
+        {K::From, "from", "from:K", "checkpoint blocks K.. only (seed experiment 3)", true, 10},
+        {K::UpTo, "upto", "upto:K", "checkpoint blocks 0..K-1 only (the other half of from:K)",
+         true, 10},
+        {K::Sqrt, "sqrt", "sqrt", "ceil(sqrt(L)) segments (Chen et al. 2016)", false, 0},
+        {K::Attn, "attn", "attn", "transformer: checkpoint only the attention sub-block", false, 0},
+        {K::FfnOnly, "ffn", "ffn", "transformer: checkpoint only the FFN sub-block", false, 0},
+        {K::Revolve, "revolve", "revolve:S", "Griewank's binomial schedule with S stored states",
+         true, 3},
+        {K::SeedBug, "seed-bug", "seed-bug:K",
+         "segments with the tutorial's closure bug (fails the gradient check)", true, 4},
+        {K::Optimal, "optimal", "optimal:MiB",
+         "fastest schedule whose predicted peak fits MiB (dynamic program)", true, 48},
+    };
+    return kinds;
+}
+
+const StrategyKindInfo& strategyKindInfo(StrategyKind kind) {
+    for (const auto& info : strategyKinds())
+        if (info.kind == kind) return info;
+    return strategyKinds().front();
 }
 
 namespace {
 
-const KindInfo* infoByName(const std::string& head) {
-    for (const auto& candidate : kKinds)
+// "none, full, every:N, ...": every kind's syntax, for the unknown-strategy message.
+std::string knownSyntaxes() {
+    std::string known;
+    for (const auto& info : strategyKinds()) known += (known.empty() ? "" : ", ") + info.syntax;
+    return known;
+}
+
+const StrategyKindInfo* infoByName(const std::string& head) {
+    for (const auto& candidate : strategyKinds())
         if (head == candidate.name) return &candidate;
     return nullptr;
 }
 
+// Texts parsed so far (strategyParseCount).
+std::atomic<std::uint64_t> gParses{0};
+
 // The text form: the kind, and its parameter's syntax (an optimal budget's range too, which
 // does not depend on the model). Throws StrategyError.
 Strategy parseForm(const std::string& text) {
+    gParses.fetch_add(1, std::memory_order_relaxed);
     const auto colon = text.find(':');
     const std::string head = text.substr(0, colon);
-    const KindInfo* info = infoByName(head);
-    if (!info) {
-        throw StrategyError(
-            "unknown strategy \"" + text +
-            "\" (known: none, full, every:N, segments:K, from:K, upto:K, sqrt, attn, "
-            "ffn, seed-bug:K, optimal:MiB, revolve:S)");
-    }
+    const StrategyKindInfo* info = infoByName(head);
+    if (!info) throw StrategyError({MessageCode::UnknownStrategy, {text, knownSyntaxes()}});
     Strategy strategy{info->kind, 0};
-    if (!info->hasParam) {
+    if (!info->takes_param) {
         if (colon != std::string::npos)
-            throw StrategyError("strategy \"" + head + "\" takes no parameter (got \"" + text +
-                                "\")");
+            throw StrategyError({MessageCode::StrategyTakesNoParameter, {head, text}});
     } else if (info->kind == StrategyKind::Optimal) {
         const std::string number = colon == std::string::npos ? "" : text.substr(colon + 1);
         const double mib = parseDecimal(number).value_or(0.0);
         if (!(mib >= 1.0 / 1024) || mib > 1e7) {
             throw StrategyError(
-                "optimal:MiB needs a memory budget between 0.001 and 10000000 "
-                "MiB above the step's start, e.g. optimal:64 (got \"" +
-                text + "\")");
+                {MessageCode::OptimalBudgetOutOfRange, {"0.001", "10000000", "optimal:64", text}});
         }
         strategy.budget_mib = mib;
     } else {
         long long value = 0;
         // At most 9 characters: always an int.
         if (colon == std::string::npos || !parseInt(text.substr(colon + 1), value)) {
-            throw StrategyError("strategy \"" + head + "\" needs an integer parameter, e.g. " +
-                                head + ":2 (got \"" + text + "\")");
+            throw StrategyError({MessageCode::StrategyNeedsInteger, {head, head + ":2", text}});
         }
         strategy.param = static_cast<int>(value);
     }
@@ -107,24 +123,22 @@ Strategy parseForm(const std::string& text) {
 }  // namespace
 
 void checkStrategy(const Strategy& strategy, int depth, BlockKind block) {
-    const KindInfo& info = infoFor(strategy.kind);
+    const StrategyKindInfo& info = strategyKindInfo(strategy.kind);
     const std::string head = info.name;
-    if (info.hasParam && strategy.kind != StrategyKind::Optimal) {
+    if (info.takes_param && strategy.kind != StrategyKind::Optimal) {
         long long min = 1, max = depth;
         if (strategy.kind == StrategyKind::From) min = 0, max = depth - 1;
         if (strategy.kind == StrategyKind::SeedBug) min = 2;
         const long long value = strategy.param;
         if (value < min || value > max) {
-            throw StrategyError(head + ":N needs N between " + std::to_string(min) + " and " +
-                                std::to_string(max) + " for depth " + std::to_string(depth) +
-                                " (got " + std::to_string(value) + ")");
+            throw StrategyError({MessageCode::StrategyParameterOutOfRange,
+                                 {head, std::to_string(min), std::to_string(max),
+                                  std::to_string(depth), std::to_string(value)}});
         }
     }
     if ((strategy.kind == StrategyKind::Attn || strategy.kind == StrategyKind::FfnOnly) &&
         block != BlockKind::Transformer) {
-        throw StrategyError("strategy \"" + head +
-                            "\" checkpoints a sub-block of the transformer block; use block "
-                            "transformer");
+        throw StrategyError({MessageCode::StrategyNeedsTransformer, {head}});
     }
 }
 
@@ -133,6 +147,15 @@ Strategy parseStrategy(const std::string& text, int depth, BlockKind block) {
     checkStrategy(strategy, depth, block);
     return strategy;
 }
+
+std::vector<Strategy> parseStrategies(const std::vector<std::string>& texts) {
+    std::vector<Strategy> strategies;
+    strategies.reserve(texts.size());
+    for (const std::string& text : texts) strategies.push_back(parseForm(text));
+    return strategies;
+}
+
+std::uint64_t strategyParseCount() { return gParses.load(std::memory_order_relaxed); }
 
 std::optional<Strategy> parseStrategyForm(const std::string& text, std::string* error) {
     try {
@@ -143,9 +166,9 @@ std::optional<Strategy> parseStrategyForm(const std::string& text, std::string* 
     }
 }
 
-std::string kindName(StrategyKind kind) { return infoFor(kind).name; }
+std::string kindName(StrategyKind kind) { return strategyKindInfo(kind).name; }
 
-bool takesParam(StrategyKind kind) { return infoFor(kind).hasParam; }
+bool takesParam(StrategyKind kind) { return strategyKindInfo(kind).takes_param; }
 
 Strategy makeStrategy(StrategyKind kind, double value) {
     Strategy s{kind, 0};
@@ -158,7 +181,8 @@ Strategy makeStrategy(StrategyKind kind, double value) {
 
 std::vector<Strategy> strategyCatalog() {
     std::vector<Strategy> all;
-    for (const auto& info : kKinds) all.push_back(makeStrategy(info.kind, info.defaultValue));
+    for (const auto& info : strategyKinds())
+        all.push_back(makeStrategy(info.kind, info.default_param));
     return all;
 }
 
@@ -175,10 +199,6 @@ std::optional<Strategy> tryParseStrategy(const std::string& text, int depth, Blo
         if (error) *error = e.what();
         return std::nullopt;
     }
-}
-
-std::optional<Strategy> strategyOf(const RunResult& run) {
-    return tryParseStrategy(run.strategy, run.config.depth, run.config.block);
 }
 
 bool isComputedSchedule(const Strategy& s) {
@@ -203,54 +223,33 @@ std::vector<std::string> presetNames() {
     return {"seed-tradeoff", "experiment-1", "experiment-2", "experiment-3"};
 }
 
-std::vector<std::string> presetStrategies(const std::string& preset) {
-    static const std::map<std::string, std::vector<std::string>> presets = {
-        {"seed-tradeoff", {"none", "full", "every:2", "every:4", "segments:4", "from:10"}},
-        {"experiment-1", {"none", "every:1", "every:2", "every:4", "every:8"}},
+std::vector<Strategy> presetStrategies(const std::string& preset) {
+    using K = StrategyKind;
+    static const std::map<std::string, std::vector<Strategy>> presets = {
+        {"seed-tradeoff",
+         {{K::None}, {K::Full}, {K::Every, 2}, {K::Every, 4}, {K::Segments, 4}, {K::From, 10}}},
+        {"experiment-1", {{K::None}, {K::Every, 1}, {K::Every, 2}, {K::Every, 4}, {K::Every, 8}}},
         {"experiment-2",
-         {"none", "segments:1", "segments:2", "segments:4", "segments:10", "segments:20"}},
-        {"experiment-3", {"none", "from:0", "from:5", "from:10", "from:15"}},
+         {{K::None},
+          {K::Segments, 1},
+          {K::Segments, 2},
+          {K::Segments, 4},
+          {K::Segments, 10},
+          {K::Segments, 20}}},
+        {"experiment-3", {{K::None}, {K::From, 0}, {K::From, 5}, {K::From, 10}, {K::From, 15}}},
     };
     auto it = presets.find(preset);
-    return it == presets.end() ? std::vector<std::string>{} : it->second;
+    return it == presets.end() ? std::vector<Strategy>{} : it->second;
 }
 
 std::string strategySyntaxHelp() {
-    return "none          keep every activation (the baseline)\n"
-           "full          checkpoint every block\n"
-           "every:N       checkpoint blocks 0, N, 2N, ... (seed experiment 1)\n"
-           "segments:K    K contiguous checkpointed segments (seed experiment 2)\n"
-           "from:K        checkpoint blocks K.. only (seed experiment 3)\n"
-           "upto:K        checkpoint blocks 0..K-1 only (the other half of from:K)\n"
-           "sqrt          ceil(sqrt(L)) segments (Chen et al. 2016)\n"
-           "attn          transformer: checkpoint only the attention sub-block\n"
-           "ffn           transformer: checkpoint only the FFN sub-block\n"
-           "seed-bug:K    segments with the tutorial's closure bug (fails the gradient check)\n"
-           "optimal:MiB   fastest schedule whose predicted peak fits MiB (dynamic program)\n"
-           "revolve:S     Griewank's binomial schedule with S stored states\n";
-}
-
-std::string strategyHelp(StrategyKind kind) {
-    const std::string name = kindName(kind);
-    const std::string help = strategySyntaxHelp();
-    std::size_t begin = 0;
-    while (begin < help.size()) {
-        std::size_t end = help.find('\n', begin);
-        if (end == std::string::npos) end = help.size();
-        const std::string line = help.substr(begin, end - begin);
-        begin = end + 1;
-        const std::string head = line.substr(0, line.find_first_of(": "));
-        if (head != name) continue;
-        std::string simplified;
-        for (char c : line) {
-            const bool blank = std::isspace(static_cast<unsigned char>(c)) != 0;
-            if (blank && (simplified.empty() || simplified.back() == ' ')) continue;
-            simplified += blank ? ' ' : c;
-        }
-        while (!simplified.empty() && simplified.back() == ' ') simplified.pop_back();
-        return simplified;
+    constexpr std::size_t kColumn = 14;  // the descriptions start in one column
+    std::string help;
+    for (const auto& info : strategyKinds()) {
+        const std::size_t pad = info.syntax.size() < kColumn ? kColumn - info.syntax.size() : 1;
+        help += info.syntax + std::string(pad, ' ') + info.description + "\n";
     }
-    return {};
+    return help;
 }
 
 }  // namespace ckptlab

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 
+#include "ckptlab/config_fields.h"
 #include "ckptlab/step_stats.h"
 #include "ckptlab/strategy.h"
 
@@ -105,6 +105,7 @@ ResultSet withFastestSteps(const ResultSet& results) {
         RunResult copy;
         copy.config = run.config;
         copy.strategy = run.strategy;
+        copy.label = run.label;
         copy.metrics = run.metrics;
         copy.metrics.step_ms = fastestStepMs(run);
         copy.grad_check = run.grad_check;
@@ -120,18 +121,16 @@ ResultSet withFastestSteps(const ResultSet& results) {
 }
 
 bool sameStep(const ExperimentConfig& a, const ExperimentConfig& b) {
-    const auto step = [](const ExperimentConfig& c) {
-        return std::tie(c.block, c.depth, c.width, c.seq, c.batch, c.heads, c.dropout, c.dtype,
-                        c.device, c.optimizer, c.threads, c.keep_grads);
-    };
-    return step(a) == step(b);
+    return sameFields(a, b, kChangesWork | kChangesMachine);
 }
 
 const RunResult* baselineFor(const ResultSet& results, const RunResult& run) {
-    const std::string none = Strategy{}.name();
     const RunResult* failed = nullptr;
     for (const RunResult& other : results.runs) {
-        if (other.strategy != none || !sameStep(other.config, run.config)) continue;
+        // Runs of several files merged for the charts (RunResult::label) keep to their own file.
+        if (!isBaseline(other.strategy) || other.label != run.label ||
+            !sameStep(other.config, run.config))
+            continue;
         if (!other.error) return &other;
         if (!failed) failed = &other;  // says why nothing is compared (summarizeRun)
     }

@@ -61,7 +61,7 @@ BruteForceResult bruteForcePlan(const CostModel& model, std::int64_t budget) {
         }
     });
     if (!(bestTime < std::numeric_limits<double>::infinity()))
-        throw BudgetError("no schedule fits " + std::to_string(budget) + " bytes", smallestPeak);
+        throw BudgetError({MessageCode::NoScheduleFits, {std::to_string(budget)}}, smallestPeak);
     return result;
 }
 

@@ -1,21 +1,22 @@
 // Matmul FLOPs of a step from the model's shapes (flops.h says what is counted).
 #include "ckptlab/flops.h"
 
+#include "ckptlab/planner.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 namespace ckptlab {
 
-int unitsPerBlockOf(BlockKind block) { return block == BlockKind::Transformer ? 2 : 1; }
-
 double unitForwardFlops(const ExperimentConfig& config, int part) {
     const double b = config.batch, s = config.seq, d = config.width;
     const double tokens = b * s;
     const double ffn = 2 * tokens * d * (4 * d) + 2 * tokens * (4 * d) * d;
     if (config.block == BlockKind::Ffn) {
-        if (part != 0) throw std::invalid_argument("an ffn block has one part (got " +
-                                                   std::to_string(part) + ")");
+        if (part != 0)
+            throw std::invalid_argument("an ffn block has one part (got " + std::to_string(part) +
+                                        ")");
         return ffn;
     }
     if (part == 1) return ffn;
@@ -42,8 +43,7 @@ StepFlops stepFlops(const ExperimentConfig& config, const std::vector<int>& forw
     const std::size_t units = static_cast<std::size_t>(config.depth) * parts;
     if (!forwardCounts.empty() && forwardCounts.size() != units)
         throw std::invalid_argument("forward counts: expected " + std::to_string(units) +
-                                    " (one per unit), got " +
-                                    std::to_string(forwardCounts.size()));
+                                    " (one per unit), got " + std::to_string(forwardCounts.size()));
     StepFlops flops;
     for (std::size_t u = 0; u < units; ++u) {
         const double once = unitForwardFlops(config, static_cast<int>(u % parts));

@@ -53,7 +53,8 @@ public:
             } else {
                 const int k = c.split;
                 items.push_back(checkpointOf(
-                    i, k, build(i, k, m - up(memory_.levelAtCheckpointBackward(k, j, body)), true)));
+                    i, k,
+                    build(i, k, m - up(memory_.levelAtCheckpointBackward(k, j, body)), true)));
                 m -= up(memory_.keptByCheckpoint(k));
                 i = k;
             }
@@ -113,7 +114,8 @@ OptimalPlanner::OptimalPlanner(const CostModel& model, int quanta)
     // Judged by their exact replayed peaks: keeping everything (the first built-in) and every
     // other built-in strategy, which the planner must never do worse than, and the least-peak
     // schedule, whose peak is the floor.
-    for (const Plan& plan : builtInPlans(model_)) candidates_.push_back({plan, predict(model_, plan)});
+    for (const Plan& plan : builtInPlans(model_))
+        candidates_.push_back({plan, predict(model_, plan)});
     const Plan leastPeak = leastPeakPlan(model_);
     candidates_.push_back({leastPeak, predict(model_, leastPeak)});
     floor_ = candidates_.back().prediction.peak_bytes;
@@ -121,17 +123,35 @@ OptimalPlanner::OptimalPlanner(const CostModel& model, int quanta)
 }
 
 int plannerUnits(const ExperimentConfig& config) {
-    return config.depth * (config.block == BlockKind::Transformer ? 2 : 1);
+    return config.depth * unitsPerBlockOf(config.block);
 }
 
-std::string plannerLimitError(const ExperimentConfig& config, const std::string& what) {
+namespace {
+
+// The arguments of a planner-limit message after its subject: the limit, the depth, the block,
+// its units and the deepest chain the planner takes. Empty when the planner takes `config`.
+std::vector<std::string> plannerLimitArgs(const ExperimentConfig& config) {
     const int units = plannerUnits(config);
     if (units <= kPlannerMaxUnits) return {};
-    return what + " plans at most " + std::to_string(kPlannerMaxUnits) +
-           " units (depth x sub-blocks per block: 1 for ffn, 2 for transformer); this model "
-           "has " +
-           std::to_string(units) + ", so use depth at most " +
-           std::to_string(kPlannerMaxUnits / (units / config.depth));
+    return {std::to_string(kPlannerMaxUnits), std::to_string(config.depth), toString(config.block),
+            std::to_string(units),
+            std::to_string(kPlannerMaxUnits / unitsPerBlockOf(config.block))};
+}
+
+}  // namespace
+
+std::optional<CoreMessage> plannerLimitError(const ExperimentConfig& config,
+                                             const std::string& what) {
+    std::vector<std::string> args = plannerLimitArgs(config);
+    if (args.empty()) return std::nullopt;
+    args.insert(args.begin(), what);
+    return CoreMessage(MessageCode::PlannerTooManyUnits, std::move(args));
+}
+
+std::optional<CoreMessage> paretoPlannerLimitError(const ExperimentConfig& config) {
+    std::vector<std::string> args = plannerLimitArgs(config);
+    if (args.empty()) return std::nullopt;
+    return CoreMessage(MessageCode::ParetoTooManyUnits, std::move(args));
 }
 
 bool OptimalPlanner::tryPlan(std::int64_t budget, PlannedSchedule* out) const {
@@ -150,8 +170,8 @@ bool OptimalPlanner::tryPlan(std::int64_t budget, PlannedSchedule* out) const {
     Dp dp(model_, quantum);
     const int n = static_cast<int>(model_.units.size());
     const std::int64_t m = budget / quantum;
-    const bool dpFits = ChainMemory(model_).endOfStepPeak() <= budget &&
-                        dp.best(0, n, m, false).time < kInfinite;
+    const bool dpFits =
+        ChainMemory(model_).endOfStepPeak() <= budget && dp.best(0, n, m, false).time < kInfinite;
     if (!dpFits && !candidate) return false;
     if (out) {
         PlannedSchedule planned = candidate ? *candidate : PlannedSchedule{};
@@ -173,11 +193,7 @@ PlannedSchedule OptimalPlanner::plan(std::int64_t budget) const {
         const std::int64_t minimum = minimumPeak();
         // Digits enough to show both and their difference: never "0.0 ... needs 0.0 MiB".
         const std::vector<std::string> mib = mibTexts({budget, minimum});
-        throw BudgetError("optimal:" + mib[0] +
-                              " MiB is below the smallest feasible "
-                              "schedule, which needs " +
-                              mib[1] + " MiB above the step's start",
-                          minimum);
+        throw BudgetError({MessageCode::BudgetBelowMinimum, {mib[0], mib[1]}}, minimum);
     }
     return result;
 }

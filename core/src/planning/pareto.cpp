@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 #include <stdexcept>
 
 #include "ckptlab/planner.h"
@@ -12,10 +11,10 @@ namespace ckptlab {
 
 namespace {
 
-// A budget as a readable strategy name: 0.01, 0.1 or 1 MiB steps by size, rounded up at the
-// ends of the range and to the nearest in between, but never below `low`, the smallest
-// feasible peak (a range narrower than one step would otherwise round below it).
-std::string optimalName(std::int64_t bytes, std::int64_t low, std::int64_t high, bool up) {
+// A budget with a readable name: 0.01, 0.1 or 1 MiB steps by size, rounded up at the ends of
+// the range and to the nearest in between, but never below `low`, the smallest feasible peak
+// (a range narrower than one step would otherwise round below it).
+Strategy optimalBudget(std::int64_t bytes, std::int64_t low, std::int64_t high, bool up) {
     const double step = budgetStepMib(high);
     const double steps = static_cast<double>(bytes) / kMiB / step;
     Strategy s{StrategyKind::Optimal, 0};
@@ -23,7 +22,7 @@ std::string optimalName(std::int64_t bytes, std::int64_t low, std::int64_t high,
     // The runner reads the budget back as whole bytes: compare what it will see.
     if (static_cast<std::int64_t>(s.budget_mib * 1024 * 1024) < low)
         s.budget_mib = std::ceil(static_cast<double>(low) / kMiB / step) * step;
-    return s.name();
+    return s;
 }
 
 constexpr int kFrontierSamples = 40;
@@ -34,13 +33,14 @@ double budgetStepMib(std::int64_t highBytes) {
     return highBytes < 10 * kMiB ? 0.01 : highBytes < 100 * kMiB ? 0.1 : 1.0;
 }
 
-std::vector<std::string> defaultParetoStrategies(int depth, BlockKind block) {
-    std::vector<std::string> wanted = presetStrategies("seed-tradeoff");
-    wanted.push_back("sqrt");
-    std::vector<std::string> valid;
-    for (const auto& text : wanted) {
+std::vector<Strategy> defaultParetoStrategies(int depth, BlockKind block) {
+    std::vector<Strategy> wanted = presetStrategies("seed-tradeoff");
+    wanted.push_back(Strategy{StrategyKind::Sqrt});
+    std::vector<Strategy> valid;
+    for (const Strategy& strategy : wanted) {
         try {
-            valid.push_back(parseStrategy(text, depth, block).name());
+            checkStrategy(strategy, depth, block);
+            valid.push_back(strategy);
         } catch (const StrategyError&) {
             // e.g. from:10 on a depth-4 model: not this model's strategy
         }
@@ -48,11 +48,9 @@ std::vector<std::string> defaultParetoStrategies(int depth, BlockKind block) {
     return valid;
 }
 
-ParetoPlan planPareto(const CostModel& costs, const std::vector<std::string>& handWritten,
+ParetoPlan planPareto(const CostModel& costs, const std::vector<Strategy>& handWritten,
                       int points) {
-    if (points < 2 || points > 50)
-        throw std::invalid_argument("points must be between 2 and 50 (got " +
-                                    std::to_string(points) + ")");
+    if (const auto error = paretoPointsError(points)) throw std::invalid_argument(error->english);
     ParetoPlan result;
     const OptimalPlanner planner(costs);
     result.minimum_peak = planner.minimumPeak();
@@ -64,11 +62,12 @@ ParetoPlan planPareto(const CostModel& costs, const std::vector<std::string>& ha
     const std::int64_t high = std::max(result.no_checkpoint_peak, low);
 
     result.strategies = handWritten;
-    std::set<std::string> seen(handWritten.begin(), handWritten.end());
     for (int i = 0; i < points; ++i) {
         const std::int64_t budget = low + (high - low) * i / (points - 1);
-        const std::string name = optimalName(budget, low, high, i == 0 || i == points - 1);
-        if (seen.insert(name).second) result.strategies.push_back(name);
+        const Strategy optimal = optimalBudget(budget, low, high, i == 0 || i == points - 1);
+        const auto& listed = result.strategies;
+        if (std::find(listed.begin(), listed.end(), optimal) == listed.end())
+            result.strategies.push_back(optimal);
     }
     for (int i = 0; i <= kFrontierSamples; ++i) {
         try {
@@ -90,10 +89,11 @@ double optimalStepAt(const OptimalPlanner& planner, std::int64_t peakBytes) {
     }
 }
 
-std::string paretoPointsError(int points) {
-    if (points >= kParetoMinPoints && points <= kParetoMaxPoints) return {};
-    return "must be between " + std::to_string(kParetoMinPoints) + " and " +
-           std::to_string(kParetoMaxPoints) + " (got " + std::to_string(points) + ")";
+std::optional<CoreMessage> paretoPointsError(int points) {
+    if (points >= kParetoMinPoints && points <= kParetoMaxPoints) return std::nullopt;
+    return CoreMessage{MessageCode::FieldOutOfRange,
+                       {"points", std::to_string(kParetoMinPoints),
+                        std::to_string(kParetoMaxPoints), std::to_string(points)}};
 }
 
 std::vector<int> paretoFrontier(const std::vector<std::pair<double, double>>& points) {

@@ -83,6 +83,8 @@ std::vector<Segment> scaled(const std::vector<Segment>& segments, int units) {
 
 }  // namespace
 
+int unitsPerBlockOf(BlockKind block) { return block == BlockKind::Transformer ? 2 : 1; }
+
 Plan toUnitLevel(const Plan& plan, int unitsPerBlock) {
     if (plan.unitLevel) return plan;
     Plan out = plan;
@@ -104,10 +106,4 @@ Plan toUnitLevel(const Plan& plan, int unitsPerBlock) {
     return out;
 }
 
-int checkpointedBlockCount(const Plan& plan, int /*depth*/) {
-    int count = 0;
-    for (const auto& segment : plan.segments)
-        if (segment.checkpointed) count += segment.end - segment.begin;
-    return count;
-}
 }  // namespace ckptlab

@@ -99,13 +99,21 @@ double metricValue(const RunResult& run, ScalingMetric metric) {
     return 0;
 }
 
-PowerFit fitRuns(const ResultSet& results, const std::string& strategy, ScalingAxis axis,
+PowerFit fitRuns(const ResultSet& results, const Strategy& strategy, ScalingAxis axis,
+                 ScalingMetric metric) {
+    std::vector<const RunResult*> runs;
+    for (const auto& run : results.runs)
+        if (run.strategy == strategy) runs.push_back(&run);
+    return fitRuns(runs, axis, metric);
+}
+
+PowerFit fitRuns(const std::vector<const RunResult*>& runs, ScalingAxis axis,
                  ScalingMetric metric) {
     std::vector<double> x, y;
-    for (const auto& run : results.runs) {
-        if (run.strategy != strategy || run.error) continue;
-        x.push_back(axisValue(run.config, axis));
-        y.push_back(metricValue(run, metric));
+    for (const RunResult* run : runs) {
+        if (run->error) continue;
+        x.push_back(axisValue(run->config, axis));
+        y.push_back(metricValue(*run, metric));
     }
     return fitPowerLaw(x, y);
 }
@@ -113,7 +121,7 @@ PowerFit fitRuns(const ResultSet& results, const std::string& strategy, ScalingA
 std::optional<ScalingAxis> detectScalingAxis(const ResultSet& results) {
     std::map<std::string, std::vector<const RunResult*>> byStrategy;
     for (const RunResult& run : results.runs)
-        if (!run.error) byStrategy[run.strategy].push_back(&run);
+        if (!run.error) byStrategy[run.name()].push_back(&run);  // merged files stay apart
     // The axes along which some strategy's runs differ; a sweep varies exactly one.
     std::set<int> varying;
     for (const auto& [strategy, runs] : byStrategy) {

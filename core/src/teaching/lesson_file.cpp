@@ -42,6 +42,13 @@ std::string listOf(const std::set<std::string>& names) {
     return out;
 }
 
+// "tradeoff, timeline, …": every chart a step may name, for the error that lists them.
+std::string lessonChartNames() {
+    std::string out;
+    for (LessonChart chart : kLessonCharts) out += (out.empty() ? "" : ", ") + toString(chart);
+    return out;
+}
+
 // Both languages, non-empty, each placeholder well formed, the same placeholders in both.
 LocalizedText readText(const Json& parent, const std::string& at, const char* key,
                        const Where& where) {
@@ -54,8 +61,10 @@ LocalizedText readText(const Json& parent, const std::string& at, const char* ke
     for (const char* lang : {kLangEnglish, kLangChinese}) {
         const std::string langField = field(name, lang);
         std::string value = stringIn(member(j, name, lang, where), langField, where);
-        if (isBlank(value)) where.fail(langField, "must not be empty (give the text in both en "
-                                                  "and zh_CN)");
+        if (isBlank(value))
+            where.fail(langField,
+                       "must not be empty (give the text in both en "
+                       "and zh_CN)");
         for (const std::string& p : placeholdersIn(value)) {
             std::string error;
             if (!teaching::parsePlaceholder(p, &error))
@@ -72,8 +81,8 @@ LocalizedText readText(const Json& parent, const std::string& at, const char* ke
         for (const auto& p : placeholders[1])
             if (!placeholders[0].count(p)) onlyZh.insert(p);
         where.fail(name, "en and zh_CN must carry the same placeholders (only in en: " +
-                             (onlyEn.empty() ? "-" : listOf(onlyEn)) + "; only in zh_CN: " +
-                             (onlyZh.empty() ? "-" : listOf(onlyZh)) + ")");
+                             (onlyEn.empty() ? "-" : listOf(onlyEn)) +
+                             "; only in zh_CN: " + (onlyZh.empty() ? "-" : listOf(onlyZh)) + ")");
     }
     return text;
 }
@@ -109,21 +118,17 @@ LessonStep readStep(const Json& j, Where where) {
     const std::string chart = stringIn(member(j, "", "chart", where), "chart", where);
     const auto parsedChart = parseLessonChart(chart);
     if (!parsedChart)
-        where.fail("chart", "unknown value \"" + chart +
-                                "\" (allowed: tradeoff, timeline, lifetimes, breakdown, "
-                                "scaling, schedule)");
+        where.fail("chart",
+                   "unknown value \"" + chart + "\" (allowed: " + lessonChartNames() + ")");
     step.chart = *parsedChart;
     if (const auto it = j.find("focus"); it != j.end()) {
-        step.focus = stringIn(*it, "focus", where);
-        const ExperimentConfig& c = step.experiment.config;
-        const auto focus = tryParseStrategy(step.focus, c.depth, c.block);
-        bool listed = false;
-        for (const auto& s : step.experiment.strategies) {
-            const auto parsed = tryParseStrategy(s, c.depth, c.block);
-            listed = listed || (focus && parsed && parsed->name() == focus->name());
-        }
-        if (!step.focus.empty() && !listed)
-            where.fail("focus", "\"" + step.focus + "\" is not one of the step's strategies");
+        // Parsed once, here; an empty text is no focus.
+        const std::string focus = stringIn(*it, "focus", where);
+        if (!focus.empty()) step.focus = parseStrategyForm(focus);
+        const auto& listed = step.experiment.strategies;
+        if (!focus.empty() &&
+            (!step.focus || std::find(listed.begin(), listed.end(), *step.focus) == listed.end()))
+            where.fail("focus", "\"" + focus + "\" is not one of the step's strategies");
     }
     step.observe = readText(j, "", "observe", where);
     step.question = readText(j, "", "question", where);
@@ -157,20 +162,16 @@ void checkReference(const Lesson& lesson, const LessonStep* owner, const std::st
         if (p->at && !e.scaling_axis) bad("@value is only for scaling steps");
         if (p->at && std::find(e.scaling_values.begin(), e.scaling_values.end(), *p->at) ==
                          e.scaling_values.end())
-            bad(std::to_string(*p->at) + " is not one of the step's " +
-                toString(*e.scaling_axis) + " values");
-        const ExperimentConfig& c = e.config;
-        auto runs = [&](const std::string& text) {
-            const auto wanted = tryParseStrategy(text, c.depth, c.block);
-            for (const auto& s : e.strategies) {
-                const auto parsed = tryParseStrategy(s, c.depth, c.block);
-                if (wanted && parsed && parsed->name() == wanted->name()) return true;
-            }
-            return false;
+            bad(std::to_string(*p->at) + " is not one of the step's " + toString(*e.scaling_axis) +
+                " values");
+        auto runs = [&](const std::optional<Strategy>& wanted) {
+            return wanted && std::find(e.strategies.begin(), e.strategies.end(), *wanted) !=
+                                 e.strategies.end();
         };
-        if (!runs(p->argument))
+        // The placeholder's text is parsed here, once: its spelling is free.
+        if (!runs(parseStrategyForm(p->argument)))
             bad("step \"" + step->id + "\" does not run \"" + p->argument + "\"");
-        if (teaching::comparesWithNone(p->metric) && !runs("none"))
+        if (teaching::comparesWithNone(p->metric) && !runs(Strategy{}))
             bad(p->metric + " compares with \"none\", which step \"" + step->id +
                 "\" does not run");
     }
@@ -210,7 +211,8 @@ Lesson parseLesson(const std::string& json, const std::string& sourceName) {
     lesson.id = stringIn(member(doc, "", "id", top), "id", top);
     if (!isId(lesson.id, false))
         top.fail("id", "\"" + lesson.id + "\" must be lower-case letters, digits or '-'");
-    lesson.order = static_cast<int>(integerIn(member(doc, "", "order", top), "order", 0, 9999, top));
+    lesson.order =
+        static_cast<int>(integerIn(member(doc, "", "order", top), "order", 0, 9999, top));
     lesson.title = readText(doc, "", "title", top);
     lesson.summary = readText(doc, "", "summary", top);
     if (const auto it = doc.find("tutorial"); it != doc.end())
@@ -281,12 +283,6 @@ LessonFolder loadLessonFolder(const std::string& dir) {
                          return a.order != b.order ? a.order < b.order : a.id < b.id;
                      });
     return folder;
-}
-
-std::vector<Lesson> loadLessons(const std::string& dir) {
-    LessonFolder folder = loadLessonFolder(dir);
-    if (!folder.problems.empty()) throw LessonError(folder.problems.front());
-    return std::move(folder.lessons);
 }
 
 }  // namespace ckptlab

@@ -28,8 +28,8 @@ const Json& objectIn(const Json& j, const std::string& name, const Where& where)
     return j;
 }
 
-void onlyKeys(const Json& object, const std::string& name,
-              std::initializer_list<const char*> allowed, const Where& where) {
+void onlyKeys(const Json& object, const std::string& name, const std::vector<const char*>& allowed,
+              const Where& where) {
     for (const auto& item : object.items()) {
         bool known = false;
         for (const char* key : allowed) known = known || item.key() == key;
@@ -58,7 +58,8 @@ long long integerIn(const Json& j, const std::string& name, long long min, long 
     const bool integer = j.is_number_integer() || j.is_number_unsigned();
     if (!integer) where.fail(name, "expected a whole number in " + range + ", got " + kindOf(j));
     // Unsigned values past long long's range read as out of range, not wrapped.
-    if (j.is_number_unsigned() && j.get<unsigned long long>() > static_cast<unsigned long long>(max))
+    if (j.is_number_unsigned() &&
+        j.get<unsigned long long>() > static_cast<unsigned long long>(max))
         where.fail(name, "expected a whole number in " + range + ", got " + j.dump());
     const long long v = j.get<long long>();
     if (v < min || v > max)

@@ -3,8 +3,8 @@
 // LessonError naming the file, the step and the field: "03-recompute.json: step \"cost\":
 // experiment.config.depth: expected a whole number in [1, 512], got 0".
 
-#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,8 +24,8 @@ struct Where {
 std::string kindOf(const Json& j);
 
 // Refuses keys outside `allowed` (a typo would otherwise be ignored silently).
-void onlyKeys(const Json& object, const std::string& field,
-              std::initializer_list<const char*> allowed, const Where& where);
+void onlyKeys(const Json& object, const std::string& field, const std::vector<const char*>& allowed,
+              const Where& where);
 const Json& objectIn(const Json& j, const std::string& field, const Where& where);
 // A required member of an object; its field name is `parent.key`.
 const Json& member(const Json& object, const std::string& parent, const char* key,
@@ -36,8 +36,8 @@ std::string stringIn(const Json& j, const std::string& field, const Where& where
 long long integerIn(const Json& j, const std::string& field, long long min, long long max,
                     const Where& where);
 
-// The experiment of a step (lesson_experiment.cpp): config, strategies and optional scaling,
-// checked with the same rules as the CLI (validate, parseStrategy, the scaling pre-check).
+// The experiment of a step (lesson_experiment.cpp): config, strategies (parsed once, here) and
+// optional scaling, checked by the runner's own pre-run check (checkSweep, sweep_policy.h).
 LessonExperiment readExperiment(const Json& j, const Where& where);
 
 }  // namespace ckptlab::teaching

@@ -96,7 +96,8 @@ MetricText againstNone(const std::string& metric, const RunResult& run, const Ru
 MetricText runMetric(const std::string& metric, const RunResult& run, const RunResult* none,
                      const std::string& lang) {
     // A failed run's numbers are partial; a lesson must not present them as measured.
-    if (run.error) return missing("the run of \"" + run.strategy + "\" failed: " + *run.error);
+    if (run.error)
+        return missing("the run of \"" + run.strategy.name() + "\" failed: " + *run.error);
     const Metrics& m = run.metrics;
     const Breakdown& b = run.breakdown;
     if (metric == "peak_mib") return value(mib(m.peak_bytes));
@@ -128,11 +129,11 @@ MetricText runMetric(const std::string& metric, const RunResult& run, const RunR
 }
 
 MetricText scalingMetric(const std::string& metric, const ResultSet& results,
-                         const std::string& strategy, ScalingAxis axis, const std::string& lang) {
+                         const Strategy& strategy, ScalingAxis axis, const std::string& lang) {
     std::vector<const RunResult*> runs;
     for (const RunResult& run : results.runs)
         if (run.strategy == strategy) runs.push_back(&run);
-    if (runs.empty()) return missing("no run of \"" + strategy + "\"");
+    if (runs.empty()) return missing("no run of \"" + strategy.name() + "\"");
 
     if (metric == "largest_fit" || metric == "first_oom") {
         std::optional<int> largest, firstOom;
@@ -145,7 +146,7 @@ MetricText scalingMetric(const std::string& metric, const ResultSet& results,
             if (!firstOom) return {lessonLabel(LessonLabel::None, lang), {}};
             return {std::to_string(*firstOom), {}};
         }
-        if (!largest) return missing("no run of \"" + strategy + "\" finished");
+        if (!largest) return missing("no run of \"" + strategy.name() + "\" finished");
         return {std::to_string(*largest), {}};
     }
 
@@ -168,7 +169,8 @@ MetricText scalingMetric(const std::string& metric, const ResultSet& results,
         fit = fitRuns(results, strategy, axis, it->second);
     }
     if (fit.points < 2)
-        return missing("fewer than two finished runs of \"" + strategy + "\" with a value to fit");
+        return missing("fewer than two finished runs of \"" + strategy.name() +
+                       "\" with a value to fit");
     return value(fit.exponent, 2);
 }
 

@@ -22,7 +22,7 @@ MetricText runMetric(const std::string& metric, const RunResult& run, const RunR
 
 // A metric fitted or read over every run of `strategy` in a scaling step.
 MetricText scalingMetric(const std::string& metric, const ResultSet& results,
-                         const std::string& strategy, ScalingAxis axis, const std::string& lang);
+                         const Strategy& strategy, ScalingAxis axis, const std::string& lang);
 
 // A field of the step's config.
 MetricText configField(const std::string& field, const ExperimentConfig& config);

@@ -27,13 +27,7 @@ void forEachPlaceholder(const std::string& text,
     }
 }
 
-// Runs record the canonical name ("every:2"); a lesson may write any spelling that parses.
-std::string canonical(const std::string& strategy, const ExperimentConfig& config) {
-    const auto parsed = tryParseStrategy(strategy, config.depth, config.block);
-    return parsed ? parsed->name() : strategy;
-}
-
-const RunResult* findRun(const ResultSet& results, const std::string& strategy,
+const RunResult* findRun(const ResultSet& results, const Strategy& strategy,
                          std::optional<ScalingAxis> axis, std::optional<int> at) {
     for (const RunResult& run : results.runs) {
         if (run.strategy != strategy) continue;
@@ -56,7 +50,11 @@ MetricText resolve(const std::string& inner, const Lesson& lesson, const std::st
     const auto found = results.find(id);
     if (found == results.end()) return {std::nullopt, "no results for step \"" + id + "\""};
     const ResultSet& set = found->second;
-    const std::string strategy = canonical(p->argument, e.config);
+    // The placeholder's text, parsed once here: a lesson may write any spelling of a strategy.
+    std::string why;
+    const auto parsed = parseStrategyForm(p->argument, &why);
+    if (!parsed) return {std::nullopt, why};
+    const Strategy& strategy = *parsed;
 
     if (teaching::scopeOf(p->metric) == MetricScope::Scaling) {
         if (!e.scaling_axis) return {std::nullopt, "step \"" + id + "\" is not a scaling step"};
@@ -70,9 +68,10 @@ MetricText resolve(const std::string& inner, const Lesson& lesson, const std::st
     const RunResult* run = findRun(set, strategy, e.scaling_axis, p->at);
     if (!run) {
         const std::string where = p->at ? " at " + std::to_string(*p->at) : "";
-        return {std::nullopt, "step \"" + id + "\" has no run of \"" + strategy + "\"" + where};
+        return {std::nullopt,
+                "step \"" + id + "\" has no run of \"" + strategy.name() + "\"" + where};
     }
-    return teaching::runMetric(p->metric, *run, findRun(set, "none", e.scaling_axis, p->at),
+    return teaching::runMetric(p->metric, *run, findRun(set, Strategy{}, e.scaling_axis, p->at),
                                lang);
 }
 

@@ -1,6 +1,7 @@
 // Recorded results of lessons: one ordinary results file per step, so the app opens one too.
 #include <filesystem>
 
+#include "ckptlab/config_fields.h"
 #include "ckptlab/lesson.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/strategy.h"
@@ -36,13 +37,17 @@ LessonResults loadRecording(const std::string& recordingsDir, const Lesson& less
 namespace ckptlab {
 namespace {
 
-// The fields that change what a run measures; warm-up, repeats and threads only its timing.
+// The fields that change what a run measures: the work's (config_fields.h; those the block
+// does not use aside), the seed and the memory limit. Warm-up, repeats and threads change only
+// its timing.
 bool sameModel(const ExperimentConfig& a, const ExperimentConfig& b) {
-    return a.block == b.block && a.depth == b.depth && a.width == b.width && a.seq == b.seq &&
-           a.batch == b.batch && a.dtype == b.dtype && a.optimizer == b.optimizer &&
-           a.seed == b.seed && a.keep_grads == b.keep_grads &&
-           a.memory_limit_mib == b.memory_limit_mib &&
-           (a.block == BlockKind::Ffn || (a.heads == b.heads && a.dropout == b.dropout));
+    for (const ConfigField& field : configFields()) {
+        const std::string key = field.key;
+        if (!(field.changes & kChangesWork) && key != "seed" && key != "memory-limit") continue;
+        if (field.transformer_only && a.block != BlockKind::Transformer) continue;
+        if (valueOf(field, a) != valueOf(field, b)) return false;  // block first: a's is b's
+    }
+    return true;
 }
 
 }  // namespace
@@ -59,15 +64,13 @@ std::vector<std::string> recordingMismatches(const LessonStep& step, const Resul
         }
     }
     std::vector<std::string> missing;
-    for (const std::string& text : e.strategies) {
+    for (const Strategy& strategy : e.strategies) {
         for (const ExperimentConfig& c : configs) {
-            const auto strategy = tryParseStrategy(text, c.depth, c.block);
-            const std::string name = strategy ? strategy->name() : text;
             bool found = false;
             for (const RunResult& run : results.runs)
-                found = found || (run.strategy == name && sameModel(run.config, c));
+                found = found || (run.strategy == strategy && sameModel(run.config, c));
             if (found) continue;
-            std::string where = "step \"" + step.id + "\": no run of \"" + name + "\"";
+            std::string where = "step \"" + step.id + "\": no run of \"" + strategy.name() + "\"";
             if (e.scaling_axis)
                 where += " at " + toString(*e.scaling_axis) + " = " +
                          std::to_string(axisValue(c, *e.scaling_axis));

@@ -11,12 +11,6 @@ const std::string& LocalizedText::in(const std::string& lang) const {
     return lang == kLangChinese ? zh_CN : en;
 }
 
-namespace {
-constexpr LessonChart kCharts[] = {LessonChart::Tradeoff,  LessonChart::Timeline,
-                                   LessonChart::Lifetimes, LessonChart::Breakdown,
-                                   LessonChart::Scaling,   LessonChart::Schedule};
-}  // namespace
-
 std::string toString(LessonChart chart) {
     switch (chart) {
     case LessonChart::Tradeoff: return "tradeoff";
@@ -30,7 +24,7 @@ std::string toString(LessonChart chart) {
 }
 
 std::optional<LessonChart> parseLessonChart(const std::string& text) {
-    for (LessonChart chart : kCharts)
+    for (LessonChart chart : kLessonCharts)
         if (toString(chart) == text) return chart;
     return std::nullopt;
 }

@@ -8,19 +8,31 @@
 namespace ckptlab::teaching {
 namespace {
 
-const std::vector<std::string> kRunMetrics = {
-    "peak_mib",        "total_peak_mib",     "activations_mib",
-    "step_ms",         "forward_ms",         "backward_ms",
-    "recompute_ms",    "saving_pct",         "time_added_pct",
-    "ratio",           "recompute_vs_forward_pct", "recomputed_blocks",
-    "grad_check",      "max_abs_diff",       "grads_at_peak_mib",
-    "activations_at_peak_mib", "other_at_peak_mib", "baseline_mib",
-    "peak_no_grads_mib", "total_saving_pct"};
-const std::vector<std::string> kScalingMetrics = {
-    "peak_exponent", "activations_exponent", "time_exponent", "peak_no_grads_exponent",
-    "largest_fit",   "first_oom"};
-const std::vector<std::string> kConfigFields = {"depth", "width", "seq", "batch", "heads",
-                                                "memory_limit_mib"};
+const std::vector<std::string> kRunMetrics = {"peak_mib",
+                                              "total_peak_mib",
+                                              "activations_mib",
+                                              "step_ms",
+                                              "forward_ms",
+                                              "backward_ms",
+                                              "recompute_ms",
+                                              "saving_pct",
+                                              "time_added_pct",
+                                              "ratio",
+                                              "recompute_vs_forward_pct",
+                                              "recomputed_blocks",
+                                              "grad_check",
+                                              "max_abs_diff",
+                                              "grads_at_peak_mib",
+                                              "activations_at_peak_mib",
+                                              "other_at_peak_mib",
+                                              "baseline_mib",
+                                              "peak_no_grads_mib",
+                                              "total_saving_pct"};
+const std::vector<std::string> kScalingMetrics = {"peak_exponent", "activations_exponent",
+                                                  "time_exponent", "peak_no_grads_exponent",
+                                                  "largest_fit",   "first_oom"};
+const std::vector<std::string> kConfigFields = {"depth", "width", "seq",
+                                                "batch", "heads", "memory_limit_mib"};
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
@@ -54,8 +66,8 @@ MetricScope scopeOf(const std::string& metric) {
 }
 
 bool comparesWithNone(const std::string& metric) {
-    return metric == "saving_pct" || metric == "total_saving_pct" || metric == "time_added_pct" || metric == "ratio" ||
-           metric == "recompute_vs_forward_pct";
+    return metric == "saving_pct" || metric == "total_saving_pct" || metric == "time_added_pct" ||
+           metric == "ratio" || metric == "recompute_vs_forward_pct";
 }
 
 std::optional<Placeholder> parsePlaceholder(const std::string& text, std::string* error) {
@@ -86,8 +98,8 @@ std::optional<Placeholder> parsePlaceholder(const std::string& text, std::string
     if (p.argument.empty()) return refuse(error, "empty argument in " + head + "()");
     if (p.metric == "config") {
         if (!contains(kConfigFields, p.argument))
-            return refuse(error, "unknown config field \"" + p.argument + "\" (allowed: " +
-                                     configFieldList() + ")");
+            return refuse(error, "unknown config field \"" + p.argument +
+                                     "\" (allowed: " + configFieldList() + ")");
         if (p.at) return refuse(error, "config(...) takes no @value");
         return p;
     }

@@ -13,9 +13,9 @@ namespace ckptlab::teaching {
 enum class MetricScope { Run, Scaling, Config };
 
 struct Placeholder {
-    std::string step;      // empty: the step the text belongs to
-    std::string metric;    // "saving_pct", "peak_exponent", "config", ...
-    std::string argument;  // the strategy, or the config field
+    std::string step;       // empty: the step the text belongs to
+    std::string metric;     // "saving_pct", "peak_exponent", "config", ...
+    std::string argument;   // the strategy, or the config field
     std::optional<int> at;  // @value: the run of a scaling step at that axis value
 };
 

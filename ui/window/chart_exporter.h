@@ -1,7 +1,8 @@
 #pragma once
-// The window's chart export actions: the current chart as PNG (1x, 2x) or SVG, and all four
-// charts into a folder for slides. Exports what the panel shows (the selected run's lifetimes,
-// timelines thinned by the worker) through the chart engineer's exportChartPng/Svg.
+// The window's chart export actions: the current chart as PNG (1x, 2x) or SVG, and every
+// chart of the registry (charts/chart_registry.h) into a folder for slides. Exports what the panel
+// shows (the selected run's lifetimes, timelines thinned by the worker) through the chart
+// engineer's exportChartPng/Svg.
 
 #include <QObject>
 #include <QString>
@@ -32,10 +33,12 @@ public:
     // Dialog-free variants; false (with a message shown) on failure. Every target is checked
     // first (core checkOutputFile / checkOutputDir): one that cannot be written gives a message
     // naming the path and the reason, and nothing is written.
+    // Any kind of the registry: the schedules go to exportSchedule.
     bool exportChart(ChartKind kind, ChartFormat format, const QString& path);
     // The schedule diagram (Checkpoint schedules tab).
     bool exportSchedule(ChartFormat format, const QString& path);
-    // Writes <stem>.png (2x, for slides) and <stem>.svg of every chart; returns the paths. The
+    // Writes <stem>.png (2x, for slides) and <stem>.svg of every chart of the registry that
+    // applies to the results; returns the paths. The
     // folder may be new, but its parent must exist; every file in it is checked before any is
     // written.
     QStringList exportAll(const QString& folder);

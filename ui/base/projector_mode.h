@@ -3,6 +3,7 @@
 // kProjectorFontScale times larger, thicker lines and larger markers, Qt Charts' high-contrast
 // theme. View → Projector mode toggles it (persisted by Settings) and `ckptlab --projector`
 // turns it on. Files never have it, from the window either (NormalLookScope, chart_style.h).
+// The charts read it (isProjectorLook, chart_style.h); this lowest floor knows nothing of them.
 //
 //   setProjectorMode(true);                     // needs a QApplication
 //   connect(projectorMode(), &ProjectorMode::changed, panel, &ChartsPanel::restyle);
@@ -10,6 +11,9 @@
 #include <QObject>
 
 namespace ckptlab::ui {
+
+// How much larger every font is in projector mode (the application's and the charts').
+inline constexpr qreal kProjectorFontScale = 1.6;
 
 class ProjectorMode : public QObject {
     Q_OBJECT

@@ -1,9 +1,7 @@
-#include "window/projector_mode.h"
+#include "base/projector_mode.h"
 
 #include <QApplication>
 #include <QFont>
-
-#include "charts/chart_style.h"
 
 namespace ckptlab::ui {
 
@@ -45,7 +43,6 @@ void setProjectorMode(bool on) {
             font.setPixelSize(normalFont().pixelSize());
         QApplication::setFont(font);
     }
-    setProjectorLook(on);
     Q_EMIT projectorMode()->changed(on);
 }
 

@@ -1,15 +1,14 @@
-#include "window/language.h"
+#include "base/language.h"
 
 #include <QApplication>
 #include <QCoreApplication>
 #include <QFont>
+#include <QFontDatabase>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QSettings>
 #include <QTranslator>
 #include <memory>
-
-#include "teaching/handout_pages.h"
 
 namespace ckptlab::ui {
 
@@ -87,6 +86,14 @@ void saveLanguage(const QString& code) {
 QString startupLanguage() {
     const QString saved = savedLanguage();
     return saved.isEmpty() ? systemLanguage() : saved;
+}
+
+QString cjkFontFamily() {
+    const QStringList families = QFontDatabase::families(QFontDatabase::SimplifiedChinese);
+    for (const char* preferred : {"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC",
+                                  "WenQuanYi Micro Hei", "Droid Sans Fallback"})
+        if (families.contains(QLatin1String(preferred))) return QLatin1String(preferred);
+    return families.isEmpty() ? QString() : families.first();
 }
 
 bool installLanguage(const QString& code) {

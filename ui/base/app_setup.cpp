@@ -1,8 +1,8 @@
-#include "window/app_setup.h"
+#include "base/app_setup.h"
 
 #include <QtGlobal>
 
-#include "document/metatypes.h"
+#include "base/metatypes.h"
 
 // Q_INIT_RESOURCE must be used outside any namespace. The resources live in the static
 // ckptlab_ui library, whose qrc object the linker would drop unless something references it.

@@ -1,4 +1,4 @@
-#include "window/messages.h"
+#include "base/messages.h"
 
 #include <QDir>
 #include <QFile>
@@ -39,9 +39,10 @@ bool confirm(QWidget* parent, const QString& title, const QString& text) {
 
 QString undecodableNameText(const QString& path) {
     if (!path.contains(QChar(QChar::ReplacementCharacter))) return {};
-    return QObject::tr("The name holds bytes that are not UTF-8 (shown as �); they cannot "
-                       "be written back unchanged, so the file would get another name. Choose a "
-                       "name in UTF-8.");
+    return QObject::tr(
+        "The name holds bytes that are not UTF-8 (shown as �); they cannot "
+        "be written back unchanged, so the file would get another name. Choose a "
+        "name in UTF-8.");
 }
 
 QString refuseUnwritableFile(QWidget* parent, const QString& path, const QString& title) {

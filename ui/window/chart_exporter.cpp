@@ -1,4 +1,4 @@
-#include "controllers/chart_exporter.h"
+#include "window/chart_exporter.h"
 
 #include <QAction>
 #include <QChart>
@@ -9,6 +9,7 @@
 #include <QMenu>
 #include <memory>
 
+#include "base/messages.h"
 #include "charts/chart_export.h"
 #include "charts/chart_style.h"
 #include "charts/schedule_diagram.h"
@@ -16,14 +17,10 @@
 #include "document/results_document.h"
 #include "document/settings.h"
 #include "panels/charts_panel.h"
-#include "window/messages.h"
 
 namespace ckptlab::ui {
 
 namespace {
-
-// File name of the schedule diagram, beside the charts' stems.
-const QString kScheduleStem = QStringLiteral("schedules");
 
 QString suffixFor(ChartFormat format) {
     switch (format) {
@@ -80,11 +77,12 @@ QString ChartExporter::refuseFile(const QString& path, const QString& title) con
 }
 
 bool ChartExporter::exportChart(ChartKind kind, ChartFormat format, const QString& path) {
+    if (isPainted(kind)) return exportSchedule(format, path);
     if (!refuseFile(path, tr("Cannot export chart")).isEmpty()) return false;
-    const NormalLookScope look;  // files have the normal look (chart_style.h)
-    QChart* chart = m_charts->chart(kind);
+    const NormalLookScope look;             // files have the normal look (chart_style.h)
+    QChart* chart = m_charts->chart(kind);  // none for a kind without a tab (scaling_time)
     std::unique_ptr<QChart> normal;
-    if (look.wasProjector()) {  // the chart on screen has the projector's: a normal one
+    if (!chart || look.wasProjector()) {  // the chart on screen has the projector's look
         normal.reset(m_charts->buildDetached(kind));
         chart = normal.get();
     }
@@ -100,8 +98,9 @@ QStringList ChartExporter::exportAll(const QString& folder) {
     QStringList written;
     QString why = undecodableNameText(folder);
     if (why.isEmpty())
-        why = QString::fromStdString(checkOutputDir(
-            QFile::encodeName(folder).toStdString(), QDir::toNativeSeparators(folder).toStdString()));
+        why =
+            QString::fromStdString(checkOutputDir(QFile::encodeName(folder).toStdString(),
+                                                  QDir::toNativeSeparators(folder).toStdString()));
     if (!why.isEmpty()) {
         showMessage(m_window, MessageKind::Error, tr("Cannot export charts"),
                     tr("Cannot export into %1.\n\n%2\n\nNothing was written.")
@@ -111,9 +110,8 @@ QStringList ChartExporter::exportAll(const QString& folder) {
     // Every target of an existing folder is checked before the first is written, so a name
     // taken by a folder or a read-only file does not stop the export half way.
     QStringList targets;
-    for (ChartKind kind : ChartsPanel::kKinds)
-        if (m_charts->isAvailable(kind)) targets << chartFileStem(kind);
-    targets << kScheduleStem;
+    for (const ChartEntry& entry : chartRegistry())
+        if (m_charts->isAvailable(entry.kind)) targets << QLatin1String(entry.stem);
     if (QFileInfo(folder).isDir())
         for (const QString& stem : targets)
             for (const char* suffix : {".png", ".svg"})
@@ -126,23 +124,17 @@ QStringList ChartExporter::exportAll(const QString& folder) {
                     tr("Cannot create the folder %1.").arg(QDir::toNativeSeparators(folder)));
         return written;
     }
-    for (ChartKind kind : ChartsPanel::kKinds) {
-        if (!m_charts->isAvailable(kind))
+    // One file per format for each chart of the registry, as exportAllCharts writes them.
+    for (const ChartEntry& entry : chartRegistry()) {
+        if (!m_charts->isAvailable(entry.kind))
             continue;  // e.g. scaling, for results that are not a scaling sweep
-        const QString base = QDir(folder).filePath(chartFileStem(kind));
+        const QString base = QDir(folder).filePath(QLatin1String(entry.stem));
         for (ChartFormat format : {ChartFormat::Png2x, ChartFormat::Svg}) {
             const QString path = base + (format == ChartFormat::Svg ? QStringLiteral(".svg")
                                                                     : QStringLiteral(".png"));
-            if (!exportChart(kind, format, path)) return written;
+            if (!exportChart(entry.kind, format, path)) return written;
             written << path;
         }
-    }
-    const QString base = QDir(folder).filePath(kScheduleStem);
-    for (ChartFormat format : {ChartFormat::Png2x, ChartFormat::Svg}) {
-        const QString path =
-            base + (format == ChartFormat::Svg ? QStringLiteral(".svg") : QStringLiteral(".png"));
-        if (!exportSchedule(format, path)) return written;
-        written << path;
     }
     return written;
 }
@@ -163,18 +155,6 @@ bool ChartExporter::exportSchedule(ChartFormat format, const QString& path) {
 void ChartExporter::exportCurrentDialog(ChartFormat format) {
     if (!hasResults()) return;
     const QString filter = format == ChartFormat::Svg ? tr("SVG (*.svg)") : tr("PNG (*.png)");
-    if (m_charts->isScheduleCurrent()) {
-        QString path =
-            QFileDialog::getSaveFileName(m_window, tr("Export the checkpoint schedules"),
-                                         m_settings->lastFolder(FolderKind::Charts) +
-                                             QLatin1Char('/') + kScheduleStem + suffixFor(format),
-                                         filter);
-        if (path.isEmpty()) return;
-        if (QFileInfo(path).suffix().isEmpty()) path += suffixFor(format);
-        m_settings->setLastFolder(FolderKind::Charts, path);
-        exportSchedule(format, path);
-        return;
-    }
     const ChartKind kind = m_charts->currentKind();
     const QString suggested = m_settings->lastFolder(FolderKind::Charts) + QLatin1Char('/') +
                               chartFileStem(kind) + suffixFor(format);

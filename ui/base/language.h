@@ -27,4 +27,8 @@ QString startupLanguage();
 // for a code not in availableLanguages() or when its compiled translation is missing.
 bool installLanguage(const QString& code);
 
+// A family that covers Simplified Chinese (Noto Sans CJK SC when installed), or empty: the
+// Chinese face of the widgets, the charts and the handouts.
+QString cjkFontFamily();
+
 }  // namespace ckptlab::ui

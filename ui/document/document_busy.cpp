@@ -1,6 +1,6 @@
-#include "window/document_busy.h"
+#include "document/document_busy.h"
 
-#include "window/messages.h"
+#include "base/messages.h"
 
 namespace ckptlab::ui {
 
@@ -69,8 +69,9 @@ QString DocumentBusy::refusalText(DocumentAction holder) {
     case DocumentAction::Pareto:
     case DocumentAction::Scaling:
     case DocumentAction::LessonLiveRun:
-        return tr("A sweep is running and its results are arriving on screen. Wait for it to "
-                  "finish, or cancel it (Esc), then try again.");
+        return tr(
+            "A sweep is running and its results are arriving on screen. Wait for it to "
+            "finish, or cancel it (Esc), then try again.");
     case DocumentAction::LessonStep:
         return tr("A lesson step is being opened. Wait until it is on screen, then try again.");
     case DocumentAction::LanguageSwitch:
