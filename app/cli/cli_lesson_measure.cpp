@@ -1,35 +1,18 @@
 // Measuring a lesson's steps now, with the same Runner the other subcommands use.
 #include <iostream>
 
+#include "ckptlab/lesson.h"
 #include "ckptlab/runner.h"
-#include "ckptlab/sweep_policy.h"
 #include "cli_common.h"
 #include "cli_lesson.h"
 
 namespace ckptlab::cli {
 
-namespace {
-
-// The step's experiment as the runner's pre-run check takes it.
-SweepRequestData sweepRequest(const LessonExperiment& e) {
-    SweepRequestData request;
-    request.config = e.config;
-    request.checked = e.strategies;
-    if (e.scaling_axis) {
-        request.kind = SweepKind::Scaling;
-        request.axis = *e.scaling_axis;
-        request.values = e.scaling_values;
-    }
-    return request;
-}
-
-}  // namespace
-
 void checkLessonRuns(const std::vector<const Lesson*>& lessons) {
     for (const Lesson* lesson : lessons) {
         for (const LessonStep& step : lesson->steps) {
             try {
-                Runner::check(sweepRequest(step.experiment));
+                Runner::check(sweepRequestOf(step.experiment));
             } catch (const MemoryError& error) {
                 // Name the step: the lesson, not the user's command line, asked for it.
                 throw MemoryError(

@@ -14,6 +14,7 @@
 #include "ckptlab/config.h"
 #include "ckptlab/result.h"
 #include "ckptlab/scaling.h"
+#include "ckptlab/sweep_policy.h"
 
 namespace ckptlab {
 
@@ -47,6 +48,10 @@ struct LessonExperiment {
     std::optional<ScalingAxis> scaling_axis;
     std::vector<int> scaling_values;
 };
+
+// The step's experiment as the pre-run check (checkSweep, Runner::check) takes it: a sweep, or a
+// scaling sweep when `scaling_axis` is set.
+SweepRequestData sweepRequestOf(const LessonExperiment& experiment);
 
 struct LessonStep {
     std::string id;  // unique within the lesson: [a-z0-9_-]+; names its recording

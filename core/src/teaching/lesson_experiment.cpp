@@ -131,13 +131,8 @@ std::string fieldOf(const LessonExperiment& e, const StrategyProblem& problem) {
 // named by its field: a lesson that loads is one the runner accepts. The memory is the
 // machine's that runs it, so it is not checked here.
 void checkAsTheRunnerDoes(const LessonExperiment& e, const Where& where) {
-    SweepRequestData request;
-    request.config = e.config;
-    request.checked = e.strategies;
+    const SweepRequestData request = sweepRequestOf(e);
     if (e.scaling_axis) {
-        request.kind = SweepKind::Scaling;
-        request.axis = *e.scaling_axis;
-        request.values = e.scaling_values;
         // A scaling sweep leaves budgets out (sweepStrategies); a lesson that lists one is wrong.
         for (std::size_t i = 0; i < e.strategies.size(); ++i)
             if (hasMemoryBudget(e.strategies[i]))
@@ -176,3 +171,19 @@ LessonExperiment readExperiment(const Json& j, const Where& where) {
 }
 
 }  // namespace ckptlab::teaching
+
+namespace ckptlab {
+
+SweepRequestData sweepRequestOf(const LessonExperiment& experiment) {
+    SweepRequestData request;
+    request.config = experiment.config;
+    request.checked = experiment.strategies;
+    if (experiment.scaling_axis) {
+        request.kind = SweepKind::Scaling;
+        request.axis = *experiment.scaling_axis;
+        request.values = experiment.scaling_values;
+    }
+    return request;
+}
+
+}  // namespace ckptlab
