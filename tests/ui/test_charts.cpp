@@ -35,14 +35,10 @@
 #include "ckptlab/summary.h"
 #include "tolerance.h"
 
+#include "ui_test_support.h"  // the offscreen platform, before QApplication exists
+
 using namespace ckptlab;
 using namespace ckptlab::ui;
-
-// GUI tests run offscreen unless a platform is chosen (before QApplication exists).
-static const bool kOffscreen = [] {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    return true;
-}();
 
 namespace {
 
