@@ -513,6 +513,115 @@ fit %1</source>
         <source>fastest repeat: no error bar (the interval is the median&apos;s)</source>
         <translation>最快的一次：没有误差棒（区间属于中位数）</translation>
     </message>
+    <message>
+        <source>Reserved segments and their blocks</source>
+        <translation>预留段及其中的块</translation>
+    </message>
+    <message>
+        <source>live before the step</source>
+        <translation>训练步前已存在</translation>
+    </message>
+    <message>
+        <source>other</source>
+        <comment>what allocated a block: none of the step&apos;s phases</comment>
+        <translation>其他</translation>
+    </message>
+    <message>
+        <source>Allocated before the step began (parameters, input, optimizer state and the like)</source>
+        <translation>在训练步开始前分配（参数、输入、优化器状态等）</translation>
+    </message>
+    <message>
+        <source>Allocated by %1</source>
+        <translation>由%1分配</translation>
+    </message>
+    <message>
+        <source>requested %1, held %2 as the allocator rounds it</source>
+        <translation>请求 %1，经分配器取整后占用 %2</translation>
+    </message>
+    <message>
+        <source>allocated at %1</source>
+        <translation>分配于 %1</translation>
+    </message>
+    <message>
+        <source>freed at %1</source>
+        <translation>释放于 %1</translation>
+    </message>
+    <message>
+        <source>still allocated when the step ended</source>
+        <translation>训练步结束时仍已分配</translation>
+    </message>
+    <message>
+        <source>segment %1, offset %2</source>
+        <translation>段 %1，偏移 %2</translation>
+    </message>
+    <message>
+        <source>Segment %1 of the small pool: %2 reserved</source>
+        <translation>小池的段 %1：预留 %2</translation>
+    </message>
+    <message>
+        <source>Segment %1 of the large pool: %2 reserved</source>
+        <translation>大池的段 %1：预留 %2</translation>
+    </message>
+    <message>
+        <source>reserved at %1</source>
+        <translation>预留于 %1</translation>
+    </message>
+    <message>
+        <source>reserved before the step</source>
+        <translation>在训练步开始前预留</translation>
+    </message>
+    <message>
+        <source>released at %1</source>
+        <translation>归还于 %1</translation>
+    </message>
+    <message>
+        <source>still reserved when the step ended</source>
+        <translation>训练步结束时仍被预留</translation>
+    </message>
+    <message>
+        <source>at %1: %2 allocated in it, %3 reserved but free</source>
+        <translation>在 %1：其中已分配 %2，%3 已预留但空闲</translation>
+    </message>
+    <message>
+        <source>No segments for %1: it ran with the system allocator (malloc)</source>
+        <translation>%1 没有段：它使用系统分配器（malloc）运行</translation>
+    </message>
+    <message>
+        <source>No segments for %1: CUDA&apos;s allocator does not list them</source>
+        <translation>%1 没有段：CUDA 的分配器不列出它们</translation>
+    </message>
+    <message>
+        <source>No segments for %1: its file is older than the allocator&apos;s trace</source>
+        <translation>%1 没有段：它的文件早于分配器的轨迹记录</translation>
+    </message>
+    <message>
+        <source>%1: %2 (reserved peak %3, allocated peak %4)</source>
+        <translation>%1：%2（预留峰值 %3，已分配峰值 %4）</translation>
+    </message>
+    <message>
+        <source>No segments for %1: its traced step reserved none</source>
+        <translation>%1 没有段：它被跟踪的训练步没有预留任何段</translation>
+    </message>
+    <message>
+        <source>Reserved (GiB)</source>
+        <translation>预留 (GiB)</translation>
+    </message>
+    <message>
+        <source>Reserved (MiB)</source>
+        <translation>预留 (MiB)</translation>
+    </message>
+    <message>
+        <source>Reserved segments, stacked in the order reserved (GiB)</source>
+        <translation>预留段，按预留顺序堆叠 (GiB)</translation>
+    </message>
+    <message>
+        <source>Reserved segments, stacked in the order reserved (MiB)</source>
+        <translation>预留段，按预留顺序堆叠 (MiB)</translation>
+    </message>
+    <message>
+        <source>reserved, free (fragmentation)</source>
+        <translation>已预留但空闲（碎片）</translation>
+    </message>
 </context>
 <context>
     <name>ComparisonText</name>
@@ -872,6 +981,11 @@ fit %1</source>
     <message>
         <source>timed round %1 (auto)</source>
         <translation>第 %1 轮计时（自动）</translation>
+    </message>
+    <message>
+        <source>allocator</source>
+        <comment>config field: CPU memory allocator, caching or system</comment>
+        <translation>分配器</translation>
     </message>
 </context>
 <context>
@@ -2515,6 +2629,30 @@ Close anyway and lose them?</source>
         <source>Time limit</source>
         <translation>时间上限</translation>
     </message>
+    <message>
+        <source>caching (as CUDA)</source>
+        <translation>缓存（同 CUDA）</translation>
+    </message>
+    <message>
+        <source>system (malloc)</source>
+        <translation>系统（malloc）</translation>
+    </message>
+    <message>
+        <source>Freed blocks stay reserved for the next tensor, as on a GPU: the table shows the reserved peak beside the allocated one and the Reserved segments chart the fragmentation</source>
+        <translation>释放的块仍为下一个张量预留，与 GPU 上一样：表格在已分配峰值旁显示预留峰值，“预留段”图表显示碎片</translation>
+    </message>
+    <message>
+        <source>The C library&apos;s malloc: freed memory goes back to the system and is faulted in again; no reserved bytes, no segments</source>
+        <translation>C 库的 malloc：释放的内存归还给系统，再次使用时重新缺页调入；没有预留字节，也没有段</translation>
+    </message>
+    <message>
+        <source>The CPU allocator of the measured steps. caching follows the rules of CUDA&apos;s caching allocator, so it measures what a GPU would reserve (its reserved peak and segments) and keeps page faults out of the step times; system measures the C library&apos;s malloc, as LibTorch on the CPU does by default. On CUDA the device&apos;s own caching allocator serves either way.</source>
+        <translation>所测训练步使用的 CPU 内存分配器。caching 遵循 CUDA 缓存分配器的规则，因此测量 GPU 会预留的量（预留峰值和各段），且步时间不含缺页；system 测量 C 库的 malloc，即 LibTorch 在 CPU 上的默认做法。在 CUDA 上，无论选哪一项，都由设备自己的缓存分配器分配显存。</translation>
+    </message>
+    <message>
+        <source>Allo&amp;cator</source>
+        <translation>分配器(&amp;C)</translation>
+    </message>
 </context>
 <context>
     <name>ckptlab::ui::PlaybackBar</name>
@@ -2743,6 +2881,42 @@ Close anyway and lose them?</source>
     <message>
         <source>Memory saved % per time added %; blank when the time added is within noise or not positive</source>
         <translation>每增加 1% 时间节省的内存 %；增加的时间在噪声范围内或不为正时留空</translation>
+    </message>
+    <message>
+        <source>Reserved peak (MiB)</source>
+        <translation>预留峰值 (MiB)</translation>
+    </message>
+    <message>
+        <source>What the caching allocator held from the device at its peak, cached free blocks included: on a GPU, the memory that runs out. Whole, with parameters, input and optimizer state, where Peak counts only what the step added. — with the system allocator and in older files</source>
+        <translation>缓存分配器在其峰值时从设备占用的内存，包括缓存的空闲块：在 GPU 上就是会耗尽的显存。按总量计，含参数、输入和优化器状态，而“峰值”只计训练步增加的部分。使用系统分配器时和较旧的文件中为 —</translation>
+    </message>
+    <message>
+        <source>The forecast of the caching allocator&apos;s reserved peak, whole: %1 MiB</source>
+        <translation>缓存分配器预留峰值的预测（总量）：%1 MiB</translation>
+    </message>
+    <message>
+        <source>No reserved bytes: this run used the system allocator (malloc), which keeps no cache of its own. Choose the caching allocator to measure them.</source>
+        <translation>没有预留字节：此运行使用系统分配器（malloc），它自己不保留缓存。选择缓存分配器即可测量。</translation>
+    </message>
+    <message>
+        <source>No reserved bytes: the file was written before the lab counted the caching allocator&apos;s.</source>
+        <translation>没有预留字节：该文件写于本实验统计缓存分配器的预留字节之前。</translation>
+    </message>
+    <message>
+        <source>The caching allocator held %1 MiB from the device at its peak, cached free blocks included; %2 MiB when the step began. Its allocated peak: %3 MiB.</source>
+        <translation>缓存分配器在峰值时从设备占用 %1 MiB（包括缓存的空闲块）；训练步开始时为 %2 MiB。其已分配峰值：%3 MiB。</translation>
+    </message>
+    <message>
+        <source>Counted by CUDA&apos;s caching allocator.</source>
+        <translation>由 CUDA 的缓存分配器统计。</translation>
+    </message>
+    <message>
+        <source>Counted by the CPU allocator that follows the rules of CUDA&apos;s caching allocator.</source>
+        <translation>由遵循 CUDA 缓存分配器规则的 CPU 分配器统计。</translation>
+    </message>
+    <message>
+        <source>Forecast before the run: %1 MiB reserved at the peak.</source>
+        <translation>运行前的预测：峰值时预留 %1 MiB。</translation>
     </message>
 </context>
 <context>

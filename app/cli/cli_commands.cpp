@@ -42,7 +42,9 @@ int runExperiment(ExperimentOptions o, bool sweep) {
     }
     // The sweep's pre-run check (Runner::check) refuses before any work; runs fail one by one
     // inside it; what escapes is classified in main_cli.cpp.
-    ResultSet results = Runner().sweep(o.config, strategies, makeHooks(o.quiet));
+    Runner runner;
+    if (sweep) prepareShard(o, runner);
+    ResultSet results = runner.sweep(o.config, strategies, makeHooks(o.quiet));
     if (!presetNote.empty()) results.notes.insert(results.notes.begin(), presetNote);
     return reportAndFinish(results, o);
 }

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 
 #include "ckptlab/number_text.h"
@@ -46,7 +47,18 @@ std::string completeConfig(ExperimentOptions& o) {
         if (dir.empty()) continue;
         if (std::string error = checkOutputDir(dir, field); !error.empty()) return error;
     }
-    return {};
+    std::string error;
+    o.shard = chooseShard(o.shardText, o.shardCountText, std::getenv, &error);
+    return error;
+}
+
+void prepareShard(const ExperimentOptions& o, Runner& runner) {
+    if (o.shard) {
+        runner.useShard(o.shard->spec);
+        std::cerr << "ckptlab-cli: " << shardLine(*o.shard) << "\n";
+    } else if (const std::string note = unshardedNote(std::getenv); !note.empty() && !o.quiet) {
+        std::cerr << "ckptlab-cli: note: " << note << "\n";
+    }
 }
 
 std::vector<Strategy> strategiesForModel(const std::vector<Strategy>& wanted,
@@ -174,6 +186,10 @@ RunnerHooks makeHooks(bool quiet) {
 }
 
 int reportAndFinish(const ResultSet& results, const ExperimentOptions& o) {
+    if (const auto& shard = results.shard; shard && results.runs.empty() && !results.cancelled)
+        std::cerr << "ckptlab-cli: shard " << shard->index << " of " << shard->count
+                  << " was dealt none of the sweep's " << shard->work_items
+                  << " runs: its file holds none\n";
     if (!o.quiet) printEnvironment(results.environment, o.config);
     std::cout << formatSummaryTable(results) << std::flush;
     const bool written = writeOutputs(results, o);

@@ -14,6 +14,10 @@ namespace ckptlab::cli {
 // output can be written; empty when fine, else the message (exit 2 before any work).
 std::string completeConfig(ExperimentOptions& options);
 
+// A sweep's shard (completeConfig chose it): the runner runs only it, and one line on stderr
+// says which and where from; without one, a note when the scheduler names a task.
+void prepareShard(const ExperimentOptions& options, Runner& runner);
+
 // The strategies of a list the user did not type item by item (a preset, a default) that the
 // model can take: from:10 needs 11 blocks, so at depth 4 it is left out. `note` says what was
 // left out and why (empty when nothing was), for the results' notes.

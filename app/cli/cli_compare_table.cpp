@@ -95,14 +95,20 @@ void printTable(std::ostringstream& out, const Comparison& c) {
     for (const auto& row : c.rows) first = std::max(first, row.label().size());
     const std::size_t w = 11;
     const std::string& refLetter = c.sources[c.reference].letter;
+    // The caching allocator's reserved peaks (whole) and their ratios, when a file has them.
+    bool reserved = false;
+    for (const auto& row : c.rows)
+        for (const auto& cell : row.cells) reserved = reserved || cell.reserved_peak_mib;
     std::vector<std::string> header{"strategy"};
     for (const auto& s : c.sources) {
         header.push_back(s.letter + " peak MiB");
+        if (reserved) header.push_back(s.letter + " resv. MiB");
         header.push_back(s.letter + " step ms");
     }
     for (std::size_t i = 0; i < c.sources.size(); ++i) {
         if (static_cast<int>(i) == c.reference) continue;
         header.push_back(c.sources[i].letter + "/" + refLetter + " peak");
+        if (reserved) header.push_back(c.sources[i].letter + "/" + refLetter + " resv.");
         header.push_back(c.sources[i].letter + "/" + refLetter + " step");
     }
     auto line = [&](const std::vector<std::string>& cells) {
@@ -116,15 +122,18 @@ void printTable(std::ostringstream& out, const Comparison& c) {
         for (const auto& cell : row.cells) {
             if (cell.state == CellState::Measured) {
                 cells.push_back(measured(cell.peak_mib) + (cell.grad_ok ? "" : "!"));
+                if (reserved)
+                    cells.push_back(cell.reserved_peak_mib ? measured(*cell.reserved_peak_mib)
+                                                           : "-");
                 cells.push_back(measured(cell.step_ms));
             } else {
-                cells.push_back(stateText(cell));
-                cells.push_back(stateText(cell));
+                for (int k = reserved ? 3 : 2; k > 0; --k) cells.push_back(stateText(cell));
             }
         }
         for (std::size_t i = 0; i < row.cells.size(); ++i) {
             if (static_cast<int>(i) == c.reference) continue;
             cells.push_back(ratioCell(row.cells[i], row.cells[i].peak_ratio));
+            if (reserved) cells.push_back(ratioCell(row.cells[i], row.cells[i].reserved_ratio));
             // "≈": the two step-time intervals overlap, so the ratio is within noise.
             const bool noise = row.cells[i].step_within_noise.value_or(false);
             cells.push_back((noise ? "≈" : "") + ratioCell(row.cells[i], row.cells[i].step_ratio));

@@ -2,11 +2,13 @@
 // Everything ckptlab-cli's commands take, filled by CLI11 in main_cli.cpp.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "ckptlab/config.h"
 #include "ckptlab/strategy.h"
+#include "cli_shard.h"
 
 namespace ckptlab::cli {
 
@@ -34,6 +36,10 @@ struct ExperimentOptions {
     std::string jsonPath, csvPath, tracePath, pngDir, svgDir;
     int scale = 1;
     bool quiet = false;
+    // sweep, pareto, scaling: --shard and --shard-count as typed, and the shard completeConfig
+    // chose from them and the environment (cli_shard.h); empty: the whole sweep.
+    std::string shardText, shardCountText;
+    std::optional<ShardChoice> shard;
 };
 
 // ckptlab-cli lesson (cli_lesson.cpp): show, list, check or record the lessons.

@@ -64,7 +64,9 @@ int runPareto(ExperimentOptions o, int points) {
     request.checked = handWritten(o, &note);
     request.paretoPoints = points;
     const SweepCheck check = Runner::check(request);
-    ResultSet results = Runner().pareto(o.config, check.strategies, points, makeHooks(o.quiet));
+    Runner runner;
+    prepareShard(o, runner);
+    ResultSet results = runner.pareto(o.config, check.strategies, points, makeHooks(o.quiet));
     for (const std::string& said : {leftOutNote(request.checked, check), note})
         if (!said.empty()) results.notes.insert(results.notes.begin(), said);
     if (!results.predicted_frontier.empty())

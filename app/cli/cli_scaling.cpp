@@ -35,11 +35,18 @@ int runScaling(ExperimentOptions o, const std::string& axisName, const std::stri
     request.values = parseIntList(valuesText, "--values", axisRange(axis));
     const SweepCheck check = Runner::check(request);
     const std::vector<Strategy>& strategies = check.strategies;
-    ResultSet all =
-        Runner().scaling(o.config, axis, request.values, strategies, makeHooks(o.quiet));
+    Runner runner;
+    prepareShard(o, runner);
+    ResultSet all = runner.scaling(o.config, axis, request.values, strategies, makeHooks(o.quiet));
     if (const std::string note = leftOutNote(o.strategies, check); !note.empty())
         all.notes.insert(all.notes.begin(), note);
     const int code = reportAndFinish(all, o);
+    if (all.shard) {  // a share of the sizes: the fit belongs to the whole sweep
+        std::printf(
+            "\nNo fitted exponents from one shard's runs: merge the shards (ckptlab-cli merge) "
+            "and open the file in the app for the whole sweep's fit\n");
+        return code;
+    }
     std::printf("\nFitted exponents (y ~ %s^k; r2 of the log-log fit):\n", axisName.c_str());
     std::printf("  %-12s %18s %18s %18s\n", "strategy", "activation bytes", "peak bytes",
                 "step ms");

@@ -77,6 +77,34 @@ const char* kHeader[kColumns] = {
     "saved/added", "grad check"};
 const std::size_t kWidths[kColumns] = {16, 9, 9, 6, 10, 22, 5, 9, 6, 8, 11, 20, 11, 20};
 
+// The caching allocator's reserved peak and the forecast's, whole, after the peak and its
+// forecast: only when a run has them (not with --allocator system, nor in older files).
+constexpr int kReservedColumns = 2;
+const char* kReservedHeader[kReservedColumns] = {"resv. MiB", "pred. resv."};
+const std::size_t kReservedWidths[kReservedColumns] = {9, 11};
+constexpr int kReservedAfter = 3;  // the peak's error
+
+bool showsReserved(const std::vector<SummaryRow>& rows) {
+    for (const SummaryRow& s : rows)
+        if (s.reserved_peak_mib || s.predicted_reserved_peak_mib) return true;
+    return false;
+}
+
+// One line of the table: `cells` in the columns of kHeader, the reserved ones inserted after
+// the peak's error when `reserved` (null otherwise); the strategy and the grad check left-aligned.
+std::string tableLine(const std::string* cells, const std::string* reserved,
+                      const std::string& size) {
+    std::string line;
+    for (int c = 0; c < kColumns; ++c) {
+        line += pad(cells[c], kWidths[c], c == 0 || c == kColumns - 1);
+        line += c == 0 ? " " + size : c + 1 < kColumns ? " " : "\n";
+        if (c == kReservedAfter && reserved)
+            for (int r = 0; r < kReservedColumns; ++r)
+                line += pad(reserved[r], kReservedWidths[r]) + " ";
+    }
+    return line;
+}
+
 }  // namespace
 
 std::string formatSummaryTable(const ResultSet& results) {
@@ -93,17 +121,14 @@ std::string formatSummaryTable(const ResultSet& results) {
                           std::to_string(axisValue(run.config, *axis)) + ")"
                     : run.strategy.name();
     };
-    auto row = [&](const std::string* cells, const std::string& size) {
-        for (int c = 0; c < kColumns; ++c)
-            out << pad(cells[c], kWidths[c], c == 0 || c == kColumns - 1)
-                << (c == 0             ? " " + size
-                    : c + 1 < kColumns ? " "
-                                       : "\n");
-    };
+    const std::vector<SummaryRow> rows = summarize(results);
+    const bool reserved = showsReserved(rows);
     std::string header[kColumns];
     for (int c = 0; c < kColumns; ++c) header[c] = kHeader[c];
-    row(header, axis ? pad(toString(*axis), 6) + " " : std::string());
-    const std::vector<SummaryRow> rows = summarize(results);
+    std::string reservedHeader[kReservedColumns];
+    for (int c = 0; c < kReservedColumns; ++c) reservedHeader[c] = kReservedHeader[c];
+    out << tableLine(header, reserved ? reservedHeader : nullptr,
+                     axis ? pad(toString(*axis), 6) + " " : std::string());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SummaryRow& s = rows[i];
         // Matmul GFLOP over the median step (flops.h); "-" in files from before it.
@@ -129,7 +154,10 @@ std::string formatSummaryTable(const ResultSet& results) {
                                              timeAddedCell(s),
                                              optionalNumber(s.saved_per_added, 2),
                                              check};
-        row(cells, sizeOf(i));
+        const std::string reservedCells[kReservedColumns] = {
+            optionalNumber(s.reserved_peak_mib, 2),
+            optionalNumber(s.predicted_reserved_peak_mib, 2)};
+        out << tableLine(cells, reserved ? reservedCells : nullptr, sizeOf(i));
     }
     // Where a gradient held NaN or Inf, and in which run: too long for the column.
     for (const auto& run : results.runs) {
@@ -151,6 +179,10 @@ std::string formatSummaryTable(const ResultSet& results) {
                  (s.step_ci_low_ms && !s.step_ci_95 && *s.step_ci_low_ms != *s.step_ci_high_ms);
         noise = noise || (s.time_within_noise.value_or(false) && s.time_added_low_pct);
     }
+    if (reserved)
+        out << "  resv. MiB: what the caching allocator held from the device at its peak "
+               "(cached blocks included), whole: parameters, input and state too, where peak "
+               "MiB counts only what the step added; pred. resv. is the forecast's\n";
     if (minMax)
         out << "  *: the min-max range of fewer than 6 samples, not a 95% interval of the median\n";
     if (noise)

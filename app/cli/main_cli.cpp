@@ -7,10 +7,12 @@
 #include "ckptlab/pareto.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/sweep_policy.h"
+#include "ckptlab/sweep_shard.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_compare.h"
 #include "cli_config_options.h"
+#include "cli_merge.h"
 
 using namespace ckptlab;
 using namespace ckptlab::cli;
@@ -102,6 +104,23 @@ void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
     cmd->add_flag("--quiet,-q", o.quiet, "No progress or environment lines");
 }
 
+// sweep, pareto, scaling: one shard of the sweep (cli_shard.h checks the values).
+void addShardOptions(CLI::App* cmd, ExperimentOptions& o) {
+    const std::string range = "[1, " + std::to_string(kShardMaxCount) + "]";
+    cmd->add_option("--shard", o.shardText,
+                    "Run one shard of the sweep: K/N, 0-based (K from 0 to N-1, N in " + range +
+                        "), or auto: K and N from a Slurm job array (SLURM_ARRAY_TASK_ID - "
+                        "SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT) or a Kubernetes Indexed "
+                        "Job (JOB_COMPLETION_INDEX, with --shard-count). Join the shards' --json "
+                        "files with ckptlab-cli merge")
+        ->check(nonEmpty());
+    cmd->add_option("--shard-count", o.shardCountText,
+                    "The number of shards N " + range +
+                        ", the index from the environment as with --shard auto (Kubernetes "
+                        "exports no count)")
+        ->check(nonEmpty());
+}
+
 // What the command line asked for: each subcommand's options, filled in by CLI11.
 struct Request {
     ExperimentOptions run, sweep, pareto, plan, scaling;
@@ -113,6 +132,7 @@ struct Request {
     PlotOptions plot;
     LessonOptions lesson;
     CompareOptions compare;
+    MergeCommandOptions merge;
     bool verbose = false;
 };
 
@@ -137,6 +157,7 @@ CLI::App* addSweepCommand(CLI::App& app, Request& r) {
                      "seed-tradeoff, experiment-1, experiment-2 or experiment-3 (less the "
                      "strategies the depth cannot take, said in a note)")
         ->check(nonEmptyList("leave --preset out for seed-tradeoff"));
+    addShardOptions(sweep, r.sweep);
     return sweep;
 }
 
@@ -155,6 +176,7 @@ CLI::App* addParetoCommand(CLI::App& app, Request& r) {
                      "Hand-written strategies to compare (default: seed-tradeoff + sqrt, "
                      "less the strategies the depth cannot take)")
         ->check(nonEmptyList("leave --strategies out for the default"));
+    addShardOptions(pareto, r.pareto);
     return pareto;
 }
 
@@ -190,6 +212,7 @@ CLI::App* addScalingCommand(CLI::App& app, Request& r) {
         ->add_option("--strategies", r.scaling.strategiesText,
                      "Strategies (default: none,sqrt,full)")
         ->check(nonEmptyList("leave --strategies out for the default"));
+    addShardOptions(scaling, r.scaling);
     return scaling;
 }
 
@@ -250,6 +273,7 @@ CLI::App* addLessonCommand(CLI::App& app, Request& r) {
 struct Commands {
     CLI::App *run, *sweep, *pareto, *plan, *scaling, *plot, *lesson;
     CLI::App* compare = nullptr;
+    CLI::App* merge = nullptr;
 };
 
 Commands addCommands(CLI::App& app, Request& r) {
@@ -266,6 +290,7 @@ Commands addCommands(CLI::App& app, Request& r) {
     c.plot = addPlotCommand(app, r);
     c.lesson = addLessonCommand(app, r);
     c.compare = addCompareCommand(app, r.compare);
+    c.merge = addMergeCommand(app, r.merge);
     return c;
 }
 
@@ -281,6 +306,7 @@ int runCommand(const Commands& c, const Request& r) {
         if (*c.scaling) return runScaling(r.scaling, r.scalingAxis, r.scalingValues);
         if (*c.lesson) return runLesson(r.lesson);
         if (*c.compare) return runCompare(r.compare);
+        if (*c.merge) return runMerge(r.merge);
         return plotResults(r.plot);
     } catch (const std::exception& e) {
         return reportFailure(e, r.verbose);

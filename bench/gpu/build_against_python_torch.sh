@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the core library and ckptlab-cli (no Qt, no tests) against the LibTorch inside a
-# Python torch installation, e.g. on a GPU machine whose only LibTorch is pip's torch.
+# Builds the core library and ckptlab-cli (no Qt; tests on request: TEST_TARGETS) against the
+# LibTorch inside a Python torch installation, e.g. on a GPU machine whose only LibTorch is pip's
+# torch.
 #
 # Usage: bench/gpu/build_against_python_torch.sh [SRC_DIR] [BUILD_DIR]
 #   SRC_DIR    the project's sources (default: the repository this script is in). On a shared
@@ -21,6 +22,16 @@
 #   TORCH_PREFIX a Torch CMake prefix to use instead of asking Python (e.g. a plain LibTorch)
 #   ABI          0 or 1 to override torch.compiled_with_cxx11_abi()
 #   LOG_DIR      where configure.log, build.log and build_errors.log go (default: BUILD_DIR)
+#   TEST_TARGETS GoogleTest targets to build after ckptlab-cli (e.g. "test_step_clock
+#                test_cuda_allocator_io"); empty (default): no tests, as before. With targets the
+#                build configures CKPTLAB_BUILD_TESTS=ON (GUI off, as the preset core-only) and
+#                CKPTLAB_PEER_PYTHON=PYTHON (the torch_peers ctests use this torch). A target
+#                whose tests/core/NAME.cpp is not in SRC is skipped; a test that fails to build
+#                is logged and does not fail the script (ckptlab-cli decides).
+#   GTEST_SRC    GoogleTest's sources (Debian's /usr/src/googletest, carried in
+#                DEPS_DIR/src/googletest), built and installed into BUILD_DIR/googletest with the
+#                same compiler and ABI flag, for machines without GTest (default: DEPS_DIR's
+#                copy when TEST_TARGETS is set and it exists)
 # Prints the path of the built ckptlab-cli on its last line and exits 0 when it was built.
 set -uo pipefail
 
@@ -86,8 +97,35 @@ if [[ -n $nvcc_bin && $torch_cuda != None && $torch_cuda != "?" ]]; then
     log "nvcc: $nvcc_bin ($("$nvcc_bin" --version | tail -1)); TORCH_CUDA_ARCH_LIST=$TORCH_CUDA_ARCH_LIST"
 fi
 
-prefix_path="$TORCH_PREFIX"
+# The package's own folder first (TORCH_PREFIX/../..: its lib/), or TorchConfig's find_library(c10)
+# takes a system copy first, e.g. Debian's libtorch-dev's /usr/lib/*/libc10.so.
+prefix_path="$(cd "$TORCH_PREFIX/../.." && pwd);$TORCH_PREFIX"
 [[ -n ${DEPS_DIR:-} ]] && prefix_path="$prefix_path;$(cd "$DEPS_DIR" && pwd)"
+
+# --- tests (TEST_TARGETS): GoogleTest from sources when carried -------------------------------
+TEST_TARGETS=${TEST_TARGETS:-}
+test_args=(-DCKPTLAB_BUILD_TESTS=OFF)
+if [[ -n $TEST_TARGETS ]]; then
+    test_args=(-DCKPTLAB_BUILD_TESTS=ON -DCKPTLAB_PEER_PYTHON="$(command -v "$PYTHON")")
+    if [[ -z ${GTEST_SRC:-} && -n ${DEPS_DIR:-} && -f $DEPS_DIR/src/googletest/CMakeLists.txt ]]; then
+        GTEST_SRC=$DEPS_DIR/src/googletest
+    fi
+    if [[ -n ${GTEST_SRC:-} ]]; then
+        log "GoogleTest from $GTEST_SRC into $build/googletest"
+        gtest_start=$SECONDS
+        if "$cmake_bin" -S "$GTEST_SRC" -B "$build/googletest-build" "${generator[@]}" \
+                -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$build/googletest" \
+                -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$ABI" -DBUILD_GMOCK=ON \
+                -DCMAKE_POLICY_VERSION_MINIMUM=3.5 >>"$LOG_DIR/configure.log" 2>&1 &&
+           "$cmake_bin" --build "$build/googletest-build" -j "$JOBS" >>"$LOG_DIR/configure.log" 2>&1 &&
+           "$cmake_bin" --install "$build/googletest-build" >>"$LOG_DIR/configure.log" 2>&1; then
+            prefix_path="$prefix_path;$build/googletest"
+            log "GoogleTest built in $((SECONDS - gtest_start)) s"
+        else
+            log "GoogleTest did not build (see configure.log); CMake looks for a system GTest"
+        fi
+    fi
+fi
 
 cxx20_include="$build/force_cxx20.cmake"
 cat >"$cxx20_include" <<'EOF'
@@ -110,7 +148,7 @@ configure_and_build() {
     # names (the loader does).
     "$cmake_bin" -S "$src" -B "$dir" "${generator[@]}" \
         -DCMAKE_BUILD_TYPE=Release \
-        -DCKPTLAB_BUILD_GUI=OFF -DCKPTLAB_BUILD_TESTS=OFF \
+        -DCKPTLAB_BUILD_GUI=OFF "${test_args[@]}" \
         -DCMAKE_PREFIX_PATH="$prefix_path" \
         -DCMAKE_CXX_FLAGS="-D_GLIBCXX_USE_CXX11_ABI=$ABI" \
         -DCMAKE_EXE_LINKER_FLAGS="-Wl,--no-as-needed -Wl,--allow-shlib-undefined" \
@@ -130,7 +168,33 @@ configure_and_build() {
     fi
     rc=${PIPESTATUS[0]}
     log "build rc $rc after $((SECONDS - start)) s"
-    [[ $rc == 0 && -x $dir/app/ckptlab-cli ]]
+    [[ $rc == 0 && -x $dir/app/ckptlab-cli ]] || return 1
+    build_tests "$dir"
+    return 0
+}
+
+# build_tests DIR: TEST_TARGETS whose sources SRC has, keep going; logged, never fatal.
+build_tests() {
+    local dir=$1 wanted=() t
+    for t in $TEST_TARGETS; do
+        if [[ -f $src/tests/core/$t.cpp ]]; then
+            wanted+=("$t")
+        else
+            log "test $t: no tests/core/$t.cpp in $src, skipped"
+        fi
+    done
+    ((${#wanted[@]})) || return 0
+    log "build tests with $JOBS jobs, keep going: ${wanted[*]}"
+    local start=$SECONDS rc built=()
+    if [[ -n $ninja_bin ]]; then
+        "$ninja_bin" -C "$dir" -k 0 -j "$JOBS" "${wanted[@]}" 2>&1 | tee -a "$LOG_DIR/build.log"
+        rc=${PIPESTATUS[0]}
+    else
+        make -C "$dir" -k -j "$JOBS" "${wanted[@]}" 2>&1 | tee -a "$LOG_DIR/build.log"
+        rc=${PIPESTATUS[0]}
+    fi
+    for t in "${wanted[@]}"; do [[ -x $dir/tests/$t ]] && built+=("$t"); done
+    log "tests build rc $rc after $((SECONDS - start)) s; built ${#built[@]} of ${#wanted[@]}: ${built[*]}"
 }
 
 : >"$LOG_DIR/configure.log"

@@ -48,6 +48,7 @@ expect 2 "dropout must be between 0 and 0.9" -- run --block transformer --dropou
 expect 2 "--block must be ffn or transformer (got \"cnn\")" -- run --block cnn
 expect 2 "--dtype must be float32 or bfloat16" -- run --dtype int8
 expect 2 "--optimizer must be none, sgd or adam" -- run --optimizer lbfgs
+expect 2 "--allocator must be caching or system (got \"jemalloc\")" -- run --allocator jemalloc "${tiny[@]}"
 expect 2 "device must be cpu" -- run --device tpu
 expect 2 "--preset must be one of" -- sweep --preset nope
 expect 2 "is predicted to need" -- run --block transformer --width 4096 --seq 65536 --batch 64
@@ -94,6 +95,31 @@ expect 2 "--png: must not be empty" -- sweep --png "" "${tiny[@]}"
 expect 2 "strategies: none is listed twice (items 1 and 2)" -- sweep --strategies none,none "${tiny[@]}"
 expect 2 "strategies: every:2 is listed twice (items 2 and 3)" -- sweep --strategies none,every:2,every:02 "${tiny[@]}"
 expect 2 "values: 2 is listed twice (items 1 and 2)" -- scaling --vary depth --values 2,2 "${tiny[@]}"
+# One shard of a sweep: --shard K/N (0-based), or K and N from a scheduler's environment, read
+# only when asked for (--shard auto, --shard-count).
+unset SLURM_ARRAY_TASK_ID SLURM_ARRAY_TASK_MIN SLURM_ARRAY_TASK_COUNT SLURM_ARRAY_TASK_STEP \
+    JOB_COMPLETION_INDEX
+expect 2 "--shard K/N: K must be from 0 to N-1 = 2 (0-based; got \"3/3\")" -- sweep --shard 3/3 "${tiny[@]}"
+expect 2 "--shard K/N: N must be from 1 to 1024 (got \"0/0\")" -- pareto --shard 0/0 "${tiny[@]}"
+expect 2 "--shard K/N: N must be from 1 to 1024 (got \"1/2000\")" -- sweep --shard 1/2000 "${tiny[@]}"
+expect 2 "--shard must be K/N (0-based: K from 0 to N-1, N from 1 to 1024) or auto (got \"x/3\")" -- scaling --vary depth --values 2,4 --shard x/3 "${tiny[@]}"
+expect 2 "--shard must be K/N" -- sweep --shard 1of3 "${tiny[@]}"
+expect 2 "--shard-count must be a whole number from 1 to 1024 (got \"0\")" -- sweep --shard-count 0 "${tiny[@]}"
+expect 2 "--shard K/N gives the count already" -- sweep --shard 1/3 --shard-count 3 "${tiny[@]}"
+expect 2 "--shard: must not be empty" -- sweep --shard "" "${tiny[@]}"
+expect 2 "--shard auto takes the shard from SLURM_ARRAY_TASK_ID (a Slurm job array) or JOB_COMPLETION_INDEX" -- sweep --shard auto "${tiny[@]}"
+expect 2 "The following arguments were not expected: 0/2 --shard" -- run --shard 0/2 "${tiny[@]}"
+SLURM_ARRAY_TASK_ID=abc SLURM_ARRAY_TASK_COUNT=3 expect 2 "SLURM_ARRAY_TASK_ID must be a whole number of 0 or more (got \"abc\")" -- sweep --shard auto "${tiny[@]}"
+SLURM_ARRAY_TASK_ID=2 SLURM_ARRAY_TASK_COUNT=x expect 2 "SLURM_ARRAY_TASK_COUNT must be a whole number" -- sweep --shard auto "${tiny[@]}"
+SLURM_ARRAY_TASK_ID=4 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_COUNT=3 expect 2 "SLURM_ARRAY_TASK_ID=4 - SLURM_ARRAY_TASK_MIN=1 is 3, not a shard of 3 (0 to 2)" -- sweep --shard auto "${tiny[@]}"
+SLURM_ARRAY_TASK_ID=1 expect 2 "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not: give --shard-count N" -- sweep --shard auto "${tiny[@]}"
+SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=3 expect 2 "--shard-count 4 differs from SLURM_ARRAY_TASK_COUNT 3" -- sweep --shard-count 4 "${tiny[@]}"
+SLURM_ARRAY_TASK_ID=0 SLURM_ARRAY_TASK_COUNT=4 SLURM_ARRAY_TASK_STEP=2 expect 2 "SLURM_ARRAY_TASK_STEP is 2: a sharded sweep needs consecutive array tasks" -- pareto --shard auto "${tiny[@]}"
+JOB_COMPLETION_INDEX=1 expect 2 "JOB_COMPLETION_INDEX is set but Kubernetes exports no count: give --shard-count N" -- sweep --shard auto "${tiny[@]}"
+JOB_COMPLETION_INDEX=4 expect 2 "JOB_COMPLETION_INDEX 4 is not a shard of 4 (0 to 3)" -- sweep --shard-count 4 "${tiny[@]}"
+JOB_COMPLETION_INDEX=-1 expect 2 "JOB_COMPLETION_INDEX must be a whole number of 0 or more (got \"-1\")" -- scaling --vary depth --values 2,4 --shard-count 4 "${tiny[@]}"
+expect 2 "files is required" -- merge
+expect 2 "cannot open" -- merge /nonexistent/shard-0.json
 # An explicitly empty list is a mistake (an unset shell variable), never the default.
 for command in sweep pareto scaling; do
     extra=()

@@ -323,8 +323,36 @@ TEST(Comparison, JsonAndCsvCarryTheRatios) {
     const std::string csv = comparisonCsv(c);
     EXPECT_EQ(csv.substr(0, csv.find('\n')),
               "strategy,at,source,label,state,peak_mib,step_ms,peak_ratio,step_ratio,same_work,"
-              "grad_check,error,step_within_noise");
+              "grad_check,error,step_within_noise,reserved_peak_mib,reserved_ratio");
     EXPECT_NE(csv.find("none,,B,Epyc (cpu),measured,20.000,25.000,0.5000,0.2500,yes,pass,"),
+              std::string::npos)
+        << csv;
+}
+
+// The caching allocator's reserved peaks (whole) beside the peaks, with their ratio when both
+// files have them; a file without them (system allocator, older files) has none, and no ratio.
+TEST(Comparison, ReservedPeaksAndTheirRatio) {
+    ResultSet a = makeSet("cpu", "Xeon", 2, {makeRun("none", 40, 100), makeRun("full", 10, 150)});
+    ResultSet b = makeSet("cpu", "Epyc", 2, {makeRun("none", 40, 80), makeRun("full", 10, 120)});
+    a.runs[0].allocator = AllocatorStats{AllocatorSource::CachingModel, 0, 0, 0, 64 * 1048576};
+    b.runs[0].allocator = AllocatorStats{AllocatorSource::Cuda, 0, 0, 0, 48 * 1048576};
+    b.runs[1].allocator = AllocatorStats{AllocatorSource::Cuda, 0, 0, 0, 20 * 1048576};
+    const Comparison c = compareResults({{"a.json", a}, {"b.json", b}});
+    const ComparisonCell& none = c.rows[0].cells[1];
+    ASSERT_TRUE(none.reserved_peak_mib && none.reserved_ratio);
+    EXPECT_DOUBLE_EQ(*none.reserved_peak_mib, 48.0);
+    EXPECT_DOUBLE_EQ(*none.reserved_ratio, 0.75);
+    EXPECT_FALSE(c.rows[0].cells[0].reserved_ratio);  // the reference
+    EXPECT_FALSE(c.rows[1].cells[0].reserved_peak_mib);
+    EXPECT_TRUE(c.rows[1].cells[1].reserved_peak_mib);
+    EXPECT_FALSE(c.rows[1].cells[1].reserved_ratio);  // A's full has none to divide by
+    const auto json = nlohmann::json::parse(comparisonToJson(c));
+    EXPECT_DOUBLE_EQ(json["rows"][0]["cells"][1]["reserved_peak_mib"].get<double>(), 48.0);
+    EXPECT_DOUBLE_EQ(json["rows"][0]["cells"][1]["reserved_ratio"].get<double>(), 0.75);
+    EXPECT_FALSE(json["rows"][1]["cells"][0].contains("reserved_peak_mib"));
+    const std::string csv = comparisonCsv(c);
+    EXPECT_NE(csv.find("none,,B,Epyc (cpu),measured,40.000,80.000,1.0000,0.8000,yes,pass,,,"
+                       "48.000,0.7500\n"),
               std::string::npos)
         << csv;
 }
@@ -352,7 +380,7 @@ TEST(Comparison, StepRatiosSayWhenTheyAreWithinNoise) {
     EXPECT_EQ(none->cells[1].step_within_noise, std::optional<bool>(true));
     EXPECT_EQ(full->cells[1].step_within_noise, std::optional<bool>(false));
     EXPECT_FALSE(none->cells[0].step_within_noise);  // the reference has no ratio
-    EXPECT_NE(comparisonCsv(c).find(",step_within_noise\n"), std::string::npos);
+    EXPECT_NE(comparisonCsv(c).find(",step_within_noise,"), std::string::npos);
     // Without samples (files written before step-time samples were recorded) nothing is claimed
     // either way.
     const Comparison old =

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ckptlab/config_fields.h"
+#include "ckptlab/results_io.h"
 #include "formats/config_json.h"
 #include "test_configs.h"
 
@@ -182,8 +183,15 @@ TEST(ConfigFields, RoundTripThroughTheResultsJson) {
             detail::configFromJson(nlohmann::json::parse(text), detail::Path{});
         EXPECT_TRUE(differingKeys(back, c).empty()) << text;
     }
-    // Optional keys only when set, in the table's order: today's files stay byte for byte.
+    // Optional keys only when set, in the table's order: today's files stay byte for byte. A
+    // default run says it used the caching allocator; a system one reads as files did before.
     EXPECT_EQ(detail::configToJson(ExperimentConfig{}).dump(),
+              R"({"block":"ffn","depth":20,"width":256,"seq":256,"batch":2,"heads":4,)"
+              R"("dropout":0.1,"dtype":"float32","device":"cpu","allocator":"caching",)"
+              R"("optimizer":"none","seed":0,"threads":0,"warmup":1,"repeats":6})");
+    ExperimentConfig system;
+    system.allocator = AllocatorKind::System;
+    EXPECT_EQ(detail::configToJson(system).dump(),
               R"({"block":"ffn","depth":20,"width":256,"seq":256,"batch":2,"heads":4,)"
               R"("dropout":0.1,"dtype":"float32","device":"cpu","optimizer":"none","seed":0,)"
               R"("threads":0,"warmup":1,"repeats":6})");
@@ -191,6 +199,33 @@ TEST(ConfigFields, RoundTripThroughTheResultsJson) {
     kv.kv_heads = 2;
     EXPECT_NE(detail::configToJson(kv).dump().find(R"("heads":4,"kv_heads":2,"dropout")"),
               std::string::npos);
+}
+
+// Runs in files from before the allocator field were measured with the C library's malloc:
+// without the key a run reads as "system", not as today's default, "caching".
+TEST(ConfigFields, AnAbsentAllocatorReadsAsTheSystemOne) {
+    nlohmann::json older = detail::configToJson(ExperimentConfig{});
+    ASSERT_EQ(older["allocator"], "caching");
+    older.erase("allocator");
+    EXPECT_EQ(detail::configFromJson(older, detail::Path{}).allocator, AllocatorKind::System);
+    older["allocator"] = "system";  // not written so, but read the same
+    EXPECT_EQ(detail::configFromJson(older, detail::Path{}).allocator, AllocatorKind::System);
+    older["allocator"] = "caching";
+    EXPECT_EQ(detail::configFromJson(older, detail::Path{}).allocator, AllocatorKind::Caching);
+    older["allocator"] = "jemalloc";
+    try {
+        detail::configFromJson(older, detail::Path{});
+        FAIL() << "an unknown allocator loaded";
+    } catch (const ResultsFileError& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "allocator: unknown value \"jemalloc\" (expected caching or system)");
+    }
+    // The CLI's option: the two choices, the default first.
+    const ConfigField& field = *findConfigField("allocator");
+    EXPECT_STREQ(field.cli, "--allocator");
+    EXPECT_EQ(choicesOf(field), (std::vector<std::string>{"caching", "system"}));
+    EXPECT_FALSE(field.in_lessons);
+    EXPECT_FALSE(parseValueText(field, "malloc"));
 }
 
 TEST(ConfigFields, RoundTripThroughTheCommandLine) {
@@ -268,6 +303,11 @@ TEST(ConfigFields, WhatEachFieldChanges) {
     threads.threads = 2;
     EXPECT_TRUE(sameFields(threads, d, kChangesWork));
     EXPECT_FALSE(sameFields(threads, d, kChangesMachine));
+    // The allocator changes the cost model's times and what a step's time is compared with.
+    ExperimentConfig system;
+    system.allocator = AllocatorKind::System;
+    EXPECT_NE(fieldsKey(system, kChangesCost), fieldsKey(d, kChangesCost));
+    EXPECT_FALSE(sameFields(system, d, kChangesWork));
     ExperimentConfig limit;
     limit.memory_limit_mib = 64;
     EXPECT_EQ(fieldsKey(limit, kChangesCost), fieldsKey(d, kChangesCost));

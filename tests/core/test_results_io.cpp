@@ -77,6 +77,20 @@ ResultSet sampleResults() {
     // A transformer block is two units (attention, FFN): 12 units for depth 6.
     run.schedule = "ckpt[0,2){0 1} 2 3 4 5 ckpt[6,12){ckpt[6,8){6 7} 8 9 10 11}";
     run.forward_counts = {2, 2, 1, 1, 1, 1, 3, 3, 2, 2, 2, 2};
+    run.metrics.minor_faults_per_step = 12998.5;
+    run.prediction->reserved_peak_bytes = 148897792;
+    run.allocator =
+        AllocatorStats{AllocatorSource::CachingModel, 8806400, 144090624, 23068672, 148897792};
+    AllocatorTrace trace;
+    trace.segments = {{2097152, true, std::nullopt, std::nullopt},
+                      {20971520, false, 0.25, 3.5},
+                      {125829120, false, 1.0, std::nullopt}};
+    trace.blocks = {{0, 0, 512, 8, std::nullopt, std::nullopt, Phase::Idle, -1},
+                    {1, 1048576, 4194304, 4194300, 0.25, 1.5, Phase::Forward, 0},
+                    {2, 0, 125829120, 125829120, 1.0, std::nullopt, Phase::Recompute, 5},
+                    {0, 512, 1536, 1100, 2.0, 2.0, Phase::Optimizer, -1}};
+    trace.unlisted_blocks = 3;
+    run.allocator_trace = trace;
     set.runs.push_back(run);
 
     RunResult failed;
@@ -181,6 +195,47 @@ void expectSameRun(const RunResult& a, const RunResult& b) {
         EXPECT_EQ(o.block, p.block);
         EXPECT_EQ(o.t_ms, p.t_ms);
     }
+    EXPECT_EQ(m.minor_faults_per_step, n.minor_faults_per_step);
+    if (a.prediction && b.prediction)
+        EXPECT_EQ(a.prediction->reserved_peak_bytes, b.prediction->reserved_peak_bytes);
+    ASSERT_EQ(a.allocator.has_value(), b.allocator.has_value());
+    if (a.allocator) {
+        EXPECT_EQ(a.allocator->source, b.allocator->source);
+        EXPECT_EQ(a.allocator->allocated_start, b.allocator->allocated_start);
+        EXPECT_EQ(a.allocator->allocated_peak, b.allocator->allocated_peak);
+        EXPECT_EQ(a.allocator->reserved_start, b.allocator->reserved_start);
+        EXPECT_EQ(a.allocator->reserved_peak, b.allocator->reserved_peak);
+    }
+    ASSERT_EQ(a.allocator_trace.has_value(), b.allocator_trace.has_value());
+    if (a.allocator_trace) {
+        const AllocatorTrace &s = *a.allocator_trace, &t = *b.allocator_trace;
+        EXPECT_EQ(s.unlisted_blocks, t.unlisted_blocks);
+        ASSERT_EQ(s.segments.size(), t.segments.size());
+        for (std::size_t i = 0; i < s.segments.size(); ++i) {
+            EXPECT_EQ(s.segments[i].size, t.segments[i].size);
+            EXPECT_EQ(s.segments[i].small_pool, t.segments[i].small_pool);
+            EXPECT_EQ(s.segments[i].created_ms, t.segments[i].created_ms);
+            EXPECT_EQ(s.segments[i].released_ms, t.segments[i].released_ms);
+        }
+        ASSERT_EQ(s.blocks.size(), t.blocks.size());
+        for (std::size_t i = 0; i < s.blocks.size(); ++i) {
+            const SegmentBlock &x = s.blocks[i], &y = t.blocks[i];
+            EXPECT_EQ(x.segment, y.segment);
+            EXPECT_EQ(x.offset, y.offset);
+            EXPECT_EQ(x.size, y.size);
+            EXPECT_EQ(x.requested, y.requested);
+            EXPECT_EQ(x.allocated_ms, y.allocated_ms);
+            EXPECT_EQ(x.freed_ms, y.freed_ms);
+            EXPECT_EQ(x.phase, y.phase);
+            EXPECT_EQ(x.block, y.block);
+        }
+    }
+    ASSERT_EQ(a.shard.has_value(), b.shard.has_value());
+    if (a.shard) {
+        EXPECT_EQ(a.shard->position, b.shard->position);
+        EXPECT_EQ(a.shard->owned, b.shard->owned);
+    }
+    EXPECT_EQ(a.machine, b.machine);
 }
 
 void expectSameResults(const ResultSet& a, const ResultSet& b) {
@@ -200,6 +255,32 @@ void expectSameResults(const ResultSet& a, const ResultSet& b) {
     for (std::size_t i = 0; i < a.runs.size(); ++i) {
         SCOPED_TRACE("run " + std::to_string(i));
         expectSameRun(a.runs[i], b.runs[i]);
+    }
+    ASSERT_EQ(a.shard.has_value(), b.shard.has_value());
+    if (a.shard) {
+        EXPECT_EQ(a.shard->sweep_id, b.shard->sweep_id);
+        EXPECT_EQ(a.shard->index, b.shard->index);
+        EXPECT_EQ(a.shard->count, b.shard->count);
+        EXPECT_EQ(a.shard->work_items, b.shard->work_items);
+        EXPECT_EQ(a.shard->work_id, b.shard->work_id);
+    }
+    ASSERT_EQ(a.merged.has_value(), b.merged.has_value());
+    if (a.merged) {
+        EXPECT_EQ(a.merged->sweep_id, b.merged->sweep_id);
+        EXPECT_EQ(a.merged->count, b.merged->count);
+        EXPECT_EQ(a.merged->missing, b.merged->missing);
+    }
+    ASSERT_EQ(a.machines.size(), b.machines.size());
+    for (std::size_t i = 0; i < a.machines.size(); ++i) {
+        EXPECT_EQ(a.machines[i].device_name, b.machines[i].device_name);
+        EXPECT_EQ(a.machines[i].device, b.machines[i].device);
+        EXPECT_EQ(a.machines[i].threads, b.machines[i].threads);
+        EXPECT_EQ(a.machines[i].created_utc, b.machines[i].created_utc);
+    }
+    ASSERT_EQ(a.machine_baselines.size(), b.machine_baselines.size());
+    for (std::size_t i = 0; i < a.machine_baselines.size(); ++i) {
+        SCOPED_TRACE("machine baseline " + std::to_string(i));
+        expectSameRun(a.machine_baselines[i], b.machine_baselines[i]);
     }
 }
 
@@ -312,6 +393,110 @@ TEST(ResultsJson, MallocTunablesAreKeptOnlyWhenSet) {
     set.environment.malloc_tunables = "glibc.malloc.trim_threshold=1073741824";
     const ResultSet back = resultsFromJson(resultsToJson(set));
     EXPECT_EQ(back.environment.malloc_tunables, set.environment.malloc_tunables);
+}
+
+// A shard's file: its sweep and share, each run's place in the whole sweep.
+ResultSet shardSample() {
+    ResultSet set = sampleResults();
+    set.shard = SweepShard{"0123456789abcdef", 1, 3, 7, "fedcba9876543210"};
+    set.runs[0].shard = ShardPlace{4, true};
+    set.runs[1].shard = ShardPlace{1, true};
+    return set;
+}
+
+// A merged file: two of three shards, each run's machine, the other shard's none.
+ResultSet mergedSample() {
+    ResultSet set = sampleResults();
+    set.merged = MergedShards{"0123456789abcdef", 3, {1}};
+    Environment other = set.environment;
+    other.device_name = "Other CPU";
+    other.created_utc = "2024-05-01T12:03:00Z";
+    set.machines = {set.environment, other};
+    set.runs[0].machine = 0;
+    set.runs[1].machine = 1;
+    RunResult none;
+    none.config.depth = 4;
+    none.metrics.step_ms = 9.5;
+    none.machine = 1;
+    set.machine_baselines.push_back(none);
+    return set;
+}
+
+// The keys of sharded sweeps round-trip, and other files are written as before: none of them
+// appears in a file without shards.
+TEST(ResultsJson, ShardAndMergedFilesRoundTripAndOtherFilesKeepTheirShape) {
+    const std::string plain = resultsToJson(sampleResults());
+    for (const char* key : {"\"shard\"", "\"merged\"", "\"machines\"", "\"machine_baselines\"",
+                            "\"machine\"", "\"sweep_id\""})
+        EXPECT_EQ(plain.find(key), std::string::npos) << key;
+    for (const ResultSet& set : {shardSample(), mergedSample()}) {
+        const std::string text = resultsToJson(set);
+        const ResultSet back = resultsFromJson(text);
+        expectSameResults(set, back);
+        EXPECT_EQ(resultsToJson(back), text);
+    }
+    // An older reader ignores the keys it does not know: the environment stays a valid one.
+    Json merged = Json::parse(resultsToJson(mergedSample()));
+    EXPECT_EQ(merged["environment"]["device_name"], "Some CPU @ 2.0GHz");
+    EXPECT_EQ(merged["machines"][1]["device_name"], "Other CPU");
+    EXPECT_EQ(merged["runs"][1]["machine"], 1);
+    EXPECT_EQ(merged["merged"]["missing"], Json::array({1}));
+}
+
+// What the program could not have written is refused, naming the place.
+TEST(ResultsJson, ShardAndMergedKeysAreReadStrictly) {
+    const Json shard = Json::parse(resultsToJson(shardSample()));
+    const Json merged = Json::parse(resultsToJson(mergedSample()));
+    const auto refusal = [](Json doc, const std::function<void(Json&)>& change) {
+        change(doc);
+        return rejectionOf(doc);
+    };
+    EXPECT_EQ(refusal(shard, [](Json& d) { d["shard"]["sweep_id"] = "XYZ"; }),
+              "shard.sweep_id: expected 16 hex digits (0-9, a-f), got \"XYZ\"");
+    EXPECT_CONTAINS(refusal(shard, [](Json& d) { d["shard"]["index"] = 3; }), "shard.index: ");
+    EXPECT_CONTAINS(refusal(shard, [](Json& d) { d["shard"]["count"] = 1025; }), "shard.count: ");
+    EXPECT_EQ(refusal(shard, [](Json& d) { d["runs"][1].erase("shard"); }),
+              "runs[1]: missing \"shard\": every run of a shard's file has its place");
+    EXPECT_EQ(refusal(shard, [](Json& d) { d["runs"][0]["shard"]["position"] = 7; }),
+              "runs[0].shard.position: expected a position below the sweep's 7 work items, got 7");
+    EXPECT_CONTAINS(refusal(shard, [](Json& d) { d["runs"][0]["shard"]["owned"] = 1; }),
+                    "runs[0].shard.owned: expected true or false");
+    EXPECT_EQ(refusal(shard, [&](Json& d) { d["merged"] = merged["merged"]; }),
+              "merged: a file is one shard's or merged from shards, not both (it has \"shard\" "
+              "too)");
+    EXPECT_EQ(refusal(merged, [](Json& d) { d["runs"][1]["machine"] = 2; }),
+              "runs[1].machine: expected an index into the file's 2 machines, got 2");
+    EXPECT_EQ(refusal(merged, [](Json& d) { d["runs"][0].erase("machine"); }),
+              "runs[0]: missing \"machine\": every run of a merged file names its shard's "
+              "machine");
+    EXPECT_EQ(refusal(merged, [](Json& d) { d["machines"].erase(1); }),
+              "machines: expected one machine per merged shard (2), got 1");
+    EXPECT_EQ(refusal(merged, [](Json& d) { d.erase("machines"); }),
+              "missing \"machines\": a merged file lists its shards' machines");
+    EXPECT_EQ(refusal(merged, [](Json& d) { d["machine_baselines"][0]["strategy"] = "full"; }),
+              "machine_baselines[0].strategy: a machine baseline is a none run, got \"full\"");
+    EXPECT_EQ(refusal(merged, [](Json& d) { d["machine_baselines"][0].erase("machine"); }),
+              "machine_baselines[0]: missing \"machine\": every run of a merged file names its "
+              "shard's machine");
+    EXPECT_CONTAINS(refusal(merged,
+                            [](Json& d) {
+                                d["merged"]["missing"] = {2, 1};
+                            }),
+                    "merged.missing[1]: ");
+    EXPECT_CONTAINS(refusal(merged,
+                            [](Json& d) {
+                                d["merged"]["missing"] = {0, 1, 2};
+                            }),
+                    "merged.missing");
+    Json plain = Json::parse(resultsToJson(sampleResults()));
+    plain["machines"] = merged["machines"];
+    EXPECT_EQ(rejectionOf(plain),
+              "machines: only a file merged from shards lists machines (no \"merged\")");
+    plain.erase("machines");
+    plain["runs"][0]["shard"] = {{"position", 0}, {"owned", true}};
+    EXPECT_EQ(rejectionOf(plain),
+              "runs[0].shard: a run's place in a shard, but the file is no shard's (it has no "
+              "top-level \"shard\")");
 }
 
 // Which OpenBLAS kernels ran and who chose them; files from another BLAS and older files have
@@ -568,12 +753,25 @@ TEST(ResultsJson, EveryFieldIsCheckedWithItsPath) {
         if (pointer == "/schema") continue;
         const Json::json_pointer ptr(pointer);
         std::string path;  // "/runs/0/metrics/peak_bytes" -> "runs[0].metrics.peak_bytes"
+        std::string previous, beforePrevious;
         for (std::string rest = pointer; !rest.empty();) {
             const auto next = rest.find('/', 1);
             const std::string token = rest.substr(1, next == std::string::npos ? next : next - 1);
             rest = next == std::string::npos ? "" : rest.substr(next);
             const bool index = token.find_first_not_of("0123456789") == std::string::npos;
-            path += index ? "[" + token + "]" : (path.empty() ? "" : ".") + token;
+            // The allocator trace's rows are named by their columns: blocks[3].offset.
+            const bool row = beforePrevious == "segments" || beforePrevious == "blocks";
+            if (index && row && path.find("allocator_trace") != std::string::npos) {
+                const std::string trace = pointer.substr(0, pointer.find("allocator_trace") + 15);
+                const Json& header =
+                    good[Json::json_pointer(trace)]
+                        [beforePrevious == "blocks" ? "block_columns" : "segment_columns"];
+                path += "." + header[std::stoul(token)].get<std::string>();
+            } else {
+                path += index ? "[" + token + "]" : (path.empty() ? "" : ".") + token;
+            }
+            beforePrevious = previous;
+            previous = token;
         }
         Json doc = good;
         doc[ptr] = Json::object({{"x", 1}});
@@ -582,11 +780,14 @@ TEST(ResultsJson, EveryFieldIsCheckedWithItsPath) {
 
         Json parent = good[ptr.parent_pointer()];
         // Keys added after schema 1 shipped may be absent, so older files still open.
-        const bool optional = ptr.back() == "prediction" || ptr.back() == "schedule" ||
-                              ptr.back() == "forward_counts" || ptr.back() == "optimal_step_ms" ||
-                              ptr.back() == "predicted_frontier" ||
-                              ptr.back() == "memory_limit_mib" || ptr.back() == "note" ||
-                              ptr.back() == "out_of_memory" || ptr.back() == "notes";
+        const bool optional =
+            ptr.back() == "prediction" || ptr.back() == "schedule" ||
+            ptr.back() == "forward_counts" || ptr.back() == "optimal_step_ms" ||
+            ptr.back() == "predicted_frontier" || ptr.back() == "memory_limit_mib" ||
+            ptr.back() == "note" || ptr.back() == "out_of_memory" || ptr.back() == "notes" ||
+            ptr.back() == "allocator" || ptr.back() == "allocator_trace" ||
+            ptr.back() == "unlisted_blocks" || ptr.back() == "minor_faults_per_step" ||
+            ptr.back() == "reserved_peak_bytes";
         if (parent.is_object() && !optional) {
             doc = good;
             doc[ptr.parent_pointer()].erase(ptr.back());
@@ -598,6 +799,89 @@ TEST(ResultsJson, EveryFieldIsCheckedWithItsPath) {
         ++checked;
     }
     EXPECT_GT(checked, 100);
+}
+
+// The caching allocator's keys: written only when set (a run under the system allocator, and
+// every older file, has none), read back exactly; the older "cuda_allocator" reads as CUDA's;
+// what the program could not have written is refused with its place.
+TEST(ResultsJson, AllocatorKeysRoundTripAndImpossibleTracesAreRefused) {
+    ResultSet plain = sampleResults();
+    for (RunResult& run : plain.runs) {
+        run.allocator.reset();
+        run.allocator_trace.reset();
+        run.metrics.minor_faults_per_step.reset();
+        if (run.prediction) run.prediction->reserved_peak_bytes.reset();
+    }
+    const std::string plainText = resultsToJson(plain);
+    for (const char* key : {"\"allocator\": {", "allocator_trace", "cuda_allocator",
+                            "minor_faults_per_step", "reserved_peak_bytes"})
+        EXPECT_EQ(plainText.find(key), std::string::npos) << key;
+
+    const Json good = sampleDocument();
+    const Json& trace = good["runs"][0]["allocator_trace"];
+    EXPECT_EQ(trace["blocks"][1], Json::parse("[1, 1048576, 4194304, 4194300, 0.25, 1.5, 1, 0]"));
+    EXPECT_EQ(trace["segments"][0], Json::parse("[2097152, true, null, null]"));
+    EXPECT_EQ(good["runs"][0]["allocator"]["source"], "caching-model");
+    EXPECT_EQ(good["runs"][0]["metrics"]["minor_faults_per_step"], 12998.5);
+    EXPECT_EQ(good["runs"][0]["prediction"]["reserved_peak_bytes"], 148897792);
+
+    // A file from before the CPU model: CUDA's counts under their old name, no source.
+    Json older = good;
+    Json stats = older["runs"][0]["allocator"];
+    stats.erase("source");
+    older["runs"][0].erase("allocator");
+    older["runs"][0]["cuda_allocator"] = stats;
+    const ResultSet loaded = resultsFromJson(older.dump());
+    ASSERT_TRUE(loaded.runs[0].allocator);
+    EXPECT_EQ(loaded.runs[0].allocator->source, AllocatorSource::Cuda);
+    EXPECT_EQ(loaded.runs[0].allocator->reserved_peak, 148897792);
+    older["runs"][0]["allocator"] = good["runs"][0]["allocator"];
+    EXPECT_CONTAINS(rejectionOf(older), "runs[0].cuda_allocator: ");
+
+    const auto refused = [&](const char* pointer, const Json& value) {
+        Json doc = good;
+        doc[Json::json_pointer(pointer)] = value;
+        return rejectionOf(doc);
+    };
+    EXPECT_EQ(refused("/runs/0/allocator_trace/blocks/3/2", -1536),
+              "runs[0].allocator_trace.blocks[3].size: expected an integer from 1 to "
+              "9007199254740992, got -1536");
+    EXPECT_EQ(refused("/runs/0/allocator_trace/segments/1/0", -5),
+              "runs[0].allocator_trace.segments[1].size: expected an integer from 1 to "
+              "9007199254740992, got -5");
+    EXPECT_EQ(refused("/runs/0/allocator_trace/blocks/3/1", 2097152 - 1024),
+              "runs[0].allocator_trace.blocks[3].offset: a block of 1536 bytes at 2096128 ends "
+              "past its segment 0 of 2097152 bytes");
+    EXPECT_EQ(refused("/runs/0/allocator_trace/blocks/1/0", 3),
+              "runs[0].allocator_trace.blocks[1].segment: expected an integer from 0 to 2, got 3");
+    EXPECT_EQ(refused("/runs/0/allocator_trace/blocks/1/3", 4194305),
+              "runs[0].allocator_trace.blocks[1].requested: expected an integer from 1 to "
+              "4194304, got 4194305");
+    EXPECT_EQ(refused("/runs/0/allocator_trace/blocks/1/5", 0.125),
+              "runs[0].allocator_trace.blocks[1].freed_ms: expected allocated_ms (0.25) or "
+              "later, got 0.125");
+    EXPECT_EQ(refused("/runs/0/allocator_trace/blocks/2/7", 6),
+              "runs[0].allocator_trace.blocks[2].block: expected an integer from -1 to 5, got 6");
+    EXPECT_EQ(refused("/runs/0/allocator_trace/blocks/2", Json::parse("[2, 0, 512]")),
+              "runs[0].allocator_trace.blocks[2]: expected 8 values, got 3");
+    EXPECT_EQ(refused("/runs/0/allocator_trace/block_columns/1", "address"),
+              "runs[0].allocator_trace.block_columns[1]: expected \"offset\": the columns are "
+              "[\"segment\",\"offset\",\"size\",\"requested\",\"allocated_ms\",\"freed_ms\","
+              "\"phase\",\"block\"]");
+    EXPECT_EQ(refused("/runs/0/allocator/allocated_peak", 100),
+              "runs[0].allocator.allocated_peak: expected at least allocated_start (8806400), "
+              "got 100");
+    EXPECT_EQ(refused("/runs/0/allocator/reserved_start", 100),
+              "runs[0].allocator.reserved_start: expected at least allocated_start (8806400), "
+              "got 100");
+    EXPECT_EQ(refused("/runs/0/allocator/source", "jemalloc"),
+              "runs[0].allocator.source: unknown value \"jemalloc\" (expected \"cuda\" or "
+              "\"caching-model\")");
+    EXPECT_CONTAINS(refused("/runs/0/metrics/minor_faults_per_step", -1),
+                    "runs[0].metrics.minor_faults_per_step: expected a finite number of 0 or "
+                    "more");
+    EXPECT_CONTAINS(refused("/runs/0/allocator_trace/unlisted_blocks", 0),
+                    "runs[0].allocator_trace.unlisted_blocks: ");
 }
 
 TEST(ResultsJson, TruncatedOrDamagedTextNeverEscapesAsAnotherError) {
@@ -650,12 +934,14 @@ TEST(ResultsJson, NonFiniteDoublesAreWrittenAsStringsAndReadBack) {
     set.predicted_frontier = {{1024, nan}, {2048, inf}};
 
     const std::string text = resultsToJson(set);
-    // No number became null: the only null is the first run's absent error.
+    // No number became null: the only null is the first run's absent error (and the allocator
+    // trace's times outside the step, null by design).
     const Json doc = Json::parse(text);
     std::vector<std::string> nulls;
     const std::function<void(const Json&, const std::string&)> findNulls =
         [&](const Json& j, const std::string& at) {
-            if (j.is_null()) nulls.push_back(at);
+            if (j.is_null() && at.find("/allocator_trace/") == std::string::npos)
+                nulls.push_back(at);
             if (j.is_object())
                 for (const auto& [key, value] : j.items()) findNulls(value, at + "/" + key);
             if (j.is_array())
@@ -958,6 +1244,11 @@ TEST(SummaryCsv, HeaderRowsAndQuoting) {
     every.grad_check.max_abs_diff = 3.5e-3;
     every.prediction = PredictedMetrics{static_cast<std::int64_t>(42 * kMiB), 0, 200.0, 180.0};
     every.metrics.gflop_per_s = 12.5;
+    // The caching allocator's counts and the forecast's, in bytes; page faults per step.
+    every.allocator =
+        AllocatorStats{AllocatorSource::CachingModel, 10485760, 52428800, 12582912, 62914560};
+    every.prediction->reserved_peak_bytes = 65011712;
+    every.metrics.minor_faults_per_step = 3.5;
     RunResult failed = none;
     failed.strategy = test::strategy("from:10");
     failed.config.block = BlockKind::Transformer;
@@ -973,14 +1264,16 @@ TEST(SummaryCsv, HeaderRowsAndQuoting) {
         "optimal_step_ms,slower_than_optimal_pct,grad_check,max_abs_diff,error,block,depth,width,"
         "seq,batch,dtype,device,gflop_per_s,step_ci_low_ms,step_ci_high_ms,step_ci_95,"
         "step_cv_pct,step_fastest_ms,step_cpu_ms,time_added_low_pct,time_added_high_pct,"
-        "time_within_noise\n"
+        "time_within_noise,reserved_start_bytes,reserved_peak_bytes,"
+        "predicted_reserved_peak_bytes,minor_faults_per_step\n"
         "none,100.000,80.000,200.000,0.00,0.00,,,,,,,,pass,0,,ffn,20,256,512,2,float32,cpu,"
-        ",,,,,200.000,,,,\n"
+        ",,,,,200.000,,,,,,,,\n"
         "every:2,40.000,10.500,250.000,60.00,25.00,2.400,42.000,5.00,200.000,-20.00,180.000,"
-        "11.11,fail,0.0035,,ffn,20,256,512,2,float32,cpu,12.50,,,,,250.000,,,,\n"
+        "11.11,fail,0.0035,,ffn,20,256,512,2,float32,cpu,12.50,,,,,250.000,,,,,"
+        "12582912,62914560,65011712,3.5\n"
         "from:10,100.000,80.000,200.000,,,,,,,,,,not checked,,"
         "\"out of memory: \"\"big\"\"\nsecond line\",transformer,20,256,512,2,bfloat16,cpu,"
-        ",,,,,,,,,\n";
+        ",,,,,,,,,,,,,\n";
     EXPECT_EQ(csv, expected);
 
     TempDir dir;

@@ -3,8 +3,10 @@
 
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <thread>
 
+#include "ckptlab/results_merge.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
@@ -259,4 +261,63 @@ TEST(Runner, CheckThrowsWhatTheSweepCheckRefuses) {
     EXPECT_THROW(Runner().scaling(c, ScalingAxis::Depth, {4, 4}, {Strategy{}}), ConfigError);
     const SweepCheck ok = Runner::check(sweepOf(c, {"none", "full"}));
     EXPECT_EQ(ok.strategies, parseStrategies({"none", "full"}));
+}
+
+// Each kind of sweep dealt to two shards: every shard runs the none of each size it measures,
+// the shards name one sweep, and merged they hold the whole sweep's runs in its order with the
+// same bytes, timelines and gradient checks (none of which depends on the process). A Pareto
+// sweep's budgets come from each shard's own cost model: its memory, so the same list.
+TEST(Runner, ShardsOfEachSweepKindMergeIntoTheWholeSweep) {
+    const ExperimentConfig config = tinyChain(BlockKind::Ffn);
+    const std::vector<Strategy> strategies = parseStrategies({"none", "full", "every:2"});
+    using Measure = std::function<ResultSet(Runner&)>;
+    const std::vector<std::pair<std::string, Measure>> kinds{
+        {"sweep", [&](Runner& r) { return r.sweep(config, strategies); }},
+        {"scaling",
+         [&](Runner& r) {
+             return r.scaling(config, ScalingAxis::Seq, {16, 32}, strategies);
+         }},
+        {"pareto", [&](Runner& r) { return r.pareto(config, strategies, 2); }}};
+    for (const auto& [kind, measure] : kinds) {
+        SCOPED_TRACE(kind);
+        Runner unsharded;
+        const ResultSet whole = measure(unsharded);
+        EXPECT_FALSE(whole.shard);
+        std::vector<ShardFile> shards;
+        for (int k = 0; k < 2; ++k) {
+            Runner runner;
+            runner.useShard({k, 2});
+            shards.push_back({kind + "-" + std::to_string(k) + ".json", measure(runner)});
+            const ResultSet& shard = shards.back().results;
+            ASSERT_TRUE(shard.shard);
+            EXPECT_EQ(shard.shard->index, k);
+            EXPECT_EQ(shard.shard->work_items, static_cast<int>(whole.runs.size()));
+            // A none at every size it measures.
+            for (const RunResult& run : shard.runs) {
+                ASSERT_TRUE(run.shard);
+                bool none = false;
+                for (const RunResult& other : shard.runs)
+                    none =
+                        none || (isBaseline(other.strategy) && sameStep(other.config, run.config));
+                EXPECT_TRUE(none) << run.strategy << " at seq " << run.config.seq;
+            }
+        }
+        EXPECT_EQ(shards[0].results.shard->sweep_id, shards[1].results.shard->sweep_id);
+        const ResultSet merged = mergeShards(shards);
+        ASSERT_EQ(merged.runs.size(), whole.runs.size());
+        for (std::size_t i = 0; i < whole.runs.size(); ++i) {
+            const RunResult &w = whole.runs[i], &m = merged.runs[i];
+            ASSERT_EQ(m.strategy, w.strategy) << i;
+            EXPECT_EQ(m.config.seq, w.config.seq) << i;
+            EXPECT_EQ(m.machine, static_cast<int>(i % 2)) << i;
+            EXPECT_TRUE(m.ok()) << m.strategy;
+            if (needsCostModel(w.strategy)) continue;  // its schedule weighs measured times
+            EXPECT_EQ(m.metrics.peak_bytes, w.metrics.peak_bytes) << w.strategy;
+            EXPECT_EQ(m.timeline.size(), w.timeline.size()) << w.strategy;
+            EXPECT_EQ(m.forward_counts, w.forward_counts) << w.strategy;
+            EXPECT_EQ(m.schedule, w.schedule) << w.strategy;
+            // Bitwise on CPU: each process replays the same kernels on the same shapes.
+            EXPECT_EQ(m.grad_check.max_abs_diff, w.grad_check.max_abs_diff) << w.strategy;
+        }
+    }
 }

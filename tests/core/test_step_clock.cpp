@@ -96,7 +96,9 @@ TEST(StepClock, SweepReportsTheMatmulRateOfEachRun) {
         // flops.cpp's formulas, in the same order: bitwise.
         EXPECT_EQ(*run.metrics.step_gflop, flops / 1e9);
         EXPECT_EQ(*run.metrics.gflop_per_s, flops / (run.metrics.step_ms * 1e-3) / 1e9);
-        EXPECT_FALSE(run.cuda_allocator);
+        // On the CPU no CUDA counts: the caching CPU allocator's own, the default.
+        ASSERT_TRUE(run.allocator);
+        EXPECT_EQ(run.allocator->source, AllocatorSource::CachingModel);
     }
     // full recomputes every block's forward once: a third more matmul work than none.
     // Three roundings (two divisions by 1e9, one ratio) against the exact 4/3.

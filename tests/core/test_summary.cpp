@@ -63,6 +63,31 @@ TEST(Summary, PredictionErrorsArePercentOfTheMeasurement) {
     EXPECT_FALSE(summarizeRun(run, nullptr).peak_error_pct);
 }
 
+// The caching allocator's counts, whole, from the run; empty without them (never 0), and kept
+// for a failed run, up to where it stopped.
+TEST(Summary, ReservedBytesComeFromTheAllocatorsCounts) {
+    RunResult run = makeRun("full", 50, 20, 400);
+    SummaryRow row = summarizeRun(run, nullptr);
+    EXPECT_FALSE(row.reserved_peak_mib || row.reserved_start_mib || row.allocated_peak_mib ||
+                 row.allocator_source || row.predicted_reserved_peak_mib);
+    run.allocator = AllocatorStats{AllocatorSource::CachingModel, 8 * 1048576, 58 * 1048576,
+                                   10 * 1048576, 66 * 1048576};
+    run.prediction = PredictedMetrics{
+        static_cast<std::int64_t>(45 * kMiB), 0, 500.0, {}, static_cast<std::int64_t>(70 * kMiB)};
+    row = summarizeRun(run, nullptr);
+    ASSERT_TRUE(row.reserved_peak_mib && row.reserved_start_mib && row.allocated_peak_mib);
+    EXPECT_EQ(row.allocator_source, AllocatorSource::CachingModel);
+    EXPECT_DOUBLE_EQ(*row.reserved_start_mib, 10.0);
+    EXPECT_DOUBLE_EQ(*row.reserved_peak_mib, 66.0);
+    EXPECT_DOUBLE_EQ(*row.allocated_peak_mib, 58.0);
+    ASSERT_TRUE(row.predicted_reserved_peak_mib);
+    EXPECT_DOUBLE_EQ(*row.predicted_reserved_peak_mib, 70.0);
+    run.error = "out of memory";
+    row = summarizeRun(run, nullptr);
+    EXPECT_TRUE(row.reserved_peak_mib);
+    EXPECT_FALSE(row.predicted_reserved_peak_mib);  // as every forecast of a failed run
+}
+
 TEST(Summary, FastestRepeatIsTheSmallestSample) {
     RunResult run = makeRun("full", 50, 20, 400);
     EXPECT_DOUBLE_EQ(fastestStepMs(run), 400.0);  // no samples kept: the median

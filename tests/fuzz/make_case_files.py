@@ -146,6 +146,52 @@ def main():
     corrupt("schedule-past-model.json", edited(lambda d: run0(d).update(schedule="0 1 2 3 4 5 6 7 999999")))
     corrupt("forward-counts-size.json", edited(lambda d: run0(d).update(forward_counts=[1] * 1000)))
 
+    # The caching allocator's counts and segments: a trace the program could not have written.
+    def with_trace(d):
+        r = run0(d)
+        r["config"]["allocator"] = "caching"
+        r["metrics"]["minor_faults_per_step"] = 0.0
+        r["allocator"] = {"source": "caching-model", "allocated_start": 35328,
+                          "allocated_peak": 74240, "reserved_start": 2097152,
+                          "reserved_peak": 2097152}
+        r["allocator_trace"] = {
+            "phase_codes": ["idle", "forward", "loss", "recompute", "backward", "optimizer"],
+            "segment_columns": ["size", "small_pool", "created_ms", "released_ms"],
+            "segments": [[2097152, True, None, None]],
+            "block_columns": ["segment", "offset", "size", "requested", "allocated_ms",
+                              "freed_ms", "phase", "block"],
+            "blocks": [[0, 0, 34816, 34560, None, None, 0, -1],
+                       [0, 34816, 512, 512, None, None, 0, -1],
+                       [0, 35328, 512, 32, 0.061663, 0.462815, 1, 0]]}
+        return r
+
+    def trace_edit(change):
+        def edit(d):
+            change(with_trace(d))
+        return edited(edit)
+    corrupt("trace-negative-size.json",
+            trace_edit(lambda r: r["allocator_trace"]["blocks"][2].__setitem__(2, -512)))
+    corrupt("trace-block-outside-segment.json",
+            trace_edit(lambda r: r["allocator_trace"]["blocks"][2].__setitem__(1, 2097152 - 256)))
+    corrupt("trace-segment-out-of-range.json",
+            trace_edit(lambda r: r["allocator_trace"]["blocks"][1].__setitem__(0, 1)))
+    corrupt("trace-requested-above-size.json",
+            trace_edit(lambda r: r["allocator_trace"]["blocks"][0].__setitem__(3, 34817)))
+    corrupt("trace-freed-before-allocated.json",
+            trace_edit(lambda r: r["allocator_trace"]["blocks"][2].__setitem__(5, 0.01)))
+    corrupt("trace-short-row.json",
+            trace_edit(lambda r: r["allocator_trace"]["blocks"][2].pop()))
+    corrupt("trace-columns-renamed.json",
+            trace_edit(lambda r: r["allocator_trace"]["block_columns"].__setitem__(1, "address")))
+    corrupt("allocator-peak-below-start.json",
+            trace_edit(lambda r: r["allocator"].update(reserved_peak=1024)))
+    corrupt("allocator-unknown-source.json",
+            trace_edit(lambda r: r["allocator"].update(source="jemalloc")))
+    corrupt("allocator-and-cuda-allocator.json",
+            trace_edit(lambda r: r.update(cuda_allocator={"allocated_start": 0, "allocated_peak": 0,
+                                                          "reserved_start": 0, "reserved_peak": 0})))
+    corrupt("unknown-allocator-kind.json", edited(lambda d: run0(d)["config"].update(allocator="jemalloc")))
+
     # Nesting 10,000 deep where an object belongs.
     corrupt("nesting-10000.json", good_text.replace('"environment": ', '"environment": ' + "[" * 10000 + "]" * 10000 + ', "x": ', 1))
     corrupt("nesting-10000-top.json", "[" * 10000 + "]" * 10000)
@@ -216,6 +262,38 @@ def main():
         r["out_of_memory"] = {"requested_bytes": 4096, "allocated_bytes": 35000,
                               "limit_bytes": 31457, "phase": "forward", "block": 2, "t_ms": 0.12}
     valid("newest-keys.json", edited(newest))
+    def shard(d):  # one shard's file (--shard 1/2): the sweep, its share, each run's place
+        d["shard"] = {"sweep_id": "0123456789abcdef", "index": 1, "count": 2, "work_items": 4,
+                      "work_id": "fedcba9876543210"}
+        for position, r in zip((0, 1, 3), d["runs"]):
+            r["shard"] = {"position": position, "owned": position % 2 == 1}
+    valid("shard.json", edited(shard))
+    def merged(d):  # merged from 2 shards on two machines, with the other shard's none
+        d["merged"] = {"sweep_id": "0123456789abcdef", "count": 3, "missing": [2]}
+        other = copy.deepcopy(d["environment"])
+        other.update(device_name="Other <CPU> \u00e9", created_utc="2026-12-02T10:00:00Z")
+        d["machines"] = [copy.deepcopy(d["environment"]), other]
+        for machine, r in zip((0, 1, 0), d["runs"]):
+            r["machine"] = machine
+        none = copy.deepcopy(d["runs"][0])
+        none.update(machine=1, blocks=[], phases=[])
+        for column in ("t_ms", "delta", "total", "phase", "block"):
+            none["timeline"][column] = []
+        d["machine_baselines"] = [none]
+    valid("merged.json", edited(merged))
+    corrupt("merged-machine-past-machines.json",
+            edited(lambda d: (merged(d), d["runs"][1].update(machine=2))))
+    corrupt("shard-and-merged.json", edited(lambda d: (shard(d), merged(d))))
+    corrupt("shard-run-without-place.json", edited(lambda d: (shard(d), d["runs"][2].pop("shard"))))
+    corrupt("shard-bad-sweep-id.json",
+            edited(lambda d: (shard(d), d["shard"].update(sweep_id="not-hex-at-all!"))))
+    def caching_allocator(d):  # the caching CPU allocator's keys, and a prediction of reserved
+        r = with_trace(d)
+        r["prediction"]["reserved_peak_bytes"] = 2097152
+        r["allocator_trace"]["unlisted_blocks"] = 2
+        d["runs"][1]["config"]["allocator"] = "system"  # never written (absent means it), read alike
+        d["runs"][1]["metrics"]["minor_faults_per_step"] = 61.5
+    valid("caching-allocator.json", edited(caching_allocator))
 
 
 if __name__ == "__main__":

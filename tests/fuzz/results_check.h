@@ -10,9 +10,11 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "ckptlab/planner.h"
 #include "ckptlab/results_io.h"
+#include "ckptlab/results_merge.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 #include "ckptlab/sweep_policy.h"
@@ -91,13 +93,16 @@ inline Outcome checkResultsText(const std::string& text, std::string* message = 
     if (resultsToJson(reloaded) != saved) violation("save, load, save changes the text", saved);
     if (reloaded.runs.size() != results.runs.size()) violation("runs lost in a round trip", saved);
 
-    const Environment& e = results.environment;
-    for (const std::string* text : {&e.ckptlab_version, &e.libtorch_version, &e.device,
-                                    &e.device_name, &e.dtype, &e.blas, &e.created_utc})
-        checkText(*text, false);
-    if (const auto& kernel = e.blas_kernel)
-        for (const std::string* text : {&kernel->name, &kernel->replaced, &kernel->better})
+    std::vector<const Environment*> environments{&results.environment};
+    for (const Environment& machine : results.machines) environments.push_back(&machine);
+    for (const Environment* e : environments) {  // a merged file's machines are shown too
+        for (const std::string* text : {&e->ckptlab_version, &e->libtorch_version, &e->device,
+                                        &e->device_name, &e->dtype, &e->blas, &e->created_utc})
             checkText(*text, false);
+        if (const auto& kernel = e->blas_kernel)
+            for (const std::string* text : {&kernel->name, &kernel->replaced, &kernel->better})
+                checkText(*text, false);
+    }
     for (const std::string& note : results.notes) checkText(note, false);
     for (const RunResult& run : results.runs) {
         checkText(run.strategy.name(), true);
@@ -107,6 +112,7 @@ inline Outcome checkResultsText(const std::string& text, std::string* message = 
 
     // What the CLI and the app compute from a loaded file, short of drawing it.
     (void)summarize(results);
+    (void)runMachineNames(results);
     (void)withFastestSteps(results);
     (void)summaryCsv(results);
     (void)chromeTraceJson(results);
@@ -132,6 +138,25 @@ inline Outcome checkResultsText(const std::string& text, std::string* message = 
         }
         (void)forwardCounts(plan, units);
         (void)checkpointSpans(plan);
+    }
+    // The allocator's segments chart indexes segments by a block's number and draws its bytes
+    // at its offset: whatever loads must hold together.
+    for (const RunResult& run : results.runs) {
+        if (const auto& a = run.allocator) {
+            if (a->allocated_peak < a->allocated_start || a->reserved_peak < a->reserved_start ||
+                a->reserved_start < a->allocated_start || a->reserved_peak < a->allocated_peak)
+                violation("allocator counts that cannot be", std::to_string(a->reserved_peak));
+        }
+        if (!run.allocator_trace) continue;
+        const AllocatorTrace& trace = *run.allocator_trace;
+        for (const SegmentBlock& b : trace.blocks) {
+            if (b.segment < 0 || b.segment >= static_cast<int>(trace.segments.size()))
+                violation("a trace block's segment out of range", std::to_string(b.segment));
+            const std::int64_t size = trace.segments[static_cast<std::size_t>(b.segment)].size;
+            if (b.offset < 0 || b.size <= 0 || b.requested <= 0 || b.requested > b.size ||
+                b.offset > size - b.size)
+                violation("a trace block outside its segment", std::to_string(b.offset));
+        }
     }
     return Outcome::Loaded;
 }

@@ -71,6 +71,7 @@ inline ExperimentConfig everyFieldChanged() {
     c.time_limit_s = 30.5;
     c.memory_limit_mib = 123.5;
     c.keep_grads = true;
+    c.allocator = AllocatorKind::System;
     return c;
 }
 

@@ -404,7 +404,8 @@ private Q_SLOTS:
         const QStringList written =
             exportAllCharts(makeScalingSet(), dir.path(), true, true, 1, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QCOMPARE(written.size(), 14);  // five charts, the scaling time chart and the schedules
+        // six charts, the scaling time chart and the schedules
+        QCOMPARE(written.size(), 16);
         for (const char* name :
              {"scaling.png", "scaling.svg", "scaling_time.png", "scaling_time.svg"})
             QVERIFY2(written.contains(dir.filePath(QLatin1String(name))), name);
@@ -674,7 +675,7 @@ private Q_SLOTS:
         QVERIFY(limitBar);
         QTemporaryDir dir;
         QString error;
-        QCOMPARE(exportAllCharts(set, dir.path(), true, true, 1, &error).size(), 10);
+        QCOMPARE(exportAllCharts(set, dir.path(), true, true, 1, &error).size(), 12);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         const QString out = qEnvironmentVariable("CKPTLAB_CHART_DIR");
         if (!out.isEmpty()) exportAllCharts(set, out + "/limited", true, false, 1, &error);
@@ -706,7 +707,7 @@ private Q_SLOTS:
         QVERIFY(lifetimes->series().isEmpty());
         QTemporaryDir dir;
         QString error;
-        QCOMPARE(exportAllCharts(empty, dir.path(), true, true, 1, &error).size(), 10);
+        QCOMPARE(exportAllCharts(empty, dir.path(), true, true, 1, &error).size(), 12);
         QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 
@@ -783,7 +784,7 @@ private Q_SLOTS:
         const QString sub = dir.filePath(QStringLiteral("slides/charts"));  // created on demand
         const QStringList both = exportAllCharts(set, sub, true, true, 2, &error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
-        QCOMPARE(both.size(), 10);
+        QCOMPARE(both.size(), 12);
         const QImage schedules(QDir(sub).filePath(QStringLiteral("schedules.png")));
         QCOMPARE(schedules.width(), kExportSize.width() * 2);
         QVERIFY(inkAndColors(schedules).first > 0.01);
@@ -795,8 +796,8 @@ private Q_SLOTS:
             QVERIFY(inkAndColors(QImage(png)).first > 0.01);
             QVERIFY(QSvgRenderer(QDir(sub).filePath(QLatin1String(stem) + ".svg")).isValid());
         }
-        QCOMPARE(exportAllCharts(set, dir.filePath("png"), true, false, 1, &error).size(), 5);
-        QCOMPARE(exportAllCharts(set, dir.filePath("svg"), false, true, 1, &error).size(), 5);
+        QCOMPARE(exportAllCharts(set, dir.filePath("png"), true, false, 1, &error).size(), 6);
+        QCOMPARE(exportAllCharts(set, dir.filePath("svg"), false, true, 1, &error).size(), 6);
     }
 
     void viewReportsClicksAndHover() {

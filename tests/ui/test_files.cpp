@@ -350,7 +350,7 @@ void TestFiles::exportsCharts() {
 
     const QString folder = m_dir.filePath(QStringLiteral("slides"));
     const QStringList written = exporter->exportAll(folder);
-    QCOMPARE(written.size(), 10);  // four charts and the schedules, PNG and SVG each
+    QCOMPARE(written.size(), 12);  // five charts and the schedules, PNG and SVG each
     for (const QString& path : written) {
         if (path.endsWith(QLatin1String(".png"))) {
             const QImage image(path);

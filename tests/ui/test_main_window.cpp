@@ -52,6 +52,7 @@ class TestMainWindow : public WindowTest {
 private Q_SLOTS:
     void iconIsCompiledIn();
     void transformerOnlyFields();
+    void allocatorChoice();
     void runsTinySweepIntoTableAndCharts();
     void selectionIsSharedEverywhere();
 };
@@ -79,6 +80,27 @@ void TestMainWindow::transformerOnlyFields() {
     depth->setValue(100000);
     QCOMPARE(depth->value(), int(limits::depth.max));
     QCOMPARE(parameters.config().depth, int(limits::depth.max));
+}
+
+void TestMainWindow::allocatorChoice() {
+    ParameterPanel parameters;
+    auto* allocator = parameters.findChild<QComboBox*>(QStringLiteral("allocator"));
+    QVERIFY(allocator);
+    QCOMPARE(allocator->count(), 2);
+    QVERIFY(parameters.config().allocator == AllocatorKind::Caching);  // the default
+    QCOMPARE(allocator->currentText(), QStringLiteral("caching (as CUDA)"));
+    ExperimentConfig c;
+    c.allocator = AllocatorKind::System;
+    parameters.setConfig(c);
+    QCOMPARE(allocator->currentText(), QStringLiteral("system (malloc)"));
+    QVERIFY(parameters.config().allocator == AllocatorKind::System);
+    allocator->setCurrentIndex(allocator->findData(int(AllocatorKind::Caching)));
+    QVERIFY(parameters.config().allocator == AllocatorKind::Caching);
+    // Each choice says what it measures.
+    for (int i = 0; i < allocator->count(); ++i)
+        QVERIFY(!allocator->itemData(i, Qt::ToolTipRole).toString().isEmpty());
+    QVERIFY(allocator->toolTip().contains(QLatin1String("CUDA")));
+    QVERIFY(allocator->isEnabled());  // on the CPU, where it applies
 }
 
 void TestMainWindow::runsTinySweepIntoTableAndCharts() {

@@ -66,6 +66,7 @@ private Q_SLOTS:
     void copiesSelectedRowsAsTsv();
     void showsOutOfMemoryWhereItHappened();
     void gradNoteInTooltip();
+    void reservedPeakBesideTheAllocated();
 };
 
 void TestResultsModel::passesModelTester() {
@@ -243,8 +244,9 @@ void TestResultsModel::showsOutOfMemoryWhereItHappened() {
     QVERIFY(!model.index(1, ResultsTableModel::StrategyColumn).data(Qt::BackgroundRole).isValid());
     // Copied rows say the same.
     const QString tsv = model.toTsv({0});
-    QVERIFY2(tsv.contains(QStringLiteral("none\t61.50 (partial)\t100.00\t—\t—\tout of memory\t—")),
-             qPrintable(tsv));
+    QVERIFY2(
+        tsv.contains(QStringLiteral("none\t61.50 (partial)\t100.00\t—\t—\t—\tout of memory\t—")),
+        qPrintable(tsv));
     QVERIFY(tsv.trimmed().endsWith(QStringLiteral("out of memory at backward of block 7")));
 }
 
@@ -266,6 +268,52 @@ void TestResultsModel::gradNoteInTooltip() {
                  .data(Qt::ToolTipRole)
                  .toString()
                  .contains(QLatin1Char('\n')));
+}
+
+// The caching allocator's reserved peak, whole, beside the peak; "—" with the reason where a run
+// has none, never 0; the forecast's in the tooltips.
+void TestResultsModel::reservedPeakBesideTheAllocated() {
+    ResultSet set = makeSet();
+    set.runs[1].allocator = AllocatorStats{AllocatorSource::CachingModel, std::int64_t(10 * kMiB),
+                                           std::int64_t(50.25 * kMiB), std::int64_t(12 * kMiB),
+                                           std::int64_t(60 * kMiB)};
+    set.runs[1].prediction->reserved_peak_bytes = std::int64_t(62 * kMiB);
+    set.runs[2].config.allocator = AllocatorKind::System;
+    set.runs[3].allocator = AllocatorStats{AllocatorSource::Cuda, 0, std::int64_t(51 * kMiB), 0,
+                                           std::int64_t(64 * kMiB)};
+    ResultsTableModel model;
+    model.setResults(set);
+    const int column = ResultsTableModel::ReservedPeakColumn;
+    QCOMPARE(model.headerData(column, Qt::Horizontal).toString(),
+             QStringLiteral("Reserved peak (MiB)"));
+    QCOMPARE(cell(model, 1, column), QStringLiteral("60.00"));
+    QCOMPARE(cell(model, 3, column), QStringLiteral("64.00"));
+    const auto tip = [&](int row) {
+        return model.index(row, column).data(Qt::ToolTipRole).toString();
+    };
+    for (const char* part :
+         {"held 60.00 MiB", "12.00 MiB when the step began", "allocated peak: 50.25 MiB",
+          "follows the rules of CUDA's", "Forecast before the run: 62.00 MiB"})
+        QVERIFY2(tip(1).contains(QLatin1String(part)), qPrintable(tip(1)));
+    QVERIFY2(tip(3).contains(QLatin1String("Counted by CUDA's caching allocator")),
+             qPrintable(tip(3)));
+    // No numbers: a dash and why.
+    QCOMPARE(cell(model, 0, column), QStringLiteral("—"));
+    QCOMPARE(cell(model, 2, column), QStringLiteral("—"));
+    QVERIFY2(tip(2).contains(QLatin1String("system allocator (malloc)")), qPrintable(tip(2)));
+    QVERIFY2(tip(0).contains(QLatin1String("written before")), qPrintable(tip(0)));
+    // The forecast's reserved peak beside the predicted peak too.
+    QVERIFY(model.index(1, ResultsTableModel::PredictedPeakColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QLatin1String("62.00 MiB")));
+    // Sorted by the number; runs without one sort below every number.
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(ResultsTableModel::SortRole);
+    proxy.sort(column, Qt::DescendingOrder);
+    QCOMPARE(cell(proxy, 0, ResultsTableModel::StrategyColumn), QStringLiteral("seed-bug:2"));
+    QCOMPARE(cell(proxy, 1, ResultsTableModel::StrategyColumn), QStringLiteral("full"));
 }
 
 QTEST_MAIN(TestResultsModel)

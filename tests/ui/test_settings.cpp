@@ -86,6 +86,7 @@ void TestSettings::windowRestoresLastSession() {
     ExperimentConfig c;
     c.depth = 6;
     c.width = 48;
+    c.allocator = AllocatorKind::System;  // not the default: the box and the setting keep it
     {
         MainWindow window;
         part<ParameterPanel>(window, "parameters")->setConfig(c);
@@ -98,6 +99,7 @@ void TestSettings::windowRestoresLastSession() {
     const ExperimentConfig restored = part<ParameterPanel>(window, "parameters")->config();
     QCOMPARE(restored.depth, 6);
     QCOMPARE(restored.width, 48);
+    QVERIFY(restored.allocator == AllocatorKind::System);
     QCOMPARE(part<StrategyList>(window, "strategies")->checkedNames(),
              QStringList({"none", "every:3"}));
 }

@@ -48,6 +48,9 @@ struct TimelineData {
 QChart* buildTradeoffChart(const ResultSet& results, bool fastest = false);
 QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineData>& runs);
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run);
+// The caching allocator's reserved segments over `run`'s traced step, the blocks in them by
+// phase (segment_map.h); without the allocator's trace, an empty chart whose title says why.
+QChart* buildSegmentsChart(const ResultSet& results, const RunResult& run);
 QChart* buildBreakdownChart(const ResultSet& results);
 
 // Runs the charts plot: those without an error, in the set's order.

@@ -35,6 +35,11 @@ public:
     // Tooltip and clicked strategy for bar charts (index = category).
     BarText barTooltip;
     BarText barStrategy;
+
+Q_SIGNALS:
+    // Tooltip text from a drawn item that is no series (segment_map.h), empty when the mouse
+    // leaves it; ChartView shows it as it shows the series' tooltips.
+    void hovered(const QString& text);
 };
 
 }  // namespace ckptlab::ui

@@ -28,6 +28,10 @@ QChart* lifetimes(const ResultSet& results, const RunResult* focus, const ChartO
     return focus ? buildLifetimeChart(results, *focus) : makeEmptyChart();
 }
 
+QChart* segments(const ResultSet& results, const RunResult* focus, const ChartOptions&) {
+    return focus ? buildSegmentsChart(results, *focus) : makeEmptyChart();
+}
+
 QChart* breakdown(const ResultSet& results, const RunResult*, const ChartOptions&) {
     return buildBreakdownChart(results);
 }
@@ -59,6 +63,9 @@ const std::vector<ChartEntry>& chartRegistry() {
          true},
         {ChartKind::Lifetimes, "lifetimes", QT_TRANSLATE_NOOP("ChartText", "Activation lifetimes"),
          lifetimes, true, false, true},
+        {ChartKind::Segments, "segments",
+         QT_TRANSLATE_NOOP("ChartText", "Reserved segments and their blocks"), segments, true,
+         false, true},
         {ChartKind::Breakdown, "breakdown",
          QT_TRANSLATE_NOOP("ChartText", "What the memory holds at the peak"), breakdown, true,
          false, false},

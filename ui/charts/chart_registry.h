@@ -18,7 +18,16 @@ QT_END_NAMESPACE
 namespace ckptlab::ui {
 
 // Schedule stays last: kChartKindCount counts the kinds.
-enum class ChartKind { Tradeoff, Timeline, Lifetimes, Breakdown, Scaling, ScalingTime, Schedule };
+enum class ChartKind {
+    Tradeoff,
+    Timeline,
+    Lifetimes,
+    Segments,
+    Breakdown,
+    Scaling,
+    ScalingTime,
+    Schedule
+};
 inline constexpr std::size_t kChartKindCount = std::size_t(ChartKind::Schedule) + 1;
 
 // What a caller chooses beyond the results and the run it asks for. The defaults are the files'

@@ -26,6 +26,8 @@ void ChartView::showChart(QChart* chart) {
     if (previous && previous != chart) delete previous;
     const auto series = chart->series();
     for (QAbstractSeries* s : series) connectSeries(s);
+    if (const ChartInteraction* interaction = ChartInteraction::of(chart))
+        connect(interaction, &ChartInteraction::hovered, this, &ChartView::showHover);
 }
 
 void ChartView::connectSeries(QAbstractSeries* series) {

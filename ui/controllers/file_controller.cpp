@@ -8,8 +8,10 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "base/messages.h"
+#include "charts/source_groups.h"
 #include "ckptlab/comparison.h"
 #include "ckptlab/results_io.h"
+#include "ckptlab/results_merge.h"
 #include "ckptlab/summary.h"
 #include "document/results_document.h"
 #include "document/settings.h"
@@ -23,6 +25,15 @@ LoadedResults loadAndThin(const QString& path) {
     loaded.path = path;
     try {
         loaded.results = loadResults(QFile::encodeName(path).toStdString());
+        // A file merged from shards that ran on machines of several names: each run is named by
+        // its machine, as in the view of several files (result_sources.h).
+        const std::vector<std::string> machines = runMachineNames(loaded.results);
+        for (size_t r = 0; r < machines.size(); ++r) {
+            RunResult& run = loaded.results.runs[r];
+            run.label = sourcedStrategyName(QString::fromStdString(run.strategy.name()),
+                                            QString::fromStdString(machines[r]))
+                            .toStdString();
+        }
         for (const RunResult& run : loaded.results.runs)
             loaded.thinned.push_back(downsampleTimeline(run.timeline, kTimelinePoints));
     } catch (const std::exception& e) {

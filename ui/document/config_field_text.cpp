@@ -28,6 +28,8 @@ const Label kLabels[] = {
     {"dropout", QT_TRANSLATE_NOOP3("CoreText", "dropout", "")},
     {"dtype", QT_TRANSLATE_NOOP3("CoreText", "dtype", "config field: float32 or bfloat16")},
     {"device", QT_TRANSLATE_NOOP3("CoreText", "device", "")},
+    {"allocator", QT_TRANSLATE_NOOP3("CoreText", "allocator",
+                                     "config field: CPU memory allocator, caching or system")},
     {"optimizer", QT_TRANSLATE_NOOP3("CoreText", "optimizer", "config field")},
     {"seed", QT_TRANSLATE_NOOP3("CoreText", "seed", "config field: random seed")},
     {"threads", QT_TRANSLATE_NOOP3("CoreText", "threads", "")},

@@ -1,5 +1,8 @@
-// The summary table's column headers and their tooltips (ResultsTableModel::headerData).
+// The summary table's column headers and their tooltips (ResultsTableModel::headerData), and
+// the reserved peak's tooltip of each row.
 #include "document/results_table_model.h"
+
+#include "document/format.h"
 
 namespace ckptlab::ui {
 
@@ -20,6 +23,7 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         case PeakMiBColumn: return tr("Peak (MiB)");
         case PredictedPeakColumn: return tr("Predicted peak");
         case PeakErrorColumn: return tr("Peak error");
+        case ReservedPeakColumn: return tr("Reserved peak (MiB)");
         case ActivationsMiBColumn: return tr("Activations (MiB)");
         case StepMsColumn: return tr("Step (ms) [95% CI]");
         case StepCvColumn: return tr("CV");
@@ -37,6 +41,12 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case PeakMiBColumn: return tr("Highest allocation above the step's start");
+        case ReservedPeakColumn:
+            return tr(
+                "What the caching allocator held from the device at its peak, cached free "
+                "blocks included: on a GPU, the memory that runs out. Whole, with parameters, "
+                "input and optimizer state, where Peak counts only what the step added. — "
+                "with the system allocator and in older files");
         case StepMsColumn:
             return tr(
                 "Median of the timed repeats and, in brackets, its 95% distribution-free "
@@ -76,6 +86,34 @@ QVariant ResultsTableModel::headerData(int section, Qt::Orientation orientation,
         }
     }
     return {};
+}
+
+// The reserved peak's tooltip: the allocator's whole counts and the forecast's, or why the run
+// has none.
+QString ResultsTableModel::reservedToolTip(const RunResult& run, const SummaryRow& row) {
+    auto mib = [](double value) { return formatDecimals(value, 2); };
+    if (!row.reserved_peak_mib) {
+        if (run.config.allocator == AllocatorKind::System)
+            return tr(
+                "No reserved bytes: this run used the system allocator (malloc), which keeps "
+                "no cache of its own. Choose the caching allocator to measure them.");
+        return tr(
+            "No reserved bytes: the file was written before the lab counted the caching "
+            "allocator's.");
+    }
+    QStringList lines;
+    lines << tr("The caching allocator held %1 MiB from the device at its peak, cached free "
+                "blocks included; %2 MiB when the step began. Its allocated peak: %3 MiB.")
+                 .arg(mib(*row.reserved_peak_mib), mib(row.reserved_start_mib.value_or(0)),
+                      mib(row.allocated_peak_mib.value_or(0)));
+    lines << (row.allocator_source == AllocatorSource::Cuda
+                  ? tr("Counted by CUDA's caching allocator.")
+                  : tr("Counted by the CPU allocator that follows the rules of CUDA's "
+                       "caching allocator."));
+    if (row.predicted_reserved_peak_mib)
+        lines << tr("Forecast before the run: %1 MiB reserved at the peak.")
+                     .arg(mib(*row.predicted_reserved_peak_mib));
+    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace ckptlab::ui

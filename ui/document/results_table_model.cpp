@@ -29,13 +29,14 @@ QString signedPercent(const std::optional<double>& value) {
     return (*value < 0 ? QStringLiteral("−") : QStringLiteral("+")) + text;
 }
 
-// Each run's name in the strategy column: a scaling sweep's rows say their size.
+// Each run's name in the strategy column: a scaling sweep's rows say their size, a merged
+// file's runs on machines of several names their machine (RunResult::label).
 QStringList rowNames(const ResultSet& results) {
     ScalingAxis axis = ScalingAxis::Depth;
     const bool scaling = detectScaling(results, &axis);
     QStringList names;
     for (const RunResult& run : results.runs) {
-        std::string name = run.strategy.name();
+        std::string name = run.name();
         if (scaling)
             name += " (" + toString(axis) + " " + std::to_string(axisValue(run.config, axis)) + ")";
         names << QString::fromStdString(name);
@@ -66,6 +67,9 @@ QVariant outOfMemoryDisplay(const SummaryRow& row, int column) {
         return ResultsTableModel::tr("%1 (partial)").arg(formatDecimals(row.peak_mib, 2));
     // Where the missing time would be, in view without scrolling to the last column.
     if (column == Model::StepMsColumn) return ResultsTableModel::tr("out of memory");
+    // So is the allocator's reserved peak, up to where the step stopped.
+    if (column == Model::ReservedPeakColumn && row.reserved_peak_mib)
+        return ResultsTableModel::tr("%1 (partial)").arg(formatDecimals(*row.reserved_peak_mib, 2));
     if (column != Model::StrategyColumn && column != Model::GradCheckColumn &&
         column != Model::PredictedPeakColumn && column != Model::PredictedStepColumn)
         return QStringLiteral("—");
@@ -107,6 +111,10 @@ QVariant toolTip(const SummaryRow& row, int column, const QString& outOfMemoryDe
         return tip;
     }
     if (column == Model::SavedPerAddedColumn) return savedPerAddedToolTip(row);
+    if (column == Model::PredictedPeakColumn && row.predicted_reserved_peak_mib)
+        return ResultsTableModel::tr(
+                   "The forecast of the caching allocator's reserved peak, whole: %1 MiB")
+            .arg(formatDecimals(*row.predicted_reserved_peak_mib, 2));
     if (column == Model::TimeAddedColumn) return timeAddedToolTip(row);
     if (column == Model::SlowerThanOptimalColumn && row.optimal_step_ms)
         return ResultsTableModel::tr(
@@ -153,6 +161,7 @@ void ResultsTableModel::applyRows(std::vector<SummaryRow> rows, const QStringLis
     m_names = names;
     m_runStrategy.clear();
     m_oomDetails.clear();
+    m_reservedTips.clear();
     m_timing.assign(runs.size(), {});
     for (size_t i = 0; i < runs.size(); ++i) {
         const RunResult& run = *runs[i];
@@ -165,7 +174,10 @@ void ResultsTableModel::applyRows(std::vector<SummaryRow> rows, const QStringLis
         if (run.out_of_memory && run.prediction && i < rows.size()) {
             rows[i].predicted_peak_mib = double(run.prediction->peak_bytes) / kMiB;
             rows[i].predicted_step_ms = run.prediction->step_ms;
+            if (const auto& reserved = run.prediction->reserved_peak_bytes)
+                rows[i].predicted_reserved_peak_mib = double(*reserved) / kMiB;
         }
+        m_reservedTips << (i < rows.size() ? reservedToolTip(run, rows[i]) : QString());
     }
 
     const int before = int(m_rows.size());
@@ -254,6 +266,8 @@ QVariant ResultsTableModel::data(const QModelIndex& index, int role) const {
                 "interleaved in rounds; this row's times arrive then");
         if (column == StepMsColumn && !row.out_of_memory && !row.error)
             return stepIntervalToolTip(row, timing.samples);
+        if (column == ReservedPeakColumn && (!row.error || row.reserved_peak_mib))
+            return m_reservedTips.value(index.row());
         return toolTip(row, column, m_oomDetails.value(index.row()));
     default: return {};
     }
@@ -286,6 +300,7 @@ QVariant ResultsTableModel::display(const SummaryRow& row, int column) const {
     case PeakMiBColumn: return formatDecimals(row.peak_mib, 2);
     case PredictedPeakColumn: return optionalNumber(row.predicted_peak_mib, 2);
     case PeakErrorColumn: return signedPercent(row.peak_error_pct);
+    case ReservedPeakColumn: return optionalNumber(row.reserved_peak_mib, 2);
     case ActivationsMiBColumn: return formatDecimals(row.activations_mib, 2);
     case StepMsColumn: return formatDecimals(row.step_ms, 2);
     case FastestStepColumn: return formatDecimals(row.step_fastest_ms, 2);
@@ -309,13 +324,15 @@ QVariant ResultsTableModel::sortValue(const SummaryRow& row, int column) const {
     const auto opt = [](const std::optional<double>& v) { return v ? *v : -1e300; };
     // A run that ran out of memory measured its partial peak and nothing else.
     if (row.out_of_memory && column != StrategyColumn && column != PeakMiBColumn &&
-        column != GradCheckColumn && column != PredictedPeakColumn && column != PredictedStepColumn)
+        column != GradCheckColumn && column != PredictedPeakColumn &&
+        column != PredictedStepColumn && column != ReservedPeakColumn)
         return -1e300;
     switch (column) {
     case StrategyColumn: return m_names.value(int(&row - m_rows.data()));
     case PeakMiBColumn: return row.peak_mib;
     case PredictedPeakColumn: return opt(row.predicted_peak_mib);
     case PeakErrorColumn: return opt(row.peak_error_pct);
+    case ReservedPeakColumn: return opt(row.reserved_peak_mib);
     case ActivationsMiBColumn: return row.activations_mib;
     case StepMsColumn: return std::isfinite(row.step_ms) ? row.step_ms : -1e300;
     case StepCvColumn: return opt(row.step_cv_pct);

@@ -20,6 +20,9 @@ public:
         PeakMiBColumn,
         PredictedPeakColumn,  // the cost model's forecast, made before the run
         PeakErrorColumn,      // (predicted - measured) / measured
+        // The caching allocator's reserved peak, whole (parameters, input and state included);
+        // "—" with a tooltip saying why where a run has none (--allocator system, older files)
+        ReservedPeakColumn,
         ActivationsMiBColumn,
         StepMsColumn,       // the median with its interval (time_text.h)
         StepCvColumn,       // the samples' coefficient of variation
@@ -72,6 +75,9 @@ private:
                    const std::vector<const RunResult*>& runs, const QStringList& strategies,
                    const QStringList& sourceLabels);
     QVariant display(const SummaryRow& row, int column) const;
+    // The reserved peak's tooltip: the allocator's whole counts and the forecast's, or why
+    // the run has none (results_table_header.cpp).
+    static QString reservedToolTip(const RunResult& run, const SummaryRow& row);
     QVariant sortValue(const SummaryRow& row, int column) const;
 
     std::vector<SummaryRow> m_rows;
@@ -79,6 +85,8 @@ private:
         m_names;  // per row, as the strategy column shows it (with its size in a scaling sweep)
     // Per row: the full out-of-memory description, for tooltips.
     QStringList m_oomDetails;
+    // Per row: the reserved peak's tooltip, or why the run has none.
+    QStringList m_reservedTips;
     QStringList m_runStrategy;   // each row's plain strategy name, for its colour
     QStringList m_strategies;    // the set's order, for colours
     QStringList m_sourceLabels;  // per row, with several sources only

@@ -77,6 +77,28 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QG
     for (const std::string& device : availableDevices())
         m_device->addItem(QString::fromStdString(device), QString::fromStdString(device));
     place(tr("De&vice"), m_device);
+    m_allocator = new QComboBox;
+    m_allocator->setObjectName(QStringLiteral("allocator"));
+    m_allocator->addItem(tr("caching (as CUDA)"), int(AllocatorKind::Caching));
+    m_allocator->addItem(tr("system (malloc)"), int(AllocatorKind::System));
+    m_allocator->setItemData(
+        0,
+        tr("Freed blocks stay reserved for the next tensor, as on a GPU: the table shows the "
+           "reserved peak beside the allocated one and the Reserved segments chart the "
+           "fragmentation"),
+        Qt::ToolTipRole);
+    m_allocator->setItemData(
+        1,
+        tr("The C library's malloc: freed memory goes back to the system and is faulted in "
+           "again; no reserved bytes, no segments"),
+        Qt::ToolTipRole);
+    m_allocator->setToolTip(
+        tr("The CPU allocator of the measured steps. caching follows the rules of CUDA's "
+           "caching allocator, so it measures what a GPU would reserve (its reserved peak and "
+           "segments) and keeps page faults out of the step times; system measures the C "
+           "library's malloc, as LibTorch on the CPU does by default. On CUDA the device's own "
+           "caching allocator serves either way."));
+    place(tr("Allo&cator"), m_allocator);
     // MiB with up to three decimals (a KiB or so, for the tiny models of a class) written
     // without trailing zeros: "62", "0.25", not "62.000".
     auto* memoryLimit = new DecimalSpinBox;
@@ -141,7 +163,7 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QG
     m_problems->setStyleSheet(QStringLiteral("color: #c01c28;"));
     m_grid->addWidget(m_problems, (m_placed + 1) / 2, 0, 1, 4);
 
-    for (QComboBox* combo : {m_block, m_dtype, m_device, m_optimizer})
+    for (QComboBox* combo : {m_block, m_dtype, m_device, m_allocator, m_optimizer})
         connect(combo, &QComboBox::currentIndexChanged, this, &ParameterPanel::onChanged);
     connect(m_dropout, &QDoubleSpinBox::valueChanged, this, &ParameterPanel::onChanged);
 
@@ -184,6 +206,7 @@ ExperimentConfig ParameterPanel::config() const {
     c.dropout = m_dropout->value();
     c.dtype = comboValue<DType>(m_dtype);
     c.device = m_device->currentData().toString().toStdString();
+    c.allocator = comboValue<AllocatorKind>(m_allocator);
     c.optimizer = comboValue<Optimizer>(m_optimizer);
     c.seed = std::uint64_t(m_seed->value());
     c.threads = m_threads->value();
@@ -206,6 +229,7 @@ void ParameterPanel::setConfig(const ExperimentConfig& c) {
     m_dropout->setValue(c.dropout);
     setComboData(m_dtype, int(c.dtype));
     setComboData(m_device, QString::fromStdString(c.device));  // unavailable: keep current
+    setComboData(m_allocator, int(c.allocator));
     setComboData(m_optimizer, int(c.optimizer));
     m_seed->setValue(int(std::min<std::uint64_t>(c.seed, INT_MAX)));
     m_threads->setValue(c.threads);
@@ -241,6 +265,8 @@ void ParameterPanel::onChanged() {
     m_heads->setEnabled(transformer);
     m_kvHeads->setEnabled(transformer);
     m_dropout->setEnabled(transformer);
+    // CUDA's own caching allocator serves a GPU whatever this says.
+    m_allocator->setEnabled(m_device->currentData().toString() == QLatin1String("cpu"));
     m_problems->setText(problems().join(QLatin1Char('\n')));
     m_problems->setVisible(!m_problems->text().isEmpty());
     Q_EMIT configChanged();

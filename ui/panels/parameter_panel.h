@@ -50,6 +50,7 @@ private:
     QDoubleSpinBox* m_dropout;
     QComboBox* m_dtype;
     QComboBox* m_device;
+    QComboBox* m_allocator;  // the CPU's: caching (CUDA's rules) or the C library's malloc
     QComboBox* m_optimizer;
     QSpinBox* m_seed;
     QSpinBox* m_threads;

@@ -22,10 +22,15 @@ struct ComparisonInput {
     ResultSet results;
 };
 
+// "Intel Xeon (cpu)": an environment's device_name and device; "unknown machine" without both.
+std::string machineName(const Environment& environment);
+
 struct ComparisonSource {
     std::string path;
-    std::string letter;   // "A", "B", ... in input order: the columns of the CLI's table
-    std::string machine;  // "Intel Xeon (cpu)": environment device_name and device
+    std::string letter;  // "A", "B", ... in input order: the columns of the CLI's table
+    // "Intel Xeon (cpu)": environment device_name and device (machineName); a file merged from
+    // shards that ran on machines of several names lists them: "Xeon (cpu) + EPYC (cpu)".
+    std::string machine;
     // The machine, plus " · <file stem>" when another file was made on the same machine (the
     // whole path when the stems are the same too): the legend of a chart, the source column.
     std::string label;
@@ -70,6 +75,11 @@ struct ComparisonCell {
     // reference's own cell.
     std::optional<double> peak_ratio;
     std::optional<double> step_ratio;
+    // Measured with the caching allocator's counts (RunResult::allocator): its reserved peak,
+    // whole (parameters, input and state included), and its ratio to the reference's, set as
+    // peak_ratio is and when both have the counts.
+    std::optional<double> reserved_peak_mib;
+    std::optional<double> reserved_ratio;
     // With step_ratio: whether the two step-time intervals overlap (withinNoise in
     // step_stats.h); empty when a run has no samples.
     std::optional<bool> step_within_noise;

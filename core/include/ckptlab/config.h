@@ -14,6 +14,11 @@ namespace ckptlab {
 enum class BlockKind { Ffn, Transformer };
 enum class DType { Float32, BFloat16 };
 enum class Optimizer { None, Sgd, Adam };
+// The CPU allocator of the measured steps: `Caching` follows CUDA's caching allocator's rules
+// (ckptlab/caching_allocator.h) and reports reserved bytes; `System` is the C library's malloc,
+// which gives freed memory back and page-faults it in again. Runs in files from before it
+// existed used `System`.
+enum class AllocatorKind { Caching, System };
 
 struct ExperimentConfig {
     BlockKind block = BlockKind::Ffn;
@@ -45,6 +50,7 @@ struct ExperimentConfig {
     // other strategy's measured step starts with the previous step's parameter and input
     // gradients still allocated (never cleared), adding its own into them.
     bool keep_grads = false;
+    AllocatorKind allocator = AllocatorKind::Caching;
 };
 
 // Allowed ranges, shared by validation (through config_fields.h), the CLI help and the GUI
@@ -87,9 +93,11 @@ std::optional<int> parseDeviceIndex(const std::string& device);
 std::string toString(BlockKind kind);
 std::string toString(DType dtype);
 std::string toString(Optimizer optimizer);
+std::string toString(AllocatorKind kind);  // "caching", "system"
 std::optional<BlockKind> parseBlockKind(const std::string& text);
 std::optional<DType> parseDType(const std::string& text);
 std::optional<Optimizer> parseOptimizer(const std::string& text);
+std::optional<AllocatorKind> parseAllocatorKind(const std::string& text);
 // A seed as typed: decimal digits only, up to 2^64 - 1 ("-1" and "1e3" are refused).
 std::optional<std::uint64_t> parseSeed(const std::string& text);
 

@@ -19,10 +19,10 @@
 namespace ckptlab {
 
 // A field's member of ExperimentConfig; its C++ type is the field's type.
-using FieldMember = std::variant<int ExperimentConfig::*, std::uint64_t ExperimentConfig::*,
-                                 double ExperimentConfig::*, bool ExperimentConfig::*,
-                                 std::string ExperimentConfig::*, BlockKind ExperimentConfig::*,
-                                 DType ExperimentConfig::*, Optimizer ExperimentConfig::*>;
+using FieldMember = std::variant<
+    int ExperimentConfig::*, std::uint64_t ExperimentConfig::*, double ExperimentConfig::*,
+    bool ExperimentConfig::*, std::string ExperimentConfig::*, BlockKind ExperimentConfig::*,
+    DType ExperimentConfig::*, Optimizer ExperimentConfig::*, AllocatorKind ExperimentConfig::*>;
 
 enum class FieldType {
     Int,     // int: a whole number
@@ -56,6 +56,10 @@ enum class JsonPresence {
     Always,         // written always; a file without it is refused
     UnlessDefault,  // written when not ExperimentConfig{}'s value; absent reads as the default
     WithJsonAlong,  // written when the field named by json_along is written; absent: default
+    // Written unless it is json_absent's value, which an absent key reads as instead of the
+    // default: the value of the runs in files from before the field existed (the allocator:
+    // those runs used the C library's, "system", while today's default is "caching").
+    UnlessAbsentValue,
 };
 
 struct ConfigField {
@@ -70,7 +74,8 @@ struct ConfigField {
     const char* settings;  // QSettings key under "config/": "memoryLimitMib"
     const char* json;      // results JSON key: "memory_limit_mib"
     JsonPresence json_presence;
-    const char* json_along;  // WithJsonAlong: the key of that field
+    const char* json_along;   // WithJsonAlong: the key of that field
+    const char* json_absent;  // UnlessAbsentValue: what an absent key reads as (valueText)
     std::optional<FieldRange> range;
     // Text for 0 where 0 means something else ("no limit", "default"); with a range that
     // leaves 0 out, 0 is allowed too.

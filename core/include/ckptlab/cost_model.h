@@ -4,12 +4,36 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ckptlab/config.h"
 #include "ckptlab/strategy.h"
 
 namespace ckptlab {
+
+// One step of an allocation script: an allocation of `bytes` (as requested) or, when `frees` is
+// not -1, the free of the script's allocation with that number. Allocations are numbered in
+// order from 0.
+struct AllocationStep {
+    std::int64_t bytes = 0;
+    int frees = -1;
+};
+
+// A unit's allocations and frees as the allocator saw them when the cost model was measured,
+// for the caching allocator's replay (predict.cpp), which then places the unit's real tensors
+// instead of its aggregates. Empty in hand-built models.
+struct AllocationScript {
+    std::vector<AllocationStep> forward;   // with grad; what it leaves allocated is kept
+    int output = -1;                       // the forward's allocation that is the output
+    std::vector<AllocationStep> backward;  // numbered on after the forward's allocations
+    int input_grad = -1;  // the backward's allocation that is its input's gradient; the others
+                          // it leaves allocated are its parameters' gradients
+    std::vector<AllocationStep> nograd;  // a forward without grad, numbered from 0 again
+    int nograd_output = -1;
+    std::vector<AllocationStep> optimizer;  // one optimizer step, numbered from 0 again
+    bool empty() const { return forward.empty(); }
+};
 
 // One unit of the chain: the ffn block is one unit, the transformer block two (attention, FFN).
 // Bytes are measured by the allocator on one block with its input already allocated.
@@ -28,6 +52,13 @@ struct UnitCost {
     // slower on CPU and matches kept blocks inside real steps. 0 = the same as backward_ms.
     double backward_kept_ms = 0;
     double optimizer_ms = 0;
+    // For the caching allocator's replay (reserved bytes, predict.cpp): its parameters' sizes
+    // in order, which are also their gradients' (empty: one tensor of param_grad_bytes), and
+    // the state the optimizer's first step creates for them, in order (Adam: two tensors per
+    // parameter; none without an optimizer or with plain SGD).
+    std::vector<std::int64_t> parameter_tensors;
+    std::vector<std::int64_t> optimizer_state_tensors;
+    AllocationScript allocations;  // measured; empty: the replay places the aggregates
 };
 
 // A unit's backward time: `recomputed` units run it right after their forward.
@@ -55,18 +86,38 @@ struct CostModel {
     int unitsPerBlock = 1;
     std::int64_t checkpoint_bytes = 0;  // kept by each checkpoint besides its input (RNG state)
     int threads = 0;  // intra-op threads the times were measured at (0: not measured)
+    // Measured with an optimizer: the runner runs one step before the measured one so that the
+    // optimizer's state exists (measure_run.cpp); the replay of reserved bytes does too.
+    bool optimizer = false;
 };
 
 struct Prediction {
-    std::int64_t peak_bytes = 0;
+    std::int64_t peak_bytes = 0;  // above the step's start
     std::int64_t activation_bytes = 0;
     double step_ms = 0;
     double recompute_ms = 0;
+    // What the step starts with: parameters, input and optimizer state.
+    std::int64_t baseline_bytes = 0;
+    // With ReplayAllocator::Yes, the same replay through CUDA's caching allocator
+    // (caching_allocator.h), the baseline placed first: the bytes it has reserved at the
+    // step's end, its peak, baseline included.
+    std::optional<std::int64_t> reserved_peak_bytes;
 };
+
+// Whether predict() also replays the caching allocator: it costs several times the rest, so
+// the planner's searches leave it out.
+enum class ReplayAllocator { No, Yes };
 
 // Replays the plan over the chain: what each forward keeps, when each tensor is freed (the
 // checkpoint engine's rules), each backward's temporaries and the gradients that accumulate.
-Prediction predict(const CostModel& model, const Plan& plan);
+// With ReplayAllocator::Yes the caching allocator replays it too: first the baseline (each
+// unit's parameters, then the input), with an optimizer one whole step before the predicted one
+// whose end creates the optimizer's state and frees the gradients, then the predicted step. A
+// unit with an allocation script places its real tensors, at their times; one without places
+// its aggregates as blocks (its kept bytes as the output and one block of the rest, each
+// transient as one block allocated and freed at once, its parameters' gradients per tensor).
+Prediction predict(const CostModel& model, const Plan& plan,
+                   ReplayAllocator allocator = ReplayAllocator::No);
 
 // measureCostModel, which runs LibTorch to fill a CostModel, is declared in runner.h.
 

@@ -1,6 +1,7 @@
 #pragma once
 // What one measured run produces, as plain values the CLI, GUI and files share.
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -84,6 +85,9 @@ struct Metrics {
     // in files written before they existed.
     std::optional<double> step_gflop;
     std::optional<double> gflop_per_s;
+    // Median minor page faults of the process per timed step (getrusage): memory the C library
+    // gave back and the step touched again. Empty where unreadable and in older files.
+    std::optional<double> minor_faults_per_step;
 };
 
 // What the cost model predicted for this run before it ran (cost_model.h).
@@ -95,6 +99,9 @@ struct PredictedMetrics {
     // planner's rounding): a hand-written strategy predicted faster than this would mean the
     // planner or the cost model is wrong. Empty when not planned.
     std::optional<double> optimal_step_ms;
+    // The caching allocator's reserved bytes at the step's peak, baseline included, from the
+    // same replay through CachingAllocatorModel; empty in older files.
+    std::optional<std::int64_t> reserved_peak_bytes;
 };
 
 struct GradCheck {
@@ -187,15 +194,79 @@ std::string describe(const OutOfMemory& oom);
 // 16777216 bytes", CUDA's "Tried to allocate 146.00 MiB". 0 when there is none.
 std::int64_t requestedBytesIn(const std::string& allocatorMessage);
 
-// CUDA's caching allocator during the traced step, as it reports itself (only on CUDA, with a
-// core built against a CUDA LibTorch): bytes allocated to tensors, and reserved from the device
-// (cached blocks included; what runs out on a GPU), when the step began and at their peaks.
-// allocated_peak - allocated_start matches the exact tracker's peak_bytes.
-struct CudaAllocatorStats {
+// Who counted a run's allocated and reserved bytes.
+enum class AllocatorSource {
+    Cuda,          // CUDA's caching allocator itself, on a GPU
+    CachingModel,  // the CPU allocator that follows CUDA's rules (ckptlab/caching_allocator.h)
+};
+std::string toString(AllocatorSource source);  // "cuda", "caching-model"
+std::optional<AllocatorSource> parseAllocatorSource(const std::string& text);
+
+// A caching allocator during the traced step, as it counts itself: bytes allocated to tensors
+// (rounded as the allocator rounds them) and reserved from the device (cached blocks included;
+// what runs out on a GPU), when the step began and at their peaks. On CUDA,
+// allocated_peak - allocated_start matches the exact tracker's peak_bytes; on the CPU model it
+// may exceed it by the rounding of the step's small allocations.
+struct AllocatorStats {
+    AllocatorSource source = AllocatorSource::CachingModel;
     std::int64_t allocated_start = 0;
     std::int64_t allocated_peak = 0;
     std::int64_t reserved_start = 0;
     std::int64_t reserved_peak = 0;
+};
+
+// The caching model's reserved segments during the traced step and the blocks cut from them,
+// for the chart that shows fragmentation. Times in ms since the step began; an empty time means
+// before the step began (created, allocated) or after it ended (released, freed).
+struct SegmentRecord {
+    std::int64_t size = 0;
+    bool small_pool = false;
+    std::optional<double> created_ms;
+    std::optional<double> released_ms;
+};
+struct SegmentBlock {
+    int segment = 0;             // index into AllocatorTrace::segments
+    std::int64_t offset = 0;     // bytes from the segment's start
+    std::int64_t size = 0;       // rounded, as the allocator holds it
+    std::int64_t requested = 0;  // what the tensor asked for
+    std::optional<double> allocated_ms;
+    std::optional<double> freed_ms;
+    Phase phase = Phase::Idle;  // what was running when it was allocated
+    int block = -1;
+};
+// The most blocks a trace lists: a traced step at the tutorial's size allocates a few thousand.
+inline constexpr std::size_t kMaxAllocatorTraceBlocks = 200000;
+struct AllocatorTrace {
+    std::vector<SegmentRecord> segments;  // those reserved when the step began first
+    // Those live when the step began first (parameters, input, optimizer state), then the
+    // step's in the order allocated, at most kMaxAllocatorTraceBlocks.
+    std::vector<SegmentBlock> blocks;
+    std::int64_t unlisted_blocks = 0;  // the step's allocations past that limit, not listed
+};
+
+// One sweep spread over several processes (ckptlab-cli --shard, ckptlab/sweep_shard.h): the
+// whole sweep's work list is dealt round robin, and each shard writes its own file.
+struct SweepShard {
+    std::string sweep_id;  // sweepId(): 16 hex digits, the same in every shard of one sweep
+    int index = 0;         // 0 .. count - 1
+    int count = 1;         // 1 .. kShardMaxCount
+    int work_items = 0;    // runs of the whole sweep: the unsharded sweep's list
+    std::string work_id;   // workId() of that list as this shard resolved it
+};
+
+// Where a shard's run stands in the whole sweep.
+struct ShardPlace {
+    int position = 0;  // index into the whole sweep's work list: the unsharded sweep's order
+    // False for a `none` run another shard owns, measured here only as this process's time
+    // baseline (each shard times its runs against a `none` of its own).
+    bool owned = true;
+};
+
+// A file merged from the files of a sweep's shards (ckptlab-cli merge, results_merge.h).
+struct MergedShards {
+    std::string sweep_id;
+    int count = 0;             // shards the sweep was dealt to
+    std::vector<int> missing;  // shards not merged (merge --allow-partial); empty when complete
 };
 
 struct RunResult {
@@ -218,7 +289,16 @@ struct RunResult {
     // Set with `error` when the traced step ran out of memory; the timeline, phases and peak
     // then show the step up to that moment.
     std::optional<OutOfMemory> out_of_memory;
-    std::optional<CudaAllocatorStats> cuda_allocator;  // empty on CPU and in older files
+    // The caching allocator's own counts (CUDA's, or the CPU model's with --allocator caching);
+    // empty with --allocator system and in older files. Files before the CPU model name it
+    // "cuda_allocator".
+    std::optional<AllocatorStats> allocator;
+    std::optional<AllocatorTrace> allocator_trace;  // the CPU model's segments, traced step
+    // A shard's file (SweepShard): where the run stands in the whole sweep. Empty elsewhere.
+    std::optional<ShardPlace> shard;
+    // A merged file (MergedShards): index into ResultSet::machines of the shard that measured
+    // it, whose process timed it. Empty elsewhere.
+    std::optional<int> machine;
     bool ok() const { return !error && grad_check.passed(); }
 };
 
@@ -247,6 +327,17 @@ struct ResultSet {
     // What the sweep left out and why, e.g. the "vs optimal" comparison on a chain too long
     // for the planner. Shown under the table.
     std::vector<std::string> notes;
+    // A shard's file: which sweep and which share (runs then carry their ShardPlace).
+    std::optional<SweepShard> shard;
+    // A merged file: which sweep, `machines` the environment of each merged shard in shard
+    // order (`environment` is the first one's, for readers that know no other), each run's
+    // RunResult::machine an index into it, and `machine_baselines` the `none` runs of the
+    // shards whose `none` is not the one in `runs` (another shard owned it), without their
+    // traces: each shard's time baseline, so a run's time is compared with a `none` of its own
+    // process (baselineFor). All empty in other files.
+    std::optional<MergedShards> merged;
+    std::vector<Environment> machines;
+    std::vector<RunResult> machine_baselines;
     const RunResult* find(const Strategy& strategy) const;  // the first run of it
     const RunResult* find(const std::string& name) const;   // the first run of that name()
 };

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "ckptlab/result.h"
 #include "ckptlab/scaling.h"
 #include "ckptlab/sweep_policy.h"
+#include "ckptlab/sweep_shard.h"
 
 namespace ckptlab {
 
@@ -81,6 +83,14 @@ public:
     // each sweep (so a caller that planned with them sees the same numbers).
     void useCostModel(const CostModel& costs);
 
+    // Run only one shard of each sweep, pareto or scaling that follows (sweep_shard.h): the
+    // items the deal gives it, plus the `none` of each size it measures when another shard owns
+    // that. The whole sweep is checked as without shards, so every shard refuses alike. The
+    // set then says which sweep and shard it is (ResultSet::shard) and each run where it stands
+    // (RunResult::shard); a shard dealt nothing returns no runs. Throws std::invalid_argument
+    // for a shard that is not validShard.
+    void useShard(const ShardSpec& shard);
+
     // The pre-run check without running anything: checkSweep (sweep_policy.h) against this
     // device's free memory, and whether this LibTorch can use the device. Throws what it
     // refuses (ConfigError, StrategyError, MemoryError; the message as checkSweep words it);
@@ -88,7 +98,16 @@ public:
     static SweepCheck check(const SweepRequestData& request);
 
 private:
+    // The measurement itself, without the check: every strategy of `strategies`.
+    ResultSet measureSweep(const ExperimentConfig& config, const std::vector<Strategy>& strategies,
+                           const RunnerHooks& hooks);
+    // measureSweep of `strategies`, or of this shard's share of them (useShard); `identity` is
+    // the request that names the sweep (sweepId).
+    ResultSet measureShare(const SweepRequestData& identity, const ExperimentConfig& config,
+                           const std::vector<Strategy>& strategies, const RunnerHooks& hooks);
+
     std::unique_ptr<CostModel> costs_;
+    std::optional<ShardSpec> shard_;
 };
 
 // Devices this build can run on now: "cpu" always, "cuda" when LibTorch has it and a GPU exists.

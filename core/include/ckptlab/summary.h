@@ -44,6 +44,18 @@ struct SummaryRow {
     // and how much slower this run is predicted to be than it (0 = on the optimal curve).
     std::optional<double> optimal_step_ms;
     std::optional<double> slower_than_optimal_pct;
+    // The caching allocator's own counts (RunResult::allocator), whole: parameters, input and
+    // optimizer state included, unlike peak_mib. What it held from the device (reserved,
+    // cached blocks included) when the step began and at its peak, and its allocated peak.
+    // Empty without them: --allocator system, files from before, and a CUDA file from before
+    // the counts. Set for a failed run too (up to where it stopped).
+    std::optional<AllocatorSource> allocator_source;
+    std::optional<double> reserved_start_mib;
+    std::optional<double> reserved_peak_mib;
+    std::optional<double> allocated_peak_mib;
+    // The cost model's reserved peak, whole (PredictedMetrics::reserved_peak_bytes); empty
+    // when the run carries no prediction or the prediction none.
+    std::optional<double> predicted_reserved_peak_mib;
     bool grad_ok = false;
     double max_abs_diff = 0;
     // GradCheck::note: which gradients hold NaN or Inf, in which run; empty when all finite.
@@ -66,7 +78,9 @@ bool sameStep(const ExperimentConfig& a, const ExperimentConfig& b);
 // The `none` run `run` is compared with: the first `none` of the set that measures the same
 // step (sameStep) and comes from the same file (RunResult::label), preferring one that
 // finished; null when the set has none for that step.
-// Never a `none` of another size: a scaling sweep's sizes are different steps.
+// Never a `none` of another size: a scaling sweep's sizes are different steps. A run of a file
+// merged from shards (RunResult::machine set) is compared with the `none` its own shard timed,
+// in the runs or in ResultSet::machine_baselines: times from two processes are not compared.
 const RunResult* baselineFor(const ResultSet& results, const RunResult& run);
 
 // The fastest of a run's timed repeats (its step_ms when the samples were not kept). On a

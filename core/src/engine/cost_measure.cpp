@@ -4,10 +4,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <sstream>
+#include <type_traits>
+#include <unordered_map>
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/statistics.h"
+#include "engine/caching_cpu_allocator.h"
 #include "engine/generators.h"
 #include "engine/measurement_scope.h"
 #include "engine/memory_tracker.h"
@@ -86,6 +90,75 @@ double measureKeptRatio(const ExperimentConfig& config, const torch::Device& dev
     return a > 0 ? median(kept) / a : 1.0;
 }
 
+// LibTorch's optimizers key their state by the parameter's TensorImpl: by its address as text
+// in LibTorch 1.13 (c10::guts::to_string, gone from 2.12), by the pointer itself in 2.12.
+template <typename Key>
+Key optimizerStateKey(c10::TensorImpl* impl) {
+    if constexpr (std::is_pointer_v<Key>) {
+        return impl;
+    } else {
+        std::ostringstream text;  // what c10::guts::to_string wrote for a pointer
+        text << impl;
+        return text.str();
+    }
+}
+
+// The sizes of the state `optimizer` holds for `params`, in their order and in the order its
+// first step creates them (Adam: exp_avg, exp_avg_sq; SGD: a momentum buffer, if any).
+std::vector<std::int64_t> stateTensors(const torch::optim::Optimizer& optimizer,
+                                       const std::vector<torch::Tensor>& params) {
+    std::vector<std::int64_t> sizes;
+    auto add = [&](const torch::Tensor& t) {
+        if (t.defined()) sizes.push_back(t.numel() * t.element_size());
+    };
+    for (const auto& p : params) {
+        using Key = std::decay_t<decltype(optimizer.state())>::key_type;
+        const auto found = optimizer.state().find(optimizerStateKey<Key>(p.unsafeGetTensorImpl()));
+        if (found == optimizer.state().end()) continue;
+        if (auto* adam = dynamic_cast<const torch::optim::AdamParamState*>(found->second.get())) {
+            add(adam->exp_avg());
+            add(adam->exp_avg_sq());
+            add(adam->max_exp_avg_sq());
+        } else if (auto* sgd =
+                       dynamic_cast<const torch::optim::SGDParamState*>(found->second.get())) {
+            add(sgd->momentum_buffer());
+        }
+    }
+    return sizes;
+}
+
+// Turns a tracker's records into an allocation script (cost_model.h): each allocation takes the
+// next number; a free names the number of the allocation at its address. Frees of memory
+// allocated before the script began are left out.
+class ScriptRecorder {
+public:
+    // Appends the records [from, to) of `tracker` to `steps`.
+    void take(const engine::MemoryTracker& tracker, std::size_t from, std::size_t to,
+              std::vector<AllocationStep>& steps) {
+        const auto& records = tracker.records();
+        for (std::size_t i = from; i < to && i < records.size(); ++i) {
+            const auto& r = records[i];
+            if (r.delta > 0) {
+                live_[r.ptr] = next_++;
+                steps.push_back({r.delta, -1});
+            } else if (const auto found = live_.find(r.ptr); r.delta < 0 && found != live_.end()) {
+                steps.push_back({0, found->second});
+                live_.erase(found);
+            }
+        }
+    }
+    // The number of the allocation that holds `tensor`'s memory now; -1 if none.
+    int numberOf(const torch::Tensor& tensor) const {
+        if (!tensor.defined()) return -1;
+        const auto found = live_.find(tensor.storage().data_ptr().get());
+        return found == live_.end() ? -1 : found->second;
+    }
+
+private:
+    std::unordered_map<const void*, int> live_;
+    int next_ = 0;
+};
+
 class UnitProbe {
 public:
     UnitProbe(engine::Block& block, int part, const ExperimentConfig& config,
@@ -118,7 +191,9 @@ public:
             block_.forwardPart(part_, input_).backward(gradOut_);
             optimizer_->step();
             clearGrads();
+            c.optimizer_state_tensors = stateTensors(*optimizer_, params_);
         }
+        for (const auto& p : params_) c.parameter_tensors.push_back(p.numel() * p.element_size());
         auto tracker = std::make_shared<engine::MemoryTracker>(device_);
         {
             engine::TrackingScope scope(tracker);
@@ -126,8 +201,13 @@ public:
             c.kept_bytes = tracker->total();
             c.forward_peak = maxTotal(*tracker, 0);
             const std::size_t backwardStart = tracker->records().size();
+            ScriptRecorder script;
+            script.take(*tracker, 0, backwardStart, c.allocations.forward);
+            c.allocations.output = script.numberOf(y);
             y.backward(gradOut_);
             c.backward_peak = maxTotal(*tracker, backwardStart) - c.kept_bytes;
+            script.take(*tracker, backwardStart, tracker->records().size(), c.allocations.backward);
+            c.allocations.input_grad = script.numberOf(input_.grad());
             y.reset();
             for (auto& p : params_)
                 c.param_grad_bytes += p.grad().numel() * p.grad().element_size();
@@ -137,6 +217,8 @@ public:
                 optimizer_->step();
                 c.optimizer_peak =
                     std::max<std::int64_t>(0, maxTotal(*tracker, optimizerStart) - before);
+                ScriptRecorder().take(*tracker, optimizerStart, tracker->records().size(),
+                                      c.allocations.optimizer);
             }
             clearGrads();
         }
@@ -146,6 +228,9 @@ public:
             torch::NoGradGuard noGrad;
             torch::Tensor y = block_.forwardPart(part_, input_);
             c.nograd_peak = maxTotal(*nograd, 0);
+            ScriptRecorder script;
+            script.take(*nograd, 0, nograd->records().size(), c.allocations.nograd);
+            c.allocations.nograd_output = script.numberOf(y);
         }
         c.backward_peak = std::max<std::int64_t>(c.backward_peak, 0);
         return c;
@@ -227,12 +312,15 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
     ExperimentConfig one = config;
     one.depth = 1;
     const torch::Device device(config.device == "cuda" ? "cuda:0" : config.device);
+    // The sweep's CPU allocator (its scope again inside a sweep): the same memory behaviour.
+    const engine::CpuAllocatorScope cpuAllocator(config.allocator, device);
     engine::Model model = engine::buildModel(one, device);
     engine::Block& block = model.block(0);
 
     CostModel cost;
     cost.unitsPerBlock = block.partCount();
     cost.threads = at::get_num_threads();
+    cost.optimizer = config.optimizer != Optimizer::None;  // the runner steps once before
     cost.checkpoint_bytes = engine::generatorState(model.generator()).nbytes();
     if (device.is_cuda())
         cost.checkpoint_bytes = 0;  // CUDA RNG state lives on the host, not in device memory

@@ -14,9 +14,10 @@ namespace {
 // DeviceStats moved to c10::CachingDeviceAllocator too.
 constexpr std::size_t kAggregate = 0;
 
-CudaAllocatorStats read(c10::DeviceIndex device) {
+AllocatorStats read(c10::DeviceIndex device) {
     const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(device);
-    CudaAllocatorStats s;
+    AllocatorStats s;
+    s.source = AllocatorSource::Cuda;
     s.allocated_start = stats.allocated_bytes[kAggregate].current;
     s.allocated_peak = stats.allocated_bytes[kAggregate].peak;
     s.reserved_start = stats.reserved_bytes[kAggregate].current;
@@ -26,6 +27,14 @@ CudaAllocatorStats read(c10::DeviceIndex device) {
 #endif
 
 }  // namespace
+
+void startCudaRun(const c10::Device& device) {
+#ifdef CKPTLAB_WITH_CUDA
+    if (device.is_cuda()) c10::cuda::CUDACachingAllocator::emptyCache();
+#else
+    (void)device;
+#endif
+}
 
 AllocatorStepStats::AllocatorStepStats(const c10::Device& device) {
 #ifdef CKPTLAB_WITH_CUDA
@@ -38,11 +47,11 @@ AllocatorStepStats::AllocatorStepStats(const c10::Device& device) {
 #endif
 }
 
-std::optional<CudaAllocatorStats> AllocatorStepStats::finish() const {
+std::optional<AllocatorStats> AllocatorStepStats::finish() const {
 #ifdef CKPTLAB_WITH_CUDA
     if (!device_) return std::nullopt;
-    const CudaAllocatorStats now = read(*device_);
-    CudaAllocatorStats s = start_;
+    const AllocatorStats now = read(*device_);
+    AllocatorStats s = start_;
     s.allocated_peak = now.allocated_peak;  // since the reset: this step's
     s.reserved_peak = now.reserved_peak;
     return s;

@@ -14,16 +14,21 @@
 
 namespace ckptlab::engine {
 
+// A run's start on CUDA (measure_run.cpp, beside startCachingRun): CUDA's cached blocks given
+// back (torch.cuda.empty_cache()), so each run's traced step starts as the CPU model's does.
+// Nothing on the CPU or without CUDA compiled in.
+void startCudaRun(const c10::Device& device);
+
 class AllocatorStepStats {
 public:
     // Resets the allocator's peak statistics of `device` and reads where the step starts.
     explicit AllocatorStepStats(const c10::Device& device);
     // The step's statistics; empty on CPU or without CUDA support compiled in.
-    std::optional<CudaAllocatorStats> finish() const;
+    std::optional<AllocatorStats> finish() const;
 
 private:
     std::optional<c10::DeviceIndex> device_;
-    CudaAllocatorStats start_;
+    AllocatorStats start_;
 };
 
 }  // namespace ckptlab::engine

@@ -128,7 +128,8 @@ Environment describeEnvironment(const ExperimentConfig& config) {
     env.threads = config.threads > 0 ? config.threads : at::get_num_threads();
     env.blas = loadedBlas();
     env.blas_kernel = describeBlasKernel(loadedBlasLibrary(), cpuFlags(), blasKernelVariables());
-    env.cuda_compiled = at::hasCUDA();
+    // LibTorch built with CUDA, GPU or not: at::hasCUDA() also needs a driver and a device.
+    env.cuda_compiled = at::globalContext().hasCUDART();
     env.created_utc = nowUtc();
     if (const char* tunables = std::getenv("GLIBC_TUNABLES")) env.malloc_tunables = tunables;
     env.device_name = cpuModel();

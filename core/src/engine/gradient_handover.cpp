@@ -4,6 +4,7 @@
 #include <c10/util/ThreadLocalDebugInfo.h>
 #include <torch/csrc/autograd/engine.h>
 #include <torch/csrc/autograd/function.h>
+#include <torch/version.h>
 
 namespace ckptlab::engine {
 namespace {
@@ -15,7 +16,11 @@ using torch::autograd::variable_list;
 // Hides allocations from any memory tracker while installed: the probe below may run inside a
 // traced step, whose exact byte counts must not see it.
 struct SilentMemoryReporter : c10::MemoryReportingInfoBase {
+#if TORCH_VERSION_MAJOR >= 2  // the totals became size_t in LibTorch 2.0 (as in memory_tracker.h)
+    void reportMemoryUsage(void*, int64_t, size_t, size_t, c10::Device) override {}
+#else
     void reportMemoryUsage(void*, int64_t, int64_t, int64_t, c10::Device) override {}
+#endif
     bool memoryProfilingEnabled() const override { return false; }
 };
 
@@ -57,7 +62,7 @@ bool onlyLibTorchHolds(const torch::Tensor& t) {
     return t.defined() && !t.requires_grad() && !t.is_view() && t.is_non_overlapping_and_dense() &&
            t.has_storage() && t.storage().use_count() == 1 &&
            t.unsafeGetTensorImpl()->allow_tensor_metadata_change() &&
-           t.use_count() == framesHoldingIncoming();
+           static_cast<long>(t.use_count()) == framesHoldingIncoming();  // size_t from 2.0
 }
 
 }  // namespace

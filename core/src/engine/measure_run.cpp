@@ -11,6 +11,8 @@
 #include "ckptlab/saturating.h"
 #include "ckptlab/statistics.h"
 #include "ckptlab/strategy.h"
+#include "engine/caching_cpu_allocator.h"
+#include "engine/cuda_allocator_stats.h"
 #include "engine/grad_check.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
@@ -79,6 +81,12 @@ std::int64_t prepareTracedStep(Workbench& bench, const Strategy& strategy, const
     const std::string name = strategy.name();
     bench.restoreInitialWeights();
     bench.resetOptimizer();
+    // With the caching CPU allocator, each run starts from an emptied cache and fresh peaks, as
+    // a PyTorch script calls torch.cuda.empty_cache() and reset_peak_memory_stats() between
+    // measurements; the previous run's gradients and optimizer state are gone by now.
+    bench.clearGradients();
+    startCachingRun();
+    startCudaRun(bench.device);
     if (bench.optimizer) {
         // Optimizer state is created by the first step; make it exist before the trace so
         // the traced step shows steady-state memory, then go back to the initial weights.
@@ -106,7 +114,9 @@ std::int64_t prepareTracedStep(Workbench& bench, const Strategy& strategy, const
 struct TracedStep {
     std::int64_t activationBytes = 0;
     std::optional<OutOfMemory> outOfMemory;
-    std::optional<CudaAllocatorStats> cudaAllocator;  // CUDA's own view of the traced step
+    std::optional<AllocatorStats> cudaAllocator;  // CUDA's own view of the traced step
+    // The caching CPU allocator's (caching_cpu_allocator.h): its counts and segments.
+    std::optional<CachingCpuAllocator::Trace> cachingAllocator;
 };
 
 // Runs the step under a fresh memory tracker (left in `context` for the trace analysis), its
@@ -118,6 +128,7 @@ TracedStep runTracedStep(Workbench& bench, const Plan& plan, StepContext& contex
     if (bench.config.memory_limit_mib > 0)
         context.tracker->setLimit(baseline, limitBytes(bench.config));
     TrackingScope scope(context.tracker);
+    AllocatorTraceScope allocatorTrace(context.tracker, bench.device);
     try {
         traced.cudaAllocator = runStep(bench, plan, context, &traced.activationBytes).cudaAllocator;
     } catch (const std::exception& e) {
@@ -132,6 +143,7 @@ TracedStep runTracedStep(Workbench& bench, const Plan& plan, StepContext& contex
         if (traced.outOfMemory->t_ms <= 0) traced.outOfMemory->t_ms = reachedAt;
     }
     context.tracker->finish();
+    traced.cachingAllocator = allocatorTrace.finish();
     return traced;
 }
 
@@ -187,7 +199,22 @@ void recordTrace(RunResult& run, const Workbench& bench, TraceSummary trace,
     run.timeline = std::move(trace.timeline);
     run.phases = std::move(trace.phases);
     run.blocks = std::move(trace.blocks);
-    run.cuda_allocator = traced.cudaAllocator;
+}
+
+// The allocator's own counts of the traced step: CUDA's, or the caching CPU allocator's with its
+// segments. A step that stopped at `endMs` keeps what was live then as live.
+void recordAllocator(RunResult& run, const TracedStep& traced, std::optional<double> endMs) {
+    run.allocator = traced.cudaAllocator;
+    if (!traced.cachingAllocator) return;
+    run.allocator = traced.cachingAllocator->stats;
+    AllocatorTrace trace = traced.cachingAllocator->trace;
+    if (endMs) {
+        for (SegmentBlock& b : trace.blocks)
+            if (b.freed_ms && *b.freed_ms > *endMs) b.freed_ms.reset();
+        for (SegmentRecord& s : trace.segments)
+            if (s.released_ms && *s.released_ms > *endMs) s.released_ms.reset();
+    }
+    run.allocator_trace = std::move(trace);
 }
 
 }  // namespace
@@ -216,6 +243,7 @@ RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& pla
     const TracedStep traced = runTracedStep(bench, plan, context, baseline);
     if (traced.outOfMemory) {
         keepUntilOutOfMemory(run, bench, context, *traced.outOfMemory, baseline);
+        recordAllocator(run, traced, traced.outOfMemory->t_ms);
         run.error = name + ": " + describe(*traced.outOfMemory);
         progress.advance(1 + bench.config.warmup + timedStepsPerRun(bench.config),
                          {MessageCode::RanOutOfMemory, {name}});
@@ -224,6 +252,7 @@ RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& pla
     TraceSummary trace = checkTracedStep(run, bench, context, reference);
     progress.step({MessageCode::TracedStep, {name}});
     recordTrace(run, bench, std::move(trace), traced, keptGradients);
+    recordAllocator(run, traced, std::nullopt);
 
     // Warm-up steps, untraced; the timed ones follow in rounds with the other strategies.
     for (int i = 0; i < bench.config.warmup; ++i) {

@@ -97,6 +97,11 @@ std::int64_t MemoryTracker::total() const {
     return total_;
 }
 
+LabelSpan MemoryTracker::currentSpan() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return spans_.back();
+}
+
 double MemoryTracker::elapsedMs() const {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_)
         .count();

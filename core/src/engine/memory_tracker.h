@@ -70,6 +70,9 @@ public:
 
     std::int64_t total() const;
     double elapsedMs() const;
+    // The span now open: its phase and block (the caching allocator's trace labels its blocks
+    // with it, caching_cpu_allocator.h).
+    LabelSpan currentSpan() const;
     const std::vector<AllocationRecord>& records() const { return records_; }
     const std::vector<LabelSpan>& spans() const { return spans_; }
 

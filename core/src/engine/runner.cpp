@@ -10,6 +10,7 @@
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/sweep_policy.h"
+#include "engine/caching_cpu_allocator.h"
 #include "engine/grad_check.h"
 #include "engine/machine_load.h"
 #include "engine/measure_run.h"
@@ -103,11 +104,14 @@ std::vector<torch::Tensor> referenceGradients(Workbench& bench, const RunnerHook
     std::vector<torch::Tensor> reference;
     try {
         engine::runStep(bench, makePlan(Strategy{}, bench.config.depth), context);
+        const engine::SystemAllocatorScope labCopy;  // not the training's memory
         reference = engine::snapshot(bench.gradients());
     } catch (const std::exception& e) {
         if (!engine::isOutOfMemory(e)) throw;
         bench.clearGradients();
-        reference = engine::snapshot(engine::unitByUnitReferenceGradients(bench));
+        std::vector<torch::Tensor> gradients = engine::unitByUnitReferenceGradients(bench);
+        const engine::SystemAllocatorScope labCopy;  // not the training's memory
+        reference = engine::snapshot(gradients);
         results.notes.push_back(
             "the no-checkpoint reference step ran out of memory, so gradients are checked "
             "against a unit-by-unit reference (plain autograd, one unit recomputed at a time)");
@@ -150,11 +154,13 @@ std::unique_ptr<OptimalPlanner> comparisonPlanner(const CostModel& costs, Result
     return nullptr;
 }
 
-// The cost model's prediction of `plan`, and the optimal schedule's time at its peak.
+// The cost model's prediction of `plan` (with the caching allocator's reserved bytes), and the
+// optimal schedule's time at its peak.
 PredictedMetrics predictionOf(const Plan& plan, const CostModel& costs,
                               const OptimalPlanner* comparison) {
-    const Prediction p = predict(costs, plan);
-    PredictedMetrics predicted{p.peak_bytes, p.activation_bytes, p.step_ms, {}};
+    const Prediction p = predict(costs, plan, ReplayAllocator::Yes);
+    PredictedMetrics predicted{
+        p.peak_bytes, p.activation_bytes, p.step_ms, {}, p.reserved_peak_bytes};
     if (comparison) {
         if (const double best = optimalStepAt(*comparison, p.peak_bytes); best > 0)
             predicted.optimal_step_ms = best;
@@ -231,12 +237,56 @@ void measureAll(SweepBench& sweep, const std::vector<Strategy>& strategies,
     }
 }
 
+// A shard's items at one size (sweep_shard.h): the strategies it runs there and where each
+// stands in the whole sweep.
+struct Share {
+    std::vector<Strategy> strategies;
+    std::vector<ShardPlace> places;
+};
+
+Share shareAt(const std::vector<WorkItem>& work, const std::vector<ShardItem>& items, int size) {
+    Share share;
+    for (const ShardItem& item : items) {
+        if (work[item.position].size != size) continue;
+        share.strategies.push_back(work[item.position].strategy);
+        share.places.push_back({item.position, item.owned});
+    }
+    return share;
+}
+
+// Every item of `work`, owned: the unsharded sweep.
+std::vector<ShardItem> allItems(const std::vector<WorkItem>& work) {
+    std::vector<ShardItem> items;
+    for (std::size_t p = 0; p < work.size(); ++p) items.push_back({static_cast<int>(p), true});
+    return items;
+}
+
+// The runs from `first` on are a share's, in its order (a cancelled sweep's are its first).
+void placeRuns(ResultSet& results, std::size_t first, const std::vector<ShardPlace>& places) {
+    for (std::size_t i = first, k = 0; i < results.runs.size() && k < places.size(); ++i, ++k)
+        results.runs[i].shard = places[k];
+}
+
+SweepShard shardRecord(const SweepRequestData& identity, const ShardSpec& shard,
+                       const std::vector<WorkItem>& work) {
+    return {sweepId(identity, CKPTLAB_VERSION), shard.index, shard.count,
+            static_cast<int>(work.size()), workId(work)};
+}
+
 }  // namespace
 
 Runner::Runner() = default;
 Runner::~Runner() = default;
 
 void Runner::useCostModel(const CostModel& costs) { costs_ = std::make_unique<CostModel>(costs); }
+
+void Runner::useShard(const ShardSpec& shard) {
+    if (!validShard(shard))
+        throw std::invalid_argument(
+            "shard " + std::to_string(shard.index) + " of " + std::to_string(shard.count) +
+            " is not a shard (0 <= K < N, N in 1.." + std::to_string(kShardMaxCount) + ")");
+    shard_ = shard;
+}
 
 SweepCheck Runner::check(const SweepRequestData& request) {
     const bool valid = validate(request.config).empty();
@@ -253,9 +303,33 @@ ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<Strate
     request.config = config;
     request.checked = strategies;
     check(request);
+    return measureShare(request, config, strategies, hooks);
+}
+
+ResultSet Runner::measureShare(const SweepRequestData& identity, const ExperimentConfig& config,
+                               const std::vector<Strategy>& strategies, const RunnerHooks& hooks) {
+    if (!shard_) return measureSweep(config, strategies, hooks);
+    const std::vector<WorkItem> work = sweepWork(strategies);
+    const Share share = shareAt(work, shardItems(work, *shard_), 0);
+    ResultSet results;
+    if (share.strategies.empty())
+        results.environment = describeEnvironment(config);  // dealt nothing: an empty share
+    else
+        results = measureSweep(config, share.strategies, hooks);
+    placeRuns(results, 0, share.places);
+    results.shard = shardRecord(identity, *shard_, work);
+    return results;
+}
+
+ResultSet Runner::measureSweep(const ExperimentConfig& config,
+                               const std::vector<Strategy>& strategies, const RunnerHooks& hooks) {
     const auto measuring = enterMeasurement(config, hooks.cancel);
     if (!measuring) return cancelledBeforeStart();
     const torch::Device device = resolveDevice(config.device);
+    // The CPU allocator of the config (engine/caching_cpu_allocator.h), from before the model
+    // is built until the bench below is freed: parameters, optimizer state and input live in
+    // its segments, as on a GPU.
+    const engine::CpuAllocatorScope cpuAllocator(config.allocator, device);
 
     ResultSet results;
     results.environment = describeEnvironment(config);
@@ -297,7 +371,12 @@ ResultSet Runner::pareto(const ExperimentConfig& config, const std::vector<Strat
     }
     const ParetoPlan plan = planPareto(costs, checked.strategies, points);
     useCostModel(costs);
-    ResultSet results = sweep(config, plan.strategies, hooks);
+    SweepRequestData planned;  // the hand-written strategies and the budgets, all checked
+    planned.config = config;
+    planned.checked = plan.strategies;
+    check(planned);
+    request.checked = checked.strategies;  // what names the sweep: what it was asked to run
+    ResultSet results = measureShare(request, config, plan.strategies, hooks);
     results.predicted_frontier = plan.frontier;
     return results;
 }
@@ -315,8 +394,15 @@ ResultSet Runner::scaling(const ExperimentConfig& config, ScalingAxis axis,
     const auto measuring = enterMeasurement(config, hooks.cancel);
     if (!measuring) return cancelledBeforeStart();
     const std::vector<ExperimentConfig> sizes = scalingConfigs(config, axis, values);
+    // The (size, strategy) pairs, size-major; a shard runs its items (useShard) and skips a
+    // size where it has none.
+    const std::vector<WorkItem> work =
+        sweepWork(checked.strategies, static_cast<int>(sizes.size()));
+    const std::vector<ShardItem> items = shard_ ? shardItems(work, *shard_) : allItems(work);
     ResultSet all;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const Share mine = shareAt(work, items, static_cast<int>(i));
+        if (mine.strategies.empty()) continue;
         // Each size's sweep is one equal share of the progress bar.
         RunnerHooks share = hooks;
         const double n = static_cast<double>(sizes.size());
@@ -327,16 +413,27 @@ ResultSet Runner::scaling(const ExperimentConfig& config, ScalingAxis axis,
                                {MessageCode::AtScalingSize, size, {message}});
             };
         costs_.reset();  // each size has its own block costs
-        ResultSet one = sweep(sizes[i], checked.strategies, share);
+        SweepRequestData atSize;
+        atSize.config = sizes[i];
+        atSize.checked = mine.strategies;
+        check(atSize);
+        ResultSet one = measureSweep(sizes[i], mine.strategies, share);
+        const std::size_t first = all.runs.size();
         all.environment = one.environment;
         if (one.timing) all.timing = one.timing;  // the last size's rounds
         for (const auto& note : one.notes)
             all.notes.push_back(toString(axis) + " " + std::to_string(values[i]) + ": " + note);
         for (auto& run : one.runs) all.runs.push_back(std::move(run));
+        if (shard_) placeRuns(all, first, mine.places);
         if (one.cancelled) {
             all.cancelled = true;
             break;
         }
+    }
+    if (shard_) {
+        if (all.runs.empty() && !all.cancelled) all.environment = describeEnvironment(config);
+        request.checked = checked.strategies;
+        all.shard = shardRecord(request, *shard_, work);
     }
     return all;
 }

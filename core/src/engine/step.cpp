@@ -2,6 +2,7 @@
 
 #include <torch/cuda.h>
 
+#include "engine/caching_cpu_allocator.h"
 #include "engine/cuda_allocator_stats.h"
 #include "engine/executor.h"
 #include "engine/generators.h"
@@ -12,7 +13,11 @@ namespace ckptlab::engine {
 Workbench::Workbench(const ExperimentConfig& cfg, const torch::Device& dev)
     : config(cfg), device(dev), model(buildModel(cfg, dev)), input(buildInput(cfg, dev)) {
     torch::NoGradGuard noGrad;
-    for (const auto& p : model.parameters()) initialWeights.push_back(p.detach().clone());
+    {
+        // The lab's copy, not the training's memory: kept out of the caching allocator.
+        const SystemAllocatorScope labCopy;
+        for (const auto& p : model.parameters()) initialWeights.push_back(p.detach().clone());
+    }
     resetOptimizer();
 }
 

@@ -42,7 +42,7 @@ struct StepTimes {
     double step_ms = 0, forward_ms = 0, backward_ms = 0, recompute_ms = 0, optimizer_ms = 0;
     int recomputed_blocks = 0;
     // CUDA's caching allocator during the step (cuda_allocator_stats.h); empty on CPU.
-    std::optional<CudaAllocatorStats> cudaAllocator;
+    std::optional<AllocatorStats> cudaAllocator;
 };
 
 // Runs one step. With `context.tracker` set, activation bytes (tracker total when forward

@@ -2,6 +2,7 @@
 // round, with the thread's CPU time beside the wall time, then the medians and their spread.
 #include "engine/timed_rounds.h"
 
+#include <sys/resource.h>
 #include <time.h>
 
 #include <chrono>
@@ -16,6 +17,14 @@ namespace ckptlab::engine {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// Minor page faults of the whole process so far (every thread: intra-op threads touch fresh
+// memory too); NaN where getrusage fails.
+double processMinorFaults() {
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) != 0) return std::nan("");
+    return static_cast<double>(usage.ru_minflt);
+}
 
 double threadCpuMs() {
     timespec t{};
@@ -32,12 +41,14 @@ struct Lane {
     std::vector<StepTimes> times;
     std::vector<int> rounds;
     std::vector<double> cpuMs;
+    std::vector<double> minorFaults;
 
     void dropRound(int round) {
         while (!rounds.empty() && rounds.back() == round) {
             rounds.pop_back();
             times.pop_back();
             cpuMs.pop_back();
+            minorFaults.pop_back();
         }
     }
     std::vector<double> stepMs() const {
@@ -76,6 +87,12 @@ void finishMetrics(Lane& lane, bool cpuDevice) {
         for (double c : lane.cpuMs)
             if (std::isfinite(c)) cpu.push_back(c);
         if (!cpu.empty()) m.step_cpu_ms = median(cpu);
+        // The memory a step page-faults in: what the allocator gave back and the step touched
+        // again (glibc's malloc; not the caching allocator's kept segments).
+        std::vector<double> faults;
+        for (double f : lane.minorFaults)
+            if (std::isfinite(f)) faults.push_back(f);
+        if (!faults.empty()) m.minor_faults_per_step = median(faults);
     }
 }
 
@@ -131,16 +148,20 @@ std::vector<Lane> makeLanes(const ExperimentConfig& config, ResultSet& results,
     return lanes;
 }
 
-// One timed step of a lane's run, with the thread's CPU time. A failed step (out of memory
+// One timed step of a lane's run, with the thread's CPU time and the process's minor page
+// faults. A failed step (out of memory
 // among others) records its error and ends the lane; a cancel goes on up.
 void timeStep(Workbench& bench, Lane& lane, int round) {
     try {
+        const double faults0 = processMinorFaults();
         const double cpu0 = threadCpuMs();
         const StepTimes t = runStep(bench, *lane.plan, lane.context);
         const double cpu1 = threadCpuMs();
+        const double faults1 = processMinorFaults();
         lane.times.push_back(t);
         lane.rounds.push_back(round);
         lane.cpuMs.push_back(cpu1 - cpu0);
+        lane.minorFaults.push_back(faults1 - faults0);
     } catch (const Cancelled&) {
         throw;
     } catch (const std::exception& e) {

@@ -34,6 +34,18 @@ std::string machineOf(const Environment& env) {
     return env.device_name + " (" + env.device + ")";
 }
 
+// A merged file's shards may have run on machines of several names: each once, in shard order.
+std::string machinesOf(const ResultSet& results) {
+    std::vector<std::string> names;
+    for (const Environment& e : results.machines)
+        if (std::find(names.begin(), names.end(), machineOf(e)) == names.end())
+            names.push_back(machineOf(e));
+    if (names.size() <= 1) return machineOf(results.environment);
+    std::string out;
+    for (const std::string& name : names) out += (out.empty() ? "" : " + ") + name;
+    return out;
+}
+
 // The axes along which some strategy's runs in `results` take several values.
 std::vector<ScalingAxis> axesOf(const ResultSet& results) {
     std::map<std::string, std::vector<const RunResult*>> byStrategy;
@@ -65,7 +77,7 @@ std::vector<ComparisonSource> makeSources(const std::vector<ComparisonInput>& in
         s.path = inputs[i].path;
         s.letter = letterOf(static_cast<int>(i));
         s.environment = inputs[i].results.environment;
-        s.machine = machineOf(s.environment);
+        s.machine = machinesOf(inputs[i].results);
         s.runs = static_cast<int>(inputs[i].results.runs.size());
         s.axes = axesOf(inputs[i].results);
         sources.push_back(std::move(s));
@@ -95,6 +107,8 @@ ComparisonCell makeCell(const RunResult& run, int index) {
     cell.peak_mib = static_cast<double>(run.metrics.peak_bytes) / kMiB;
     cell.step_ms = run.metrics.step_ms;
     cell.grad_ok = run.grad_check.passed();
+    if (run.allocator)
+        cell.reserved_peak_mib = static_cast<double>(run.allocator->reserved_peak) / kMiB;
     return cell;
 }
 
@@ -187,6 +201,8 @@ void computeRatios(const std::vector<ComparisonInput>& inputs, Comparison& c) {
                 continue;
             cell.peak_ratio = ratio(cell.peak_mib, ref.peak_mib);
             cell.step_ratio = ratio(cell.step_ms, ref.step_ms);
+            if (cell.reserved_peak_mib && ref.reserved_peak_mib)
+                cell.reserved_ratio = ratio(*cell.reserved_peak_mib, *ref.reserved_peak_mib);
             if (cell.step_ratio) {
                 cell.step_within_noise =
                     withinNoise(inputs[s].results.runs[cell.run].metrics,
@@ -282,6 +298,8 @@ void noteMachines(const std::vector<ComparisonInput>& inputs, Comparison& c) {
 }
 
 }  // namespace
+
+std::string machineName(const Environment& environment) { return machineOf(environment); }
 
 std::string toString(CellState state) {
     switch (state) {

@@ -70,6 +70,7 @@ OrderedJson cellJson(const ComparisonCell& cell, const ComparisonSource& source)
         j["peak_mib"] = number(cell.peak_mib);
         j["step_ms"] = number(cell.step_ms);
         j["grad_ok"] = cell.grad_ok;
+        if (cell.reserved_peak_mib) j["reserved_peak_mib"] = number(*cell.reserved_peak_mib);
     } else {
         j["error"] = cell.error;
     }
@@ -77,6 +78,7 @@ OrderedJson cellJson(const ComparisonCell& cell, const ComparisonSource& source)
     j["peak_ratio"] = optionalNumber(cell.peak_ratio);
     j["step_ratio"] = optionalNumber(cell.step_ratio);
     if (cell.step_within_noise) j["step_within_noise"] = *cell.step_within_noise;
+    if (cell.reserved_ratio) j["reserved_ratio"] = number(*cell.reserved_ratio);
     return j;
 }
 
@@ -132,7 +134,7 @@ std::string comparisonToJson(const Comparison& c) {
 std::string comparisonCsv(const Comparison& c) {
     std::string csv =
         "strategy,at,source,label,state,peak_mib,step_ms,peak_ratio,step_ratio,same_work,"
-        "grad_check,error,step_within_noise\n";
+        "grad_check,error,step_within_noise,reserved_peak_mib,reserved_ratio\n";
     for (const auto& row : c.rows) {
         std::string at;
         for (const auto& [axis, value] : row.at)
@@ -156,6 +158,9 @@ std::string comparisonCsv(const Comparison& c) {
                 measured ? std::string(cell.grad_ok ? "pass" : "fail") : std::string(),
                 cell.error,
                 cell.step_within_noise ? (*cell.step_within_noise ? "yes" : "no") : "",
+                measured && cell.reserved_peak_mib ? detail::csvFixed(*cell.reserved_peak_mib, 3)
+                                                   : std::string(),
+                ratioCell(cell.reserved_ratio),
             };
             csv += detail::csvLine(cells);
         }

@@ -2,6 +2,7 @@
 #include "formats/config_json.h"
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "ckptlab/config_fields.h"
@@ -27,8 +28,21 @@ bool isWritten(const ConfigField& field, const ExperimentConfig& config) {
         const ConfigField* along = findConfigField(field.json_along);
         return along && isWritten(*along, config);
     }
+    case JsonPresence::UnlessAbsentValue: return valueText(field, config) != field.json_absent;
     }
     return true;
+}
+
+// What an absent optional key reads as: the default, except for a field whose older files'
+// runs had another value. The allocator: a run in a file without "allocator" was measured with
+// the C library's malloc (there was no other), so it reads as "system", not as today's default
+// "caching"; a file written today holds the key whenever its runs used the caching allocator.
+void readAbsent(const ConfigField& field, ExperimentConfig& config) {
+    if (field.json_presence != JsonPresence::UnlessAbsentValue) return;
+    const auto value = parseValueText(field, field.json_absent);
+    if (!value || !setValue(field, config, *value))
+        throw std::logic_error(std::string("config field ") + field.key + ": json_absent \"" +
+                               field.json_absent + "\" is not one of its values");
 }
 
 OrderedJson jsonValue(const ConfigField& field, const ExperimentConfig& config) {
@@ -69,7 +83,10 @@ ExperimentConfig configFromJson(const Json& j, const Path& at) {
     const Fields f(j, at);
     ExperimentConfig config;
     for (const ConfigField& field : configFields()) {
-        if (field.json_presence != JsonPresence::Always && !f.find(field.json)) continue;
+        if (field.json_presence != JsonPresence::Always && !f.find(field.json)) {
+            readAbsent(field, config);
+            continue;
+        }
         const FieldValue value = readValue(field, f);
         if (!setValue(field, config, value))  // only a Choice's text can be unknown
             fail(at.member(field.json), "unknown value \"" +

@@ -13,8 +13,10 @@ namespace ckptlab::detail {
 nlohmann::ordered_json configToJson(const ExperimentConfig& config);
 
 // Every field of the object at `at` by its type; an optional key that is absent keeps
-// ExperimentConfig{}'s value. Then validate(): a config the runner would refuse cannot have
-// been measured, so the file is refused naming the field's key and its range.
+// ExperimentConfig{}'s value, or the value older files' runs had where the field says so
+// (JsonPresence::UnlessAbsentValue: a run without "allocator" reads as "system"). Then validate():
+// a config the runner would refuse cannot have been measured, so the file is refused naming the
+// field's key and its range.
 ExperimentConfig configFromJson(const Json& j, const Path& at);
 
 }  // namespace ckptlab::detail

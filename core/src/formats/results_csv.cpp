@@ -32,13 +32,20 @@ std::string summaryCsv(const ResultSet& results) {
         "seq,batch,dtype,device,gflop_per_s,"
         // The step time's spread (step_stats.h) and the time added as a range (summary.h).
         "step_ci_low_ms,step_ci_high_ms,step_ci_95,step_cv_pct,step_fastest_ms,step_cpu_ms,"
-        "time_added_low_pct,time_added_high_pct,time_within_noise\n";
+        "time_added_low_pct,time_added_high_pct,time_within_noise,"
+        // The caching allocator's whole counts in bytes (summary.h), the forecast's reserved
+        // peak, and the page faults of a timed step: appended, so older readers keep theirs.
+        "reserved_start_bytes,reserved_peak_bytes,predicted_reserved_peak_bytes,"
+        "minor_faults_per_step\n";
     const std::vector<SummaryRow> rows = summarize(results);
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const SummaryRow& row = rows[i];
         const RunResult& run = results.runs[i];
         const bool checked = run.grad_check.checked;
         const ExperimentConfig& c = run.config;
+        // As the summary's forecast: none for a failed run.
+        const std::optional<std::int64_t> predictedReserved =
+            run.prediction && !run.error ? run.prediction->reserved_peak_bytes : std::nullopt;
         const std::vector<std::string> cells = {
             row.strategy.name(),
             detail::csvFixed(row.peak_mib, 3),
@@ -73,6 +80,10 @@ std::string summaryCsv(const ResultSet& results) {
             optionalCell(row.time_added_low_pct, 2),
             optionalCell(row.time_added_high_pct, 2),
             row.time_within_noise ? (*row.time_within_noise ? "yes" : "no") : "",
+            run.allocator ? std::to_string(run.allocator->reserved_start) : std::string(),
+            run.allocator ? std::to_string(run.allocator->reserved_peak) : std::string(),
+            predictedReserved ? std::to_string(*predictedReserved) : std::string(),
+            optionalCell(run.metrics.minor_faults_per_step, 1),
         };
         csv += detail::csvLine(cells);
     }

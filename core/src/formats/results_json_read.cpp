@@ -32,6 +32,7 @@
 #include "formats/json_parse.h"
 #include "formats/json_values.h"
 #include "formats/results_run_read.h"
+#include "formats/shard_json.h"
 #include "formats/timing_json.h"
 
 namespace ckptlab {
@@ -140,6 +141,7 @@ ResultSet readResults(const Json& doc) {
         }
     }
     detail::readTiming(top, results);
+    detail::readShards(top, results, readEnvironment);  // shard_json.cpp
     return results;
 }
 

@@ -8,7 +8,11 @@
 //   "forward_counts", "predicted_frontier" and the ones below). The newest are written only
 //   when they hold something, so other files read exactly as before: the config's optional
 //   keys ("memory_limit_mib", "kv_heads", ...: config_json.cpp, by config_fields.h), the
-//   gradient check's "note", a run's "out_of_memory" and the set's "notes".
+//   gradient check's "note", a run's "out_of_memory" and the set's "notes"; a shard's and a
+//   merged file's keys ("shard", "merged", "machines", "machine_baselines", a run's "shard" and
+//   "machine": shard_json.h); the caching allocator's "allocator" (once "cuda_allocator") and
+//   "allocator_trace" (allocator_json.h), "metrics.minor_faults_per_step" and
+//   "prediction.reserved_peak_bytes".
 // - The timeline is stored as columns (t_ms, delta, total, phase, block) because it can hold
 //   hundreds of thousands of events. Its "phase" column holds small integers that index the
 //   "phase_codes" list stored beside it, so the file explains itself.
@@ -21,8 +25,10 @@
 #include <nlohmann/json.hpp>
 
 #include "ckptlab/config.h"
+#include "formats/allocator_json.h"
 #include "formats/config_json.h"
 #include "formats/file_io.h"
+#include "formats/shard_json.h"
 #include "formats/timing_json.h"
 
 namespace ckptlab {
@@ -77,6 +83,7 @@ OrderedJson metricsJson(const Metrics& m) {
     // Only when set (flops.h), so files without them read as they always did.
     if (m.step_gflop) metrics["step_gflop"] = number(*m.step_gflop);
     if (m.gflop_per_s) metrics["gflop_per_s"] = number(*m.gflop_per_s);
+    if (m.minor_faults_per_step) metrics["minor_faults_per_step"] = *m.minor_faults_per_step;
     detail::writeStepSpread(m, metrics);  // rounds, interval, CV, CPU time (timing_json.cpp)
     return metrics;
 }
@@ -149,6 +156,8 @@ OrderedJson runJson(const RunResult& run) {
         {"schedule", run.schedule},
         {"forward_counts", run.forward_counts},
         {"error", run.error ? OrderedJson(*run.error) : OrderedJson(nullptr)}};
+    if (run.prediction && run.prediction->reserved_peak_bytes)  // only when predicted
+        json["prediction"]["reserved_peak_bytes"] = *run.prediction->reserved_peak_bytes;
     if (const auto& o = run.out_of_memory) {
         json["out_of_memory"] = OrderedJson{{"requested_bytes", o->requested_bytes},
                                             {"allocated_bytes", o->allocated_bytes},
@@ -157,12 +166,8 @@ OrderedJson runJson(const RunResult& run) {
                                             {"block", o->block},
                                             {"t_ms", number(o->t_ms)}};
     }
-    if (const auto& c = run.cuda_allocator) {  // CUDA runs only (result.h)
-        json["cuda_allocator"] = OrderedJson{{"allocated_start", c->allocated_start},
-                                             {"allocated_peak", c->allocated_peak},
-                                             {"reserved_start", c->reserved_start},
-                                             {"reserved_peak", c->reserved_peak}};
-    }
+    detail::writeAllocator(run, json);  // "allocator", "allocator_trace" (allocator_json.h)
+    detail::writeRunShard(run, json);   // a shard's or a merged file's (shard_json.cpp)
     return json;
 }
 
@@ -222,6 +227,7 @@ std::string resultsToJson(const ResultSet& results) {
                     {"predicted_frontier", std::move(frontier)}};
     if (!results.notes.empty()) doc["notes"] = results.notes;
     detail::writeTiming(results, doc);
+    detail::writeShards(results, doc, environmentJson, runJson);  // shard_json.cpp
     std::string text;
     appendPretty(text, doc, 0);
     text += '\n';

@@ -12,7 +12,9 @@
 #include "ckptlab/config.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
+#include "formats/allocator_json.h"
 #include "formats/config_json.h"
+#include "formats/shard_json.h"
 #include "formats/timing_json.h"
 
 namespace ckptlab::detail {
@@ -35,9 +37,10 @@ Metrics readMetrics(const Json& j, const Path& at) {
     for (std::size_t i = 0; i < samples.size(); ++i) {
         m.step_samples_ms.push_back(readDuration(samples[i], samplesAt.item(i)));
     }
-    // Added with flops.h: optional, finite and not negative.
+    // Added with flops.h and the caching allocator: optional, finite and not negative.
     for (auto [key, field] :
-         {std::pair{"step_gflop", &m.step_gflop}, std::pair{"gflop_per_s", &m.gflop_per_s}}) {
+         {std::pair{"step_gflop", &m.step_gflop}, std::pair{"gflop_per_s", &m.gflop_per_s},
+          std::pair{"minor_faults_per_step", &m.minor_faults_per_step}}) {
         if (!f.find(key)) continue;
         const double value = f.number(key);
         if (!(value >= 0) || !std::isfinite(value))
@@ -233,8 +236,10 @@ Strategy readStrategy(const Fields& f, const Path& at, const ExperimentConfig& c
 PredictedMetrics readPrediction(const Json& j, const Path& at) {
     const Fields pf(j, at);
     PredictedMetrics prediction{pf.bytes("peak_bytes"), pf.bytes("activation_bytes"),
-                                pf.duration("step_ms"), std::nullopt};
+                                pf.duration("step_ms"), std::nullopt, std::nullopt};
     if (pf.find("optimal_step_ms")) prediction.optimal_step_ms = pf.duration("optimal_step_ms");
+    if (pf.find("reserved_peak_bytes"))
+        prediction.reserved_peak_bytes = pf.bytes("reserved_peak_bytes");
     return prediction;
 }
 
@@ -287,12 +292,8 @@ RunResult readRun(const Json& j, const Path& at) {
     if (const Json* oom = f.find("out_of_memory")) {
         run.out_of_memory = readOutOfMemory(*oom, at.member("out_of_memory"), depth);
     }
-    if (const Json* cuda = f.find("cuda_allocator")) {  // CUDA runs only; optional
-        const Fields c(*cuda, at.member("cuda_allocator"));
-        run.cuda_allocator =
-            CudaAllocatorStats{c.bytes("allocated_start"), c.bytes("allocated_peak"),
-                               c.bytes("reserved_start"), c.bytes("reserved_peak")};
-    }
+    readAllocator(f, at, run);  // "allocator" (or "cuda_allocator"), "allocator_trace"
+    readRunShard(f, run);       // a shard's place, a merged file's machine (shard_json.cpp)
     return run;
 }
 

@@ -95,6 +95,16 @@ std::optional<Optimizer> parseOptimizer(const std::string& text) {
     return std::nullopt;
 }
 
+std::string toString(AllocatorKind kind) {
+    return kind == AllocatorKind::System ? "system" : "caching";
+}
+
+std::optional<AllocatorKind> parseAllocatorKind(const std::string& text) {
+    if (text == "caching") return AllocatorKind::Caching;
+    if (text == "system") return AllocatorKind::System;
+    return std::nullopt;
+}
+
 int bytesPerElement(DType dtype) { return dtype == DType::Float32 ? 4 : 2; }
 
 std::vector<std::string> splitList(const std::string& text, const std::string& field) {

@@ -20,6 +20,7 @@ public:
         f_.json = "";
         f_.json_presence = JsonPresence::Always;
         f_.json_along = "";
+        f_.json_absent = "";
         f_.zero_means = "";
         f_.unit = "";
         f_.range_message = MessageCode::FieldOutOfRange;
@@ -42,6 +43,11 @@ public:
         f_.json = jsonKey;
         f_.json_presence = presence;
         f_.json_along = along;
+        return *this;
+    }
+    // With JsonPresence::UnlessAbsentValue: the value older files' runs had.
+    Entry& absentMeans(const char* valueText) {
+        f_.json_absent = valueText;
         return *this;
     }
     Entry& range(double min, double max) {
@@ -126,6 +132,19 @@ std::vector<ConfigField> makeTable() {
         Entry("device", &C::device, "device", kCost | kMachine)
             .cli("--device", "cpu, or cuda / cuda:N when LibTorch has CUDA")
             .stored("device", "device")
+            .notInLessons(),
+        // The CPU allocator of the measured steps (engine/caching_cpu_allocator.h); on CUDA the
+        // device's own caching allocator serves either way. Files from before the field were
+        // measured with the C library's malloc, so an absent key reads as "system". Lessons
+        // run with the default.
+        Entry("allocator", &C::allocator, "allocator", kCost | kWork)
+            .cli("--allocator",
+                 "CPU memory allocator: caching (CUDA's caching allocator's rules: freed blocks "
+                 "stay reserved for the next allocation, and reserved bytes are reported, as on "
+                 "a GPU) or system (the C library's malloc, which gives freed memory back and "
+                 "page-faults it in again)")
+            .stored("allocator", "allocator", JsonPresence::UnlessAbsentValue)
+            .absentMeans("system")
             .notInLessons(),
         Entry("optimizer", &C::optimizer, "optimizer", kCost | kWork)
             .cli("--optimizer", "none, sgd or adam (adds its state and step)")

@@ -27,6 +27,7 @@ FieldValue toValue(const std::string& v) { return v; }
 FieldValue toValue(BlockKind v) { return toString(v); }
 FieldValue toValue(DType v) { return toString(v); }
 FieldValue toValue(Optimizer v) { return toString(v); }
+FieldValue toValue(AllocatorKind v) { return toString(v); }
 
 // Sets `out` from `v` when there is one.
 template <typename T, typename V>
@@ -69,6 +70,9 @@ bool fromValue(const FieldValue& value, DType& out) { return fromChoice(value, o
 bool fromValue(const FieldValue& value, Optimizer& out) {
     return fromChoice(value, out, parseOptimizer);
 }
+bool fromValue(const FieldValue& value, AllocatorKind& out) {
+    return fromChoice(value, out, parseAllocatorKind);
+}
 
 // A limit as the help and the messages write it: "16384", "0.9", "0.001", "16777216".
 std::string limitText(double value) {
@@ -110,22 +114,26 @@ FieldType typeOf(const ConfigField& field) {
 }
 
 std::vector<std::string> choicesOf(const ConfigField& field) {
-    return std::visit(Overloaded{[](BlockKind C::*) {
-                                     return std::vector<std::string>{
-                                         toString(BlockKind::Ffn),
-                                         toString(BlockKind::Transformer)};
-                                 },
-                                 [](DType C::*) {
-                                     return std::vector<std::string>{toString(DType::Float32),
-                                                                     toString(DType::BFloat16)};
-                                 },
-                                 [](Optimizer C::*) {
-                                     return std::vector<std::string>{toString(Optimizer::None),
-                                                                     toString(Optimizer::Sgd),
-                                                                     toString(Optimizer::Adam)};
-                                 },
-                                 [](auto) { return std::vector<std::string>{}; }},
-                      field.member);
+    return std::visit(
+        Overloaded{[](BlockKind C::*) {
+                       return std::vector<std::string>{toString(BlockKind::Ffn),
+                                                       toString(BlockKind::Transformer)};
+                   },
+                   [](DType C::*) {
+                       return std::vector<std::string>{toString(DType::Float32),
+                                                       toString(DType::BFloat16)};
+                   },
+                   [](Optimizer C::*) {
+                       return std::vector<std::string>{toString(Optimizer::None),
+                                                       toString(Optimizer::Sgd),
+                                                       toString(Optimizer::Adam)};
+                   },
+                   [](AllocatorKind C::*) {
+                       return std::vector<std::string>{toString(AllocatorKind::Caching),
+                                                       toString(AllocatorKind::System)};
+                   },
+                   [](auto) { return std::vector<std::string>{}; }},
+        field.member);
 }
 
 std::string choiceListText(const ConfigField& field) {

@@ -7,6 +7,16 @@
 
 namespace ckptlab {
 
+std::string toString(AllocatorSource source) {
+    return source == AllocatorSource::Cuda ? "cuda" : "caching-model";
+}
+
+std::optional<AllocatorSource> parseAllocatorSource(const std::string& text) {
+    if (text == "cuda") return AllocatorSource::Cuda;
+    if (text == "caching-model") return AllocatorSource::CachingModel;
+    return std::nullopt;
+}
+
 std::string toString(Phase phase) {
     switch (phase) {
     case Phase::Forward: return "forward";

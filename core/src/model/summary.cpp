@@ -22,6 +22,8 @@ void addPrediction(const PredictedMetrics& p, const Metrics& m, SummaryRow& row)
         errorPercent(static_cast<double>(p.peak_bytes), static_cast<double>(m.peak_bytes));
     row.predicted_step_ms = p.step_ms;
     row.step_error_pct = errorPercent(p.step_ms, m.step_ms);
+    if (p.reserved_peak_bytes)
+        row.predicted_reserved_peak_mib = static_cast<double>(*p.reserved_peak_bytes) / kMiB;
     if (p.optimal_step_ms && *p.optimal_step_ms > 0) {
         row.optimal_step_ms = *p.optimal_step_ms;
         // Rounded to the planner's own precision, so "on the curve" reads as 0, not -0.0001.
@@ -51,6 +53,12 @@ SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
     row.grad_note = run.grad_check.note;
     row.error = run.error;
     row.out_of_memory = run.out_of_memory;
+    if (const auto& a = run.allocator) {
+        row.allocator_source = a->source;
+        row.reserved_start_mib = static_cast<double>(a->reserved_start) / kMiB;
+        row.reserved_peak_mib = static_cast<double>(a->reserved_peak) / kMiB;
+        row.allocated_peak_mib = static_cast<double>(a->allocated_peak) / kMiB;
+    }
     if (run.prediction && !run.error) addPrediction(*run.prediction, run.metrics, row);
 
     // A failed run's metrics are partial, so comparing them would mislead.
@@ -100,8 +108,10 @@ ResultSet withFastestSteps(const ResultSet& results) {
     light.cancelled = results.cancelled;
     light.notes = results.notes;
     light.timing = results.timing;
+    light.merged = results.merged;
+    light.machines = results.machines;
     light.runs.reserve(results.runs.size());
-    for (const RunResult& run : results.runs) {
+    const auto lightRun = [](const RunResult& run) {
         RunResult copy;
         copy.config = run.config;
         copy.strategy = run.strategy;
@@ -115,8 +125,12 @@ ResultSet withFastestSteps(const ResultSet& results) {
         copy.forward_counts = run.forward_counts;
         copy.error = run.error;
         copy.out_of_memory = run.out_of_memory;
-        light.runs.push_back(std::move(copy));
-    }
+        copy.machine = run.machine;
+        return copy;
+    };
+    for (const RunResult& run : results.runs) light.runs.push_back(lightRun(run));
+    for (const RunResult& run : results.machine_baselines)
+        light.machine_baselines.push_back(lightRun(run));
     return light;
 }
 
@@ -126,6 +140,20 @@ bool sameStep(const ExperimentConfig& a, const ExperimentConfig& b) {
 
 const RunResult* baselineFor(const ResultSet& results, const RunResult& run) {
     const RunResult* failed = nullptr;
+    // A merged file's run (RunResult::machine) was timed in its own shard's process: the `none`
+    // of that shard, in the runs or among the machine baselines, never another shard's.
+    if (run.machine) {
+        for (const auto* list : {&results.runs, &results.machine_baselines}) {
+            for (const RunResult& other : *list) {
+                if (!isBaseline(other.strategy) || other.machine != run.machine ||
+                    !sameStep(other.config, run.config))
+                    continue;
+                if (!other.error) return &other;
+                if (!failed) failed = &other;
+            }
+        }
+        return failed;
+    }
     for (const RunResult& other : results.runs) {
         // Runs of several files merged for the charts (RunResult::label) keep to their own file.
         if (!isBaseline(other.strategy) || other.label != run.label ||

@@ -10,34 +10,48 @@
 //   releases its saved input); the last item's output lives until its context ends;
 // - every unit's backward allocates its parameters' gradients and its input's gradient, frees
 //   its saved tensors and the gradient it received (unless a checkpoint still holds it).
+// With ReplayAllocator::Yes every event is also placed in a model of CUDA's caching allocator
+// (allocator_replay.h); its reserved bytes at the end of the step are the prediction's reserved
+// peak.
 #include <algorithm>
+#include <optional>
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/planner.h"
+#include "planning/allocator_replay.h"
 
 namespace ckptlab {
 namespace {
 
+using detail::AllocatorReplay;
+using Block = AllocatorReplay::Block;
+
 class Replay {
 public:
-    explicit Replay(const CostModel& model) : m_(model) {}
+    Replay(const CostModel& model, bool withAllocator) : m_(model) {
+        if (withAllocator) allocator_.emplace(model);
+    }
 
     Prediction run(const Plan& plan) {
         const Plan units = toUnitLevel(plan, m_.unitsPerBlock);
-        auto items = forwardSequence(units.segments, false);
         Prediction p;
-        p.activation_bytes = mem_;
-        backwardSequence(items, /*incomingGradBytes=*/0, /*holdIncoming=*/true);
-        double optimizerMs = 0;
-        std::int64_t optimizerPeak = 0;
-        for (const auto& u : m_.units) {
-            optimizerMs += u.optimizer_ms;
-            optimizerPeak = std::max(optimizerPeak, u.optimizer_peak);
+        p.baseline_bytes = baselineBytes();
+        if (allocator_) {
+            allocator_->placeBaseline();
+            if (m_.optimizer) {
+                // The runner's step before the measured one: it leaves the optimizer's state
+                // and, in the allocator, the segments it reserved. Only the allocator keeps it.
+                step(units, /*createOptimizerState=*/true);
+                allocator_->endStep();
+                mem_ = peak_ = 0;
+                time_ = recomputeMs_ = 0;
+            }
         }
-        touch(optimizerPeak);
+        p.activation_bytes = step(units, false);
         p.peak_bytes = peak_;
-        p.step_ms = time_ + optimizerMs;
+        p.step_ms = time_;
         p.recompute_ms = recomputeMs_;
+        if (allocator_) p.reserved_peak_bytes = allocator_->reservedPeak();
         return p;
     }
 
@@ -46,6 +60,13 @@ private:
         const Segment* segment;  // a checkpoint, or a single plain unit when `unit` >= 0
         int unit = -1;
         bool recomputed = false;  // its forward ran in a recompute, just before its backward
+        int placed = -1;          // with the allocator: its index in placed_
+    };
+    // In the allocator, what an item's forward left: its output and what else it keeps, and a
+    // checkpoint's RNG state.
+    struct Placed {
+        AllocatorReplay::Kept kept;
+        Block rng;
     };
 
     void alloc(std::int64_t bytes) {
@@ -58,15 +79,66 @@ private:
         time_ += ms;
         if (recompute) recomputeMs_ += ms;
     }
+    void free(Block& block) {
+        if (allocator_) allocator_->free(block);
+    }
+
+    // Parameters, input and optimizer state.
+    std::int64_t baselineBytes() const {
+        std::int64_t bytes = m_.units.front().output_bytes;  // the input: an output's shape
+        for (const auto& c : m_.units) {
+            bytes += c.parameter_tensors.empty() ? c.param_grad_bytes : 0;
+            for (std::int64_t t : c.parameter_tensors) bytes += t;
+            for (std::int64_t t : c.optimizer_state_tensors) bytes += t;
+        }
+        return bytes;
+    }
+
+    // One step: forward, backward and the optimizer's temporaries, in the allocator with
+    // `createOptimizerState` after the optimizer's state, which stays. Returns the bytes
+    // allocated when forward ends.
+    std::int64_t step(const Plan& units, bool createOptimizerState) {
+        auto items = forwardSequence(units.segments, false);
+        const std::int64_t activations = mem_;
+        if (allocator_) {
+            // The loss and its gradient, one element each (the count leaves them out), live
+            // until the step ends.
+            allocator_->holdUntilStepEnds(allocator_->place(1));
+            allocator_->holdUntilStepEnds(allocator_->place(1));
+        }
+        const Block inputGrad = backwardSequence(items, {}, /*incomingGradBytes=*/0,
+                                                 /*holdIncoming=*/true);
+        std::int64_t optimizerPeak = 0;
+        double optimizerMs = 0;
+        for (const auto& u : m_.units) {
+            optimizerMs += u.optimizer_ms;
+            optimizerPeak = std::max(optimizerPeak, u.optimizer_peak);
+        }
+        touch(optimizerPeak);
+        time_ += optimizerMs;
+        if (allocator_) {
+            allocator_->holdUntilStepEnds(inputGrad);
+            allocator_->holdUntilStepEnds(outputBlock(items.back()));  // the chain's output
+            allocator_->optimizer(createOptimizerState);
+        }
+        return activations;
+    }
 
     // Forward with grad of a segment list; returns the items backward will visit.
     std::vector<Item> forwardSequence(const std::vector<Segment>& segments, bool recompute) {
         std::vector<Item> items;
         for (const auto& s : segments) {
             if (s.checkpointed) {
-                forwardWithoutGrad(s.begin, s.end, recompute);
+                // The engine takes the RNG state before the body runs; the count adds it after
+                // (where the measured peaks put it).
+                const Block rng = allocator_ ? allocator_->place(m_.checkpoint_bytes) : Block{};
+                const Block output = forwardWithoutGrad(s.begin, s.end, recompute);
                 alloc(m_.checkpoint_bytes);
                 items.push_back({&s, -1, recompute});
+                if (allocator_) {
+                    items.back().placed = static_cast<int>(placed_.size());
+                    placed_.push_back({{output, {}}, rng});
+                }
             } else if (!s.inner.empty()) {
                 auto inner = forwardSequence(s.inner, recompute);
                 items.insert(items.end(), inner.begin(), inner.end());
@@ -75,74 +147,108 @@ private:
                     const auto& c = m_.units[u];
                     touch(forwardPeakOf(c));
                     alloc(c.kept_bytes);
-                    spend(c.forward_ms, recompute);
                     items.push_back({&s, u, recompute});
+                    if (allocator_) {
+                        items.back().placed = static_cast<int>(placed_.size());
+                        placed_.push_back({allocator_->forward(u), {}});
+                    }
+                    spend(c.forward_ms, recompute);
                 }
             }
         }
         return items;
     }
 
-    // A checkpoint's body without grad: inner checkpoints are plain runs here.
-    void forwardWithoutGrad(int begin, int end, bool recompute) {
+    // A checkpoint's body without grad: inner checkpoints are plain runs here. Returns, in the
+    // allocator, its last output, the checkpoint's.
+    Block forwardWithoutGrad(int begin, int end, bool recompute) {
+        Block previous;
         for (int u = begin; u < end; ++u) {
             const auto& c = m_.units[u];
             touch(nogradPeakOf(c));
             alloc(c.output_bytes);
-            if (u > begin) release(m_.units[u - 1].output_bytes);
+            const Block output = allocator_ ? allocator_->nogradForward(u) : Block{};
+            if (u > begin) {
+                release(m_.units[u - 1].output_bytes);
+                free(previous);
+            }
+            previous = output;
             spend(c.nograd_ms, recompute);
         }
+        return previous;
     }
 
     // Backward over items in reverse. `incomingGradBytes` is the gradient of the sequence's
-    // output (0 for the loss's, an expanded scalar); `holdIncoming`: something outside the
-    // sequence keeps it alive (the step, for the loss's).
-    void backwardSequence(const std::vector<Item>& items, std::int64_t incomingGradBytes,
-                          bool holdIncoming) {
+    // output (0 for the loss's, an expanded scalar) and `incoming` its block; `holdIncoming`:
+    // something outside the sequence keeps it alive (the step, for the loss's). Returns the
+    // block of the gradient of the sequence's input.
+    Block backwardSequence(std::vector<Item>& items, Block incoming, std::int64_t incomingGradBytes,
+                           bool holdIncoming) {
+        Block grad = incoming;
         std::int64_t gradBytes = incomingGradBytes;
         bool held = holdIncoming;
         for (std::size_t k = items.size(); k-- > 0;) {
-            const Item& item = items[k];
+            Item& item = items[k];
             const int first = item.unit >= 0 ? item.unit : item.segment->begin;
             if (item.unit >= 0)
-                backwardUnit(item.unit, gradBytes, held, item.recomputed);
+                grad = backwardUnit(item, grad, gradBytes, held);
             else
-                backwardCheckpoint(*item.segment, gradBytes, held);
+                grad = backwardCheckpoint(item, grad, gradBytes, held);
             gradBytes = first > 0 ? m_.units[first - 1].output_bytes : m_.units[first].output_bytes;
             held = false;
             // This item's backward released its saved input: the previous item's output.
-            if (k > 0) release(outputOf(items[k - 1]));
+            if (k > 0) {
+                release(outputOf(items[k - 1]));
+                if (allocator_) allocator_->free(outputBlock(items[k - 1]));
+            }
         }
+        return grad;
     }
+
+    Block& outputBlock(const Item& item) { return placed_[item.placed].kept.output; }
 
     std::int64_t outputOf(const Item& item) const {
         const int last = item.unit >= 0 ? item.unit : item.segment->end - 1;
         return m_.units[last].output_bytes;
     }
 
-    void backwardUnit(int u, std::int64_t gradBytes, bool held, bool recomputed) {
-        const auto& c = m_.units[u];
+    Block backwardUnit(Item& item, Block grad, std::int64_t gradBytes, bool held) {
+        const auto& c = m_.units[item.unit];
         touch(backwardPeakOf(c));
         release(c.kept_bytes - c.output_bytes);
         alloc(c.param_grad_bytes);
         alloc(c.output_bytes);  // the gradient of its input, the same shape as its output
-        if (!held) release(gradBytes);
-        spend(backwardMsOf(c, recomputed), false);
+        const Block inputGrad =
+            allocator_ ? allocator_->backward(item.unit, placed_[item.placed].kept) : Block{};
+        if (!held) {
+            release(gradBytes);
+            free(grad);
+        }
+        spend(backwardMsOf(c, item.recomputed), false);
+        return inputGrad;
     }
 
-    void backwardCheckpoint(const Segment& s, std::int64_t gradBytes, bool held) {
+    Block backwardCheckpoint(Item& item, Block grad, std::int64_t gradBytes, bool held) {
+        const Segment& s = *item.segment;
         // Recompute with grad, nested checkpoints included, then differentiate it.
         std::vector<Segment> body = s.inner;
         if (body.empty()) body.push_back({s.begin, s.end, false, {}});
+        // The generator's state when the recompute starts, to go on from afterwards: only in
+        // the allocator (the counted peak leaves these few KiB out).
+        Block resume = allocator_ ? allocator_->place(m_.checkpoint_bytes) : Block{};
         auto items = forwardSequence(body, true);
+        free(resume);
         // The recomputed output is dropped before its backward starts: only its graph node
         // is needed (the engine's checkpoint, like PyTorch's non-reentrant one). The incoming
         // gradient goes to the body's backward as its own.
         release(outputOf(items.back()));
-        backwardSequence(items, gradBytes, held);
+        if (allocator_) allocator_->free(outputBlock(items.back()));
+        const Block inputGrad = backwardSequence(items, grad, gradBytes, held);
         release(m_.checkpoint_bytes);
+        if (allocator_) allocator_->free(placed_[item.placed].rng);
         // The forward's output of this checkpoint was released by its consumer already,
         // except at the end of the chain where the step still holds it.
+        return inputGrad;
     }
 
     const CostModel& m_;
@@ -150,13 +256,15 @@ private:
     std::int64_t peak_ = 0;
     double time_ = 0;
     double recomputeMs_ = 0;
+    std::optional<AllocatorReplay> allocator_;
+    std::vector<Placed> placed_;
 };
 
 }  // namespace
 
-Prediction predict(const CostModel& model, const Plan& plan) {
+Prediction predict(const CostModel& model, const Plan& plan, ReplayAllocator allocator) {
     if (model.units.empty()) return {};
-    return Replay(model).run(plan);
+    return Replay(model, allocator == ReplayAllocator::Yes).run(plan);
 }
 
 }  // namespace ckptlab
