@@ -182,6 +182,9 @@ configure() {
       'import torch; print(int(torch.compiled_with_cxx11_abi()))')
     CKPTLAB_CUDA_ROOT=$cuda_root
     export CKPTLAB_TORCH_DIR CKPTLAB_TORCH_CXX11_ABI CKPTLAB_CUDA_ROOT
+    # The PyTorch peers (tests/side_by_side) run against the same torch the flavour links.
+    cmake --preset "$preset" -DCKPTLAB_PEER_PYTHON="$venv/bin/python"
+    return
   fi
   cmake --preset "$preset"
 }
