@@ -15,6 +15,7 @@
 #include "ckptlab/strategy.h"
 #include "engine/caching_cpu_allocator.h"
 #include "engine/memory_tracker.h"
+#include "same_breakdown.h"
 #include "test_configs.h"
 
 using namespace ckptlab;
@@ -40,13 +41,7 @@ void expectSameBytes(const RunResult& a, const RunResult& b) {
     EXPECT_EQ(a.metrics.peak_bytes, b.metrics.peak_bytes);
     EXPECT_EQ(a.metrics.activation_bytes, b.metrics.activation_bytes);
     EXPECT_EQ(a.metrics.baseline_bytes, b.metrics.baseline_bytes);
-    const Breakdown &p = a.breakdown, &q = b.breakdown;
-    EXPECT_EQ(p.parameters, q.parameters);
-    EXPECT_EQ(p.input, q.input);
-    EXPECT_EQ(p.optimizer_state, q.optimizer_state);
-    EXPECT_EQ(p.gradients, q.gradients);
-    EXPECT_EQ(p.activations, q.activations);
-    EXPECT_EQ(p.other, q.other);
+    expectSameBreakdown(a.breakdown, b.breakdown);
     ASSERT_EQ(a.timeline.size(), b.timeline.size());
     for (std::size_t i = 0; i < a.timeline.size(); ++i) {
         EXPECT_EQ(a.timeline[i].delta, b.timeline[i].delta) << i;

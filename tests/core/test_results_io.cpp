@@ -17,6 +17,7 @@
 #include "ckptlab/config_fields.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/summary.h"
+#include "same_breakdown.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 
@@ -139,13 +140,7 @@ void expectSameRun(const RunResult& a, const RunResult& b) {
     EXPECT_EQ(a.grad_check.passed(), b.grad_check.passed());
     EXPECT_EQ(a.grad_check.note, b.grad_check.note);
 
-    const Breakdown &p = a.breakdown, &q = b.breakdown;
-    EXPECT_EQ(p.parameters, q.parameters);
-    EXPECT_EQ(p.input, q.input);
-    EXPECT_EQ(p.optimizer_state, q.optimizer_state);
-    EXPECT_EQ(p.gradients, q.gradients);
-    EXPECT_EQ(p.activations, q.activations);
-    EXPECT_EQ(p.other, q.other);
+    expectSameBreakdown(a.breakdown, b.breakdown);
 
     ASSERT_EQ(a.blocks.size(), b.blocks.size());
     for (std::size_t i = 0; i < a.blocks.size(); ++i) {
