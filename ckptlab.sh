@@ -153,7 +153,8 @@ python_torch_venv() {
     "$PYTHON" -m venv "$venv" >&2
     local quiet=()
     [[ -t 2 ]] || quiet=(--progress-bar off)  # CI logs: no progress bars
-    "$venv/bin/python" -m pip install --no-input "${quiet[@]}" -r "$TORCH_REQUIREMENTS" >&2
+    # No pip cache: the wheels would take another 3 GB beside the venv.
+    "$venv/bin/python" -m pip install --no-input --no-cache-dir "${quiet[@]}" -r "$TORCH_REQUIREMENTS" >&2
     local got
     got=$("$venv/bin/python" -W ignore -c 'import torch; print(torch.__version__, torch.version.cuda)')
     if [[ $got != "$torch_pin"* || ${got#* } != "$torch_cuda" ]]; then
