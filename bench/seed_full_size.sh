@@ -27,7 +27,7 @@ log="$out/seed_full_size.log"
 : >"$log"
 say() { echo "[$(date +%H:%M:%S)] $*" | tee -a "$log"; }
 
-size=(--block ffn --depth 20 --width 2048 --seq 2048 --batch 2 --dtype float32
+size=(--block ffn --depth 20 --width 2048 --seq 2048 --batch 2 --precision float32
       --threads "${THREADS:-0}")
 timing=(--warmup "${WARMUP:-0}" --repeats "${REPEATS:-1}")
 

@@ -4,6 +4,49 @@
 <context>
     <name>ChartText</name>
     <message>
+        <source>embedding</source>
+        <comment>the chain&apos;s token embedding</comment>
+        <translation>嵌入层</translation>
+    </message>
+    <message>
+        <source>LM head</source>
+        <comment>the chain&apos;s final norm, head and loss</comment>
+        <translation>LM 头</translation>
+    </message>
+    <message>
+        <source>embedding and LM head</source>
+        <translation>嵌入层和 LM 头</translation>
+    </message>
+    <message>
+        <source>%1, %2: recomputed activations
+saved at %3, freed at %4 (%5 alive)
+%6</source>
+        <extracomment>%2 is a part of the chain: the embedding or the LM head</extracomment>
+        <translation>%1，%2：重计算的激活值
+保存于 %3，释放于 %4（存活 %5）
+%6</translation>
+    </message>
+    <message>
+        <source>%1, %2: forward activations
+saved at %3, freed at %4 (%5 alive)
+%6</source>
+        <translation>%1，%2：前向激活值
+保存于 %3，释放于 %4（存活 %5）
+%6</translation>
+    </message>
+    <message>
+        <source>weight copies (bf16)</source>
+        <translation>权重副本（bf16）</translation>
+    </message>
+    <message>
+        <source>logits</source>
+        <translation>logits（对数几率）</translation>
+    </message>
+    <message>
+        <source>embedding and LM head (never checkpointed)</source>
+        <translation>嵌入层和 LM 头（从不设检查点）</translation>
+    </message>
+    <message>
         <source>parameters</source>
         <translation>参数</translation>
     </message>
@@ -76,6 +119,14 @@
     <message>
         <source>%1 heads, dropout %2</source>
         <translation>%1 个注意力头，dropout %2</translation>
+    </message>
+    <message>
+        <source>%1 heads, %2 key/value heads of width %3, MLP width %4</source>
+        <translation>%1 个注意力头，%2 个键/值头，每头宽度 %3，MLP 宽度 %4</translation>
+    </message>
+    <message>
+        <source>%1 attention</source>
+        <translation>%1 注意力</translation>
     </message>
     <message>
         <source>%1 on %2</source>
@@ -763,12 +814,12 @@ fit %1</source>
         <translation>ceil(sqrt(L)) 个段（Chen 等，2016）</translation>
     </message>
     <message>
-        <source>transformer: checkpoint only the attention sub-block</source>
-        <translation>transformer：只对注意力子块设检查点</translation>
+        <source>transformer, llama: checkpoint only the attention sub-block</source>
+        <translation>transformer、llama：只对注意力子块设检查点</translation>
     </message>
     <message>
-        <source>transformer: checkpoint only the FFN sub-block</source>
-        <translation>transformer：只对 FFN 子块设检查点</translation>
+        <source>transformer, llama: checkpoint only the MLP (FFN) sub-block</source>
+        <translation>transformer、llama：只对 MLP（FFN）子块设检查点</translation>
     </message>
     <message>
         <source>segments with the tutorial&apos;s closure bug (fails the gradient check)</source>
@@ -811,10 +862,6 @@ fit %1</source>
         <translation>深度为 %4 时，%1:N 的 N 必须在 %2 到 %3 之间（当前为 %5）</translation>
     </message>
     <message>
-        <source>strategy &quot;%1&quot; checkpoints a sub-block of the transformer block; use block transformer</source>
-        <translation>策略“%1”对 transformer 块的子块设检查点；请使用 transformer 块</translation>
-    </message>
-    <message>
         <source>building the model</source>
         <translation>正在构建模型</translation>
     </message>
@@ -855,19 +902,9 @@ fit %1</source>
         <translation>时间上限</translation>
     </message>
     <message>
-        <source>block</source>
-        <comment>config field: ffn or transformer</comment>
-        <translation>块类型</translation>
-    </message>
-    <message>
         <source>key/value heads</source>
         <comment>grouped-query attention</comment>
         <translation>键值头数</translation>
-    </message>
-    <message>
-        <source>dtype</source>
-        <comment>config field: float32 or bfloat16</comment>
-        <translation>数据类型</translation>
     </message>
     <message>
         <source>optimizer</source>
@@ -987,6 +1024,101 @@ fit %1</source>
         <comment>config field: CPU memory allocator, caching or system</comment>
         <translation>分配器</translation>
     </message>
+    <message>
+        <source>block</source>
+        <comment>config field: ffn, transformer or llama</comment>
+        <translation>块类型</translation>
+    </message>
+    <message>
+        <source>precision</source>
+        <comment>config field: float32, bfloat16 or mixed-bf16</comment>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>head width</source>
+        <comment>config field: each attention head&apos;s</comment>
+        <translation>每头宽度</translation>
+    </message>
+    <message>
+        <source>MLP width</source>
+        <comment>config field: the MLP&apos;s hidden width</comment>
+        <translation>MLP 宽度</translation>
+    </message>
+    <message>
+        <source>rotary base</source>
+        <comment>config field: rotary embeddings&apos; theta</comment>
+        <translation>旋转位置编码基数</translation>
+    </message>
+    <message>
+        <source>RMSNorm epsilon</source>
+        <translation>RMSNorm 的 epsilon</translation>
+    </message>
+    <message>
+        <source>q/k/v bias</source>
+        <comment>config field: biases on q, k and v</comment>
+        <translation>q/k/v 偏置</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <comment>config field: eager, memory-efficient or sdpa</comment>
+        <translation>注意力实现</translation>
+    </message>
+    <message>
+        <source>attention chunk</source>
+        <comment>config field: queries and keys per chunk</comment>
+        <translation>注意力分块</translation>
+    </message>
+    <message>
+        <source>vocabulary</source>
+        <comment>config field: vocabulary size</comment>
+        <translation>词表大小</translation>
+    </message>
+    <message>
+        <source>tied embeddings</source>
+        <comment>config field: the LM head reuses the embedding</comment>
+        <translation>共享嵌入权重</translation>
+    </message>
+    <message>
+        <source>loss chunks</source>
+        <comment>config field: the LM head and loss in sequence chunks</comment>
+        <translation>损失分块数</translation>
+    </message>
+    <message>
+        <source>strategy &quot;%1&quot; checkpoints a sub-block of an attention block; use block transformer or llama</source>
+        <translation>策略“%1”对注意力块的子块设检查点；请使用 transformer 或 llama 块</translation>
+    </message>
+    <message>
+        <source>head-dim must be even: rotary embeddings turn pairs of features (got %1)</source>
+        <translation>每头宽度必须为偶数：旋转位置编码成对旋转特征（当前为 %1）</translation>
+    </message>
+    <message>
+        <source>head-dim: width %1 is not a whole number of heads (%2); give --head-dim</source>
+        <translation>每头宽度：宽度 %1 不能平分给 %2 个注意力头；请设置每头宽度（--head-dim）</translation>
+    </message>
+    <message>
+        <source>loss-chunks must be at most seq (%1 tokens, got %2)</source>
+        <translation>损失分块数不能超过序列长度（%1 个 token，当前为 %2）</translation>
+    </message>
+    <message>
+        <source>%1 applies to the LM head: give vocab too (got %1 %2)</source>
+        <translation>%1 作用于 LM 头：请同时设置词表大小（当前为 %1 %2）</translation>
+    </message>
+    <message>
+        <source>attention %1 runs without dropout: set dropout to 0 (got %2)</source>
+        <translation>注意力实现 %1 不使用 dropout：请把 dropout 设为 0（当前为 %2）</translation>
+    </message>
+    <message>
+        <source>attention sdpa needs LibTorch 2.0 or later (this one is %1)</source>
+        <translation>注意力实现 sdpa 需要 LibTorch 2.0 或更高版本（当前为 %1）</translation>
+    </message>
+    <message>
+        <source>precision %1 needs bf16 arithmetic on the device; %2 has none</source>
+        <translation>精度 %1 需要设备支持 bf16 运算；%2 不支持</translation>
+    </message>
+    <message>
+        <source>%1 is too large: the scores eager attention keeps of all layers (depth x batch x heads x seq x seq) would need more than 2^63 bytes</source>
+        <translation>%1 过大：eager 注意力为所有层保留的分数（深度 × 批大小 × 头数 × 序列长度 × 序列长度）将需要超过 2^63 字节</translation>
+    </message>
 </context>
 <context>
     <name>LessonStrings</name>
@@ -1082,6 +1214,14 @@ fit %1</source>
     <message>
         <source>block</source>
         <translation>块</translation>
+    </message>
+    <message>
+        <source>embedding</source>
+        <translation>嵌入层</translation>
+    </message>
+    <message>
+        <source>LM head and loss</source>
+        <translation>LM 头和损失</translation>
     </message>
     <message>
         <source>%1: forward %2 ms (without grad %3 ms), backward %4 ms (%5 ms with kept from the first forward); output %6, kept for backward %7</source>
@@ -1286,6 +1426,34 @@ Nothing was written.</source>
 <context>
     <name>StepPlayback</name>
     <message>
+        <source>forward of the LM head: the final norm and the LM head turn the last block&apos;s output into logits over the vocabulary, and the loss is their cross-entropy against the next tokens</source>
+        <translation>LM 头的前向：最终归一化和 LM 头把最后一个块的输出变成词表上的 logits，损失是它们对下一个词元的交叉熵</translation>
+    </message>
+    <message>
+        <source>forward of the embedding: each token id picks its row of the embedding table, the first block&apos;s input</source>
+        <translation>嵌入层的前向：每个词元 id 取出嵌入表中的对应行，作为第一个块的输入</translation>
+    </message>
+    <message>
+        <source>loss: cross-entropy of the logits against the next tokens; the backward pass starts next</source>
+        <translation>损失：logits 对下一个词元的交叉熵；接下来开始反向传播</translation>
+    </message>
+    <message>
+        <source>backward of the LM head: recomputing a chunk&apos;s logits from the last block&apos;s output</source>
+        <translation>LM 头的反向：从最后一个块的输出重计算一个分块的 logits</translation>
+    </message>
+    <message>
+        <source>backward of the LM head: gradients through the logits just recomputed, into the last block&apos;s output and the head&apos;s weight</source>
+        <translation>LM 头的反向：梯度经过刚重计算的 logits，传到最后一个块的输出和头的权重</translation>
+    </message>
+    <message>
+        <source>backward of the LM head: gradients of the logits into the last block&apos;s output and the head&apos;s weight</source>
+        <translation>LM 头的反向：logits 的梯度传到最后一个块的输出和头的权重</translation>
+    </message>
+    <message>
+        <source>backward of the embedding: each token&apos;s gradient is added to its row of the embedding table&apos;s gradient</source>
+        <translation>嵌入层的反向：每个词元的梯度加到嵌入表梯度的对应行上</translation>
+    </message>
+    <message>
         <source>forward of block %1: its activations are kept for the backward pass</source>
         <translation>块 %1 的前向：它的激活值保留到反向传播</translation>
     </message>
@@ -1470,6 +1638,16 @@ Nothing was written.</source>
 </context>
 <context>
     <name>ckptlab</name>
+    <message>
+        <source>%1 of the embedding</source>
+        <extracomment>%1 is a phase of the step (forward, backward, ...)</extracomment>
+        <translation>嵌入层的%1</translation>
+    </message>
+    <message>
+        <source>%1 of the LM head</source>
+        <extracomment>%1 is a phase of the step (forward, backward, ...); the LM head is the chain&apos;s last part</extracomment>
+        <translation>LM 头的%1</translation>
+    </message>
     <message>
         <source>memory limit %1</source>
         <translation>内存上限 %1</translation>
@@ -2482,10 +2660,6 @@ Close anyway and lose them?</source>
 <context>
     <name>ckptlab::ui::ParameterPanel</name>
     <message>
-        <source>ffn: LayerNorm + MLP blocks (the seed&apos;s model); transformer: attention + MLP blocks</source>
-        <translation>ffn：LayerNorm + MLP 块（教程的模型）；transformer：注意力 + MLP 块</translation>
-    </message>
-    <message>
         <source>&amp;Block</source>
         <translation>块类型(&amp;B)</translation>
     </message>
@@ -2530,16 +2704,8 @@ Close anyway and lose them?</source>
         <translation>键值头数(&amp;Y)</translation>
     </message>
     <message>
-        <source>Key/value heads of grouped-query attention, for the Llama block: &quot;same as heads&quot; (0) gives every head its own, any other number must divide the heads. The ffn and transformer blocks do not use it, so it changes no measurement yet; it is recorded with the runs.</source>
-        <translation>分组查询注意力的键/值头数，供 Llama 块使用：“同注意力头数”（0）表示每个头都有自己的键值，其他数值必须整除注意力头数。ffn 与 transformer 块不使用它，所以目前不改变任何测量；它会随运行一起记录。</translation>
-    </message>
-    <message>
         <source>same as heads</source>
         <translation>同注意力头数</translation>
-    </message>
-    <message>
-        <source>Attention heads; must divide the width (transformer only)</source>
-        <translation>注意力头数；必须整除宽度（仅 transformer）</translation>
     </message>
     <message>
         <source>Dropout on attention probabilities (transformer only); recompute must reproduce the same mask</source>
@@ -2548,10 +2714,6 @@ Close anyway and lose them?</source>
     <message>
         <source>Dro&amp;pout</source>
         <translation>Dro&amp;pout</translation>
-    </message>
-    <message>
-        <source>D&amp;type</source>
-        <translation>数据类型(&amp;T)</translation>
     </message>
     <message>
         <source>De&amp;vice</source>
@@ -2652,6 +2814,142 @@ Close anyway and lose them?</source>
     <message>
         <source>Allo&amp;cator</source>
         <translation>分配器(&amp;C)</translation>
+    </message>
+    <message>
+        <source>ffn: LayerNorm + MLP blocks (the seed&apos;s model); transformer: pre-LN attention + MLP blocks; llama: the Llama family&apos;s decoder layer (RMSNorm, rotary grouped-query attention, SwiGLU MLP)</source>
+        <translation>ffn：LayerNorm + MLP 块（教程的模型）；transformer：pre-LN 注意力 + MLP 块；llama：Llama 系列的解码层（RMSNorm、带旋转位置编码的分组查询注意力、SwiGLU MLP）</translation>
+    </message>
+    <message>
+        <source>Attention heads (transformer, llama); in a transformer they must divide the width</source>
+        <translation>注意力头数（transformer、llama）；在 transformer 中必须整除宽度</translation>
+    </message>
+    <message>
+        <source>Key/value heads of grouped-query attention (llama): &quot;same as heads&quot; (0) gives every head its own keys and values; fewer, which must divide the heads, shrink the key and value projections and the keys and values kept for backward</source>
+        <translation>分组查询注意力的键/值头数（llama）：“同注意力头数”（0）表示每个头都有自己的键和值；更少的头数（必须整除注意力头数）会缩小键、值投影以及为反向保留的键和值</translation>
+    </message>
+    <message>
+        <source>Head w&amp;idth</source>
+        <translation>每头宽度(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Width of each attention head (llama): &quot;width / heads&quot; (0) divides the model width among the heads. Rotary embeddings turn pairs of features, so it must be even</source>
+        <translation>每个注意力头的宽度（llama）：“宽度 / 头数”（0）表示把模型宽度平分给各个头。旋转位置编码成对旋转特征，所以它必须为偶数</translation>
+    </message>
+    <message>
+        <source>width / heads</source>
+        <translation>宽度 / 头数</translation>
+    </message>
+    <message>
+        <source>M&amp;LP width</source>
+        <translation>MLP 宽度(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Hidden width of the MLP: &quot;block&apos;s default&quot; (0) is 4 x width in ffn and transformer blocks and Llama&apos;s rule in llama blocks, 8/3 x width rounded up to a multiple of 256</source>
+        <translation>MLP 的隐藏宽度：“块的默认值”（0）在 ffn 和 transformer 块中为 4 × 宽度，在 llama 块中按 Llama 的规则取 8/3 × 宽度并向上取整到 256 的倍数</translation>
+    </message>
+    <message>
+        <source>block&apos;s default</source>
+        <translation>块的默认值</translation>
+    </message>
+    <message>
+        <source>Rotary base</source>
+        <translation>旋转位置编码基数</translation>
+    </message>
+    <message>
+        <source>Base of the rotary position embeddings (llama); larger bases turn more slowly, for longer contexts. It changes the values, not the memory</source>
+        <translation>旋转位置编码的基数（llama）；基数越大旋转越慢，适合更长的上下文。它改变数值，不改变内存</translation>
+    </message>
+    <message>
+        <source>RMSNorm epsilon</source>
+        <translation>RMSNorm 的 epsilon</translation>
+    </message>
+    <message>
+        <source>Epsilon of the RMSNorms: the llama blocks&apos; and the LM head&apos;s final norm</source>
+        <translation>RMSNorm 的 epsilon：llama 块中的，以及 LM 头之前最终归一化的</translation>
+    </message>
+    <message>
+        <source>&amp;Q/K/V bias</source>
+        <translation>Q/K/V 偏置(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Biases on the query, key and value projections (llama), as in the Qwen2 family</source>
+        <translation>查询、键和值投影上的偏置（llama），与 Qwen2 系列相同</translation>
+    </message>
+    <message>
+        <source>Atte&amp;ntion</source>
+        <translation>注意力实现(&amp;N)</translation>
+    </message>
+    <message>
+        <source>How attention is computed (transformer, llama)</source>
+        <translation>注意力的计算方式（transformer、llama）</translation>
+    </message>
+    <message>
+        <source>The S x S scores and probabilities are kept for backward: their memory grows with the square of the sequence</source>
+        <translation>S × S 的分数和概率为反向保留：其内存随序列长度的平方增长</translation>
+    </message>
+    <message>
+        <source>Queries and keys in chunks with an online softmax, as FlashAttention: only q, k, v, the output and each row&apos;s log-sum-exp are kept, the scores recomputed in backward. Runs without dropout</source>
+        <translation>用在线 softmax 分块处理查询和键，与 FlashAttention 相同：只保留 q、k、v、输出和每行的 log-sum-exp，分数在反向时重新计算。不使用 dropout</translation>
+    </message>
+    <message>
+        <source>LibTorch&apos;s scaled_dot_product_attention, in LibTorch 2.0 and later. Runs without dropout</source>
+        <translation>LibTorch 的 scaled_dot_product_attention，需要 LibTorch 2.0 或更高版本。不使用 dropout</translation>
+    </message>
+    <message>
+        <source>Attention chunk</source>
+        <translation>注意力分块</translation>
+    </message>
+    <message>
+        <source>Queries and keys per chunk of memory-efficient attention: smaller chunks hold smaller tiles of scores at a time</source>
+        <translation>省内存注意力每块的查询数和键数：块越小，同时存在的分数块越小</translation>
+    </message>
+    <message>
+        <source>Embeddin&amp;g and LM head</source>
+        <translation>嵌入层与 LM 头(&amp;G)</translation>
+    </message>
+    <message>
+        <source>A token embedding in front of the chain, and a final RMSNorm, an LM head and cross-entropy over the next tokens at its end, with this vocabulary. Off, the chain takes random activations and its loss is their sum, as the tutorial&apos;s</source>
+        <translation>在链前加 token 嵌入层，在链末加最终 RMSNorm、LM 头和对下一个 token 的交叉熵，使用此词表大小。关闭时，链的输入是随机激活值，损失是它们的和，与教程相同</translation>
+    </message>
+    <message>
+        <source>Vocabulary size: the embedding&apos;s rows and the LM head&apos;s outputs; the logits hold batch x seq x vocab numbers</source>
+        <translation>词表大小：嵌入层的行数和 LM 头的输出数；logits 含 批大小 × 序列长度 × 词表大小 个数</translation>
+    </message>
+    <message>
+        <source>Tied embeddings</source>
+        <translation>共享嵌入权重</translation>
+    </message>
+    <message>
+        <source>The LM head reuses the embedding&apos;s weight: one vocab x width matrix and its gradient fewer</source>
+        <translation>LM 头复用嵌入层的权重：少一个 词表大小 × 宽度 的矩阵及其梯度</translation>
+    </message>
+    <message>
+        <source>Loss chunks</source>
+        <translation>损失分块数</translation>
+    </message>
+    <message>
+        <source>The LM head and loss in this many sequence chunks, each recomputed in backward, so the whole logits never exist at once; at most the sequence length</source>
+        <translation>LM 头和损失按序列分成这么多块计算，每块在反向时重新计算，因此完整的 logits 从不同时存在；不能超过序列长度</translation>
+    </message>
+    <message>
+        <source>P&amp;recision</source>
+        <translation>精度(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The training precision: float32, bfloat16 or mixed-bf16 (mixed precision as training frameworks run it)</source>
+        <translation>训练精度：float32、bfloat16 或 mixed-bf16（训练框架常用的混合精度）</translation>
+    </message>
+    <message>
+        <source>Everything in 32-bit floats</source>
+        <translation>全部使用 32 位浮点数</translation>
+    </message>
+    <message>
+        <source>Weights, activations, gradients and optimizer state all in bf16: half the bytes</source>
+        <translation>权重、激活值、梯度和优化器状态全部为 bf16：字节数减半</translation>
+    </message>
+    <message>
+        <source>fp32 master weights and optimizer state, bf16 compute under autocast: the activations take half the bytes, the weights a bf16 copy besides their fp32 one</source>
+        <translation>fp32 主权重和优化器状态，在 autocast 下以 bf16 计算：激活值的字节数减半，权重在 fp32 之外另有一份 bf16 副本</translation>
     </message>
 </context>
 <context>
@@ -2833,6 +3131,10 @@ Close anyway and lose them?</source>
     <message>
         <source>Largest difference from the `none` gradients: %1</source>
         <translation>与 `none` 梯度的最大差值：%1</translation>
+    </message>
+    <message>
+        <source>Bitwise equal to the `none` gradients: every bit of every gradient is the same.</source>
+        <translation>与 `none` 梯度逐位相同：每个梯度的每一位都一样。</translation>
     </message>
     <message>
         <source>The optimal schedule within this peak is predicted to take %1 ms</source>

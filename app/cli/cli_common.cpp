@@ -148,6 +148,10 @@ void printEnvironment(const Environment& env, const ExperimentConfig& c) {
               << " S=" << c.seq << " B=" << c.batch;
     if (c.block == BlockKind::Transformer)
         std::cout << " heads=" << c.heads << " dropout=" << c.dropout;
+    if (c.block == BlockKind::Llama)
+        std::cout << " heads=" << c.heads << " kv-heads=" << kvHeadsOf(c)
+                  << " head-dim=" << headDimOf(c) << " ffn=" << ffnWidthOf(c);
+    if (c.block != BlockKind::Ffn) std::cout << " attention=" << toString(c.attention);
     std::cout << " " << env.dtype << " optimizer=" << toString(c.optimizer);
     if (c.keep_grads) std::cout << " keep-grads";
     std::cout << " | warm-up " << c.warmup << ", median of ";

@@ -5,6 +5,17 @@
 namespace ckptlab::cli {
 namespace {
 
+// Options renamed since: the older name still works, hidden from the help, so older scripts
+// run as they did.
+const std::pair<const char*, const char*> kOlderNames[] = {{"--dtype", "--precision"}};
+
+// A field whose 0 means "off" takes only its range on the command line: leaving the option
+// out is how to say 0, so a typed 0 is more likely a mistake than a wish.
+std::string plainRangeText(const ConfigField& field) {
+    return "[" + std::to_string(static_cast<long long>(field.range->min)) + ", " +
+           std::to_string(static_cast<long long>(field.range->max)) + "]";
+}
+
 // A Bool field set by `text` given to `option` ("--repeats auto"); null when none is.
 const ConfigField* wordFor(const std::string& option, const std::string& text) {
     for (const ConfigField& field : configFields())
@@ -23,7 +34,7 @@ std::string wordsOf(const std::string& option) {
 // The field's help, its range, and what each word of its option does.
 std::string helpOf(const ConfigField& field) {
     std::string help = field.help;
-    if (field.range) help += " " + rangeText(field);
+    if (field.range) help += " " + (field.zero_is_unset ? plainRangeText(field) : rangeText(field));
     for (const ConfigField& word : configFields())
         if (*word.cli_word && std::string(word.cli) == field.cli)
             help += std::string(", or ") + word.cli_word + ": " + word.help;
@@ -74,11 +85,26 @@ void addConfigOptions(CLI::App* cmd, ConfigOptionText& typed) {
             continue;
         }
         std::string& text = typed.values[field.cli];
+        if (field.zero_is_unset) {  // empty = left out; an explicit "" is refused
+            text.clear();
+            cmd->add_option(field.cli, text, helpOf(field))
+                ->type_name(typeName(field))
+                ->check(CLI::Validator(
+                    [](std::string& value) {
+                        return value.empty() ? "must not be empty (leave it out for none)"
+                                             : std::string();
+                    },
+                    ""));
+            continue;
+        }
         text = valueText(field, defaults);
         cmd->add_option(field.cli, text, helpOf(field))
             ->capture_default_str()
             ->type_name(typeName(field));
     }
+    for (const auto& [older, option] : kOlderNames)
+        if (const auto text = typed.values.find(option); text != typed.values.end())
+            cmd->add_option(older, text->second)->group("");  // hidden
 }
 
 std::string applyConfigOptions(const ConfigOptionText& typed, ExperimentConfig& config) {
@@ -95,8 +121,12 @@ std::string applyConfigOptions(const ConfigOptionText& typed, ExperimentConfig& 
             setValue(*word, config, true);
             continue;
         }
+        if (field.zero_is_unset && text->second.empty()) continue;  // left out: 0, off
         const auto value = parseValueText(field, text->second);
         if (!value || !setValue(field, config, *value)) return valueError(field, text->second);
+        if (field.zero_is_unset && *value == FieldValue(0LL))
+            return valueError(field, text->second) + "; leave " + field.cli + " out for " +
+                   field.zero_means;
     }
     return {};
 }

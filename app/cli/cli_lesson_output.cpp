@@ -29,7 +29,11 @@ std::string describeRuns(const LessonExperiment& e) {
                        " d=" + size(e, ScalingAxis::Width, c.width) +
                        " S=" + size(e, ScalingAxis::Seq, c.seq) +
                        " B=" + size(e, ScalingAxis::Batch, c.batch);
-    if (c.block == BlockKind::Transformer) text += " heads=" + std::to_string(c.heads);
+    if (c.block != BlockKind::Ffn) text += " heads=" + std::to_string(c.heads);
+    if (c.block == BlockKind::Llama)
+        text += " kv-heads=" + std::to_string(kvHeadsOf(c)) +
+                " head-dim=" + std::to_string(headDimOf(c));
+    if (c.block != BlockKind::Ffn) text += " attention=" + toString(c.attention);
     if (c.keep_grads) text += " keep-grads";
     if (c.memory_limit_mib > 0)
         text += " memory-limit=" + formatGeneral(c.memory_limit_mib) + " MiB";

@@ -47,22 +47,33 @@ bool checkAgainstBruteForce(const CostModel& costs, const OptimalPlanner& planne
     return ok;
 }
 
+// A sub-block's name in the cost table: the MLP is "ffn" in the seed's blocks, "mlp" in Llama's.
+const char* unitName(BlockKind block, int unit) {
+    if (block != BlockKind::Ffn && unit == 0) return "attention";
+    return block == BlockKind::Llama ? "mlp" : "ffn";
+}
+
 // The measured costs of one block, the numbers every prediction and plan is made from.
 void printBlockCosts(const CostModel& costs, BlockKind block) {
     std::printf("cost model of one block (MiB, ms; every block of the chain costs the same):\n");
-    std::printf("  %-10s %8s %8s %8s %9s %8s %8s %8s %8s %8s\n", "unit", "output", "kept", "fwd pk",
+    std::printf("  %-16s %8s %8s %8s %9s %8s %8s %8s %8s %8s\n", "unit", "output", "kept", "fwd pk",
                 "nograd pk", "bwd pk", "fwd ms", "nograd", "bwd ms", "kept bwd");
-    for (int u = 0; u < costs.unitsPerBlock && u < static_cast<int>(costs.units.size()); ++u) {
-        const UnitCost& c = costs.units[static_cast<std::size_t>(u)];
-        const char* name = block == BlockKind::Transformer ? (u == 0 ? "attention" : "ffn") : "ffn";
+    auto row = [](const char* name, const UnitCost& c) {
         auto f = [](double value, int decimals) { return formatFixed(value, decimals); };
-        std::printf("  %-10s %8s %8s %8s %9s %8s %8s %8s %8s %8s\n", name,
+        std::printf("  %-16s %8s %8s %8s %9s %8s %8s %8s %8s %8s\n", name,
                     f(c.output_bytes / kMiB, 3).c_str(), f(c.kept_bytes / kMiB, 3).c_str(),
                     f(c.forward_peak / kMiB, 3).c_str(), f(c.nograd_peak / kMiB, 3).c_str(),
                     f(c.backward_peak / kMiB, 3).c_str(), f(c.forward_ms, 2).c_str(),
                     f(c.nograd_ms, 2).c_str(), f(c.backward_ms, 2).c_str(),
                     f(backwardMsOf(c, false), 2).c_str());
-    }
+    };
+    for (int u = 0; u < costs.unitsPerBlock && u < static_cast<int>(costs.units.size()); ++u)
+        row(unitName(block, u), costs.units[static_cast<std::size_t>(u)]);
+    // The chain's ends, measured once each and never checkpointed: the embedding's output is
+    // the chain's input, the head's the loss.
+    if (costs.first || costs.last) std::printf("the chain's ends (never checkpointed):\n");
+    if (costs.first) row("embedding", *costs.first);
+    if (costs.last) row("LM head and loss", *costs.last);
 }
 
 // The inputs plan refuses before measuring anything (std::invalid_argument or the runner's
@@ -87,7 +98,7 @@ std::vector<double> checkPlanInputs(const ExperimentOptions& o, const std::strin
     if (bruteForce && units > kBruteForceMaxUnits)
         throw std::invalid_argument(
             "--brute-force needs at most " + std::to_string(kBruteForceMaxUnits) +
-            " units: depth x sub-blocks per block (1 ffn, 2 transformer) is " +
+            " units: depth x sub-blocks per block (1 ffn, 2 transformer or llama) is " +
             std::to_string(units));
     return budgetsMib;
 }

@@ -164,6 +164,13 @@ std::string formatSummaryTable(const ResultSet& results) {
         if (run.error || !run.grad_check.checked || run.grad_check.note.empty()) continue;
         out << "  grad check " << labelOf(run) << ": " << run.grad_check.note << "\n";
     }
+    // Which runs' gradients have the reference's bits exactly: more than "within tolerance".
+    std::string bitwise;
+    for (const auto& run : results.runs)
+        if (!run.error && run.grad_check.checked && run.grad_check.bitwise_equal)
+            bitwise += (bitwise.empty() ? "" : ", ") + labelOf(run);
+    if (!bitwise.empty())
+        out << "  grad check bitwise equal to the no-checkpoint reference: " << bitwise << "\n";
     // Computed schedules are data worth seeing: which inputs are kept, what is recomputed.
     for (const auto& run : results.runs) {
         if (run.error || run.schedule.empty()) continue;

@@ -65,7 +65,7 @@ if [[ $SMOKE == 1 ]]; then
 fi
 
 if [[ ${EXTRAS:-0} == 1 ]]; then
-    step full_size_sweep_bf16 120 sweep --device "$DEVICE" "${full[@]}" --dtype bfloat16 \
+    step full_size_sweep_bf16 120 sweep --device "$DEVICE" "${full[@]}" --precision bfloat16 \
         --strategies "$STRATEGIES" --warmup "$WARMUP" --repeats "$REPEATS" \
         --json "$out/full_size_sweep_bf16.json" --csv "$out/full_size_sweep_bf16.csv"
     step full_size_pareto 150 pareto --device "$DEVICE" "${full[@]}" --points 4 \

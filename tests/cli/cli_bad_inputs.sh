@@ -42,11 +42,27 @@ expect 2 "repeats must be between 1 and 1000 (got 0)" -- run --repeats 0
 expect 2 "time-limit must be between 1 and 86400 seconds (got 0.5)" -- sweep --repeats auto --time-limit 0.5
 expect 2 "heads must divide width" -- run --block transformer --width 30 --heads 4
 expect 2 "kv-heads must be between 0 and 256 (got 300)" -- run --kv-heads 300 "${tiny[@]}"
-expect 2 "kv-heads must divide heads (heads 4, kv-heads 3)" -- run --block transformer --kv-heads 3 "${tiny[@]}"
+expect 2 "kv-heads must divide heads (heads 4, kv-heads 3)" -- run --block llama --kv-heads 3 "${tiny[@]}"
 expect 2 "--kv-heads must be a whole number from 0 to 256 (got \"two\")" -- run --kv-heads two
 expect 2 "dropout must be between 0 and 0.9" -- run --block transformer --dropout 1.5
-expect 2 "--block must be ffn or transformer (got \"cnn\")" -- run --block cnn
-expect 2 "--dtype must be float32 or bfloat16" -- run --dtype int8
+expect 2 "--block must be ffn, transformer or llama (got \"cnn\")" -- run --block cnn
+expect 2 "--precision must be float32, bfloat16 or mixed-bf16 (got \"int8\")" -- run --precision int8
+# --dtype, the option's older name, still works (hidden from the help).
+expect 2 "--precision must be float32, bfloat16 or mixed-bf16 (got \"int4\")" -- run --dtype int4
+# The Llama block's heads, the attention kinds and the chain's ends.
+expect 2 "head-dim: width 30 is not a whole number of heads (4); give --head-dim" -- run --block llama --depth 2 --width 30 --heads 4 --seq 8 --batch 1
+expect 2 "head-dim must be even: rotary embeddings turn pairs of features (got 5)" -- run --block llama --head-dim 5 "${tiny[@]}"
+expect 2 "head-dim must be between 0 and 1024 (got 2000)" -- run --block llama --head-dim 2000 "${tiny[@]}"
+expect 2 "--vocab must be a whole number from 1 to 2147483647 (got \"0\"); leave --vocab out for no embedding or LM head" -- run --vocab 0 "${tiny[@]}"
+expect 2 "--vocab must be a whole number from 1 to 2147483647 (got \"2147483648\")" -- run --vocab 2147483648 "${tiny[@]}"
+expect 2 "--vocab: must not be empty" -- run --vocab "" "${tiny[@]}"
+expect 2 "loss-chunks must be at most seq (8 tokens, got 9)" -- run --vocab 100 --loss-chunks 9 "${tiny[@]}"
+expect 2 "loss-chunks applies to the LM head: give vocab too (got loss-chunks 2)" -- run --loss-chunks 2 "${tiny[@]}"
+expect 2 "tie-embeddings applies to the LM head: give vocab too (got tie-embeddings true)" -- run --tie-embeddings "${tiny[@]}"
+expect 2 "attention memory-efficient runs without dropout: set dropout to 0 (got 0.1)" -- run --block transformer --attention memory-efficient --dropout 0.1 "${tiny[@]}"
+expect 2 "--attention must be eager, memory-efficient or sdpa (got \"flash\")" -- run --attention flash "${tiny[@]}"
+expect 2 "attention sdpa needs LibTorch 2.0 or later" -- run --block transformer --attention sdpa --dropout 0 "${tiny[@]}"
+expect 2 "rope-theta must be between 1 and 1000000000 (got 0.5)" -- run --block llama --rope-theta 0.5 "${tiny[@]}"
 expect 2 "--optimizer must be none, sgd or adam" -- run --optimizer lbfgs
 expect 2 "--allocator must be caching or system (got \"jemalloc\")" -- run --allocator jemalloc "${tiny[@]}"
 expect 2 "device must be cpu" -- run --device tpu
@@ -87,7 +103,9 @@ expect 2 "--values: item 2 of \"2,,4\" is empty" -- scaling --vary depth --value
 expect 2 "--values: item 2 (\"4x\") must be a whole number between 1 and 512" -- scaling --vary depth --values 2,4x
 expect 2 "--budgets: item 2 (\"x\") is not a number" -- plan --budgets 1,x "${tiny[@]}"
 expect 2 "memory-limit must be 0 (no limit) or between 0.001 and 16777216 MiB (got -5)" -- run --memory-limit -5 "${tiny[@]}"
-expect 2 "is predicted to need more than 8 EiB" -- run -s none --block transformer --depth 512 --heads 256 --width 16384 --seq 65536 --batch 4096
+# Eager attention's scores of all layers would pass 2^63 bytes: refused by validate, naming seq.
+expect 2 "seq is too large: the scores eager attention keeps of all layers (depth x batch x heads x seq x seq) would need more than 2^63 bytes" -- run -s none --block transformer --depth 512 --heads 256 --width 16384 --seq 65536 --batch 4096
+expect 2 "seq is too large: the scores eager attention keeps" -- run --block transformer --depth 200 --heads 256 --seq 65536 --batch 4096
 expect 2 "--seed must be a whole number from 0 to 18446744073709551615 (got \"-1\")" -- run --seed -1 "${tiny[@]}"
 expect 2 "--seed must be a whole number" -- run --seed 99999999999999999999999 "${tiny[@]}"
 expect 2 "--json: must not be empty" -- run --json "" "${tiny[@]}"

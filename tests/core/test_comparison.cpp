@@ -130,7 +130,7 @@ TEST(Comparison, DifferingFieldsAreListedAndWorkChangesStopTheRatios) {
     ASSERT_NE(seq, nullptr);
     EXPECT_TRUE(seq->changes_work);
     EXPECT_EQ(seq->values, (std::vector<std::string>{"8", "16"}));
-    const ConfigDifference* dtype = findDifference(c, "dtype");
+    const ConfigDifference* dtype = findDifference(c, "precision");
     ASSERT_NE(dtype, nullptr);
     EXPECT_EQ(dtype->values, (std::vector<std::string>{"float32", "bfloat16"}));
     const ConfigDifference* threads = findDifference(c, "threads");
@@ -151,7 +151,7 @@ TEST(Comparison, DifferingFieldsAreListedAndWorkChangesStopTheRatios) {
     const auto work = notesOf(c, NoteKind::WorkDiffers);
     ASSERT_EQ(work.size(), 1u);
     EXPECT_NE(work[0]->text.find("seq (16 vs 8)"), std::string::npos) << work[0]->text;
-    EXPECT_NE(work[0]->text.find("dtype (bfloat16 vs float32)"), std::string::npos);
+    EXPECT_NE(work[0]->text.find("precision (bfloat16 vs float32)"), std::string::npos);
 
     // Same machine: labels tell the files apart by their stems; the thread count is a note.
     EXPECT_EQ(c.sources[0].label, "Xeon (cpu) · a");
@@ -389,21 +389,24 @@ TEST(Comparison, StepRatiosSayWhenTheyAreWithinNoise) {
     EXPECT_FALSE(findRow(old, "none")->cells[1].step_within_noise);
 }
 
-// Every field of the config registry is compared, the work's first. kv_heads, which no block of
-// today reads, is a difference but not one of the work: the ratios stay.
+// Every field of the config registry is compared, the work's first. The seed is a difference
+// but not one of the work: the ratios stay. kv-heads, which only the llama block reads, is no
+// difference between two transformer runs.
 TEST(Comparison, EveryConfigFieldIsComparedTheWorkFirst) {
     ExperimentConfig transformer = smallConfig();
     transformer.block = BlockKind::Transformer;
     ExperimentConfig grouped = transformer;
     grouped.kv_heads = 2;
+    grouped.seed = 7;
     grouped.repeats_auto = true;
     const ResultSet a = makeSet("cpu", "Xeon", 2, {makeRun("none", 40, 100, transformer)});
     const ResultSet b = makeSet("cpu", "Xeon", 2, {makeRun("none", 40, 110, grouped)});
     const Comparison c = compareResults({{"a.json", a}, {"b.json", b}});
-    const ConfigDifference* kv = findDifference(c, "kv-heads");
-    ASSERT_NE(kv, nullptr);
-    EXPECT_EQ(kv->values, (std::vector<std::string>{"same as heads", "2"}));
-    EXPECT_FALSE(kv->changes_work);
+    EXPECT_EQ(findDifference(c, "kv-heads"), nullptr);
+    const ConfigDifference* seed = findDifference(c, "seed");
+    ASSERT_NE(seed, nullptr);
+    EXPECT_EQ(seed->values, (std::vector<std::string>{"0", "7"}));
+    EXPECT_FALSE(seed->changes_work);
     ASSERT_NE(findDifference(c, "repeats-auto"), nullptr);
     EXPECT_EQ(findDifference(c, "repeats-auto")->values, (std::vector<std::string>{"no", "yes"}));
     EXPECT_TRUE(notesOf(c, NoteKind::WorkDiffers).empty());

@@ -171,7 +171,7 @@ TEST(ConfigFields, AValueOfAnotherTypeOrAnUnknownChoiceIsRefused) {
     EXPECT_FALSE(parseValueText(*findConfigField("seed"), "-1"));
     EXPECT_FALSE(parseValueText(*findConfigField("width"), "64x"));
     EXPECT_FALSE(parseValueText(*findConfigField("dropout"), "nan"));
-    EXPECT_EQ(parseValueText(*findConfigField("dtype"), "bf16"),
+    EXPECT_EQ(parseValueText(*findConfigField("precision"), "bf16"),
               FieldValue(std::string("bfloat16")));
     EXPECT_EQ(choiceListText(*findConfigField("optimizer")), "none, sgd or adam");
 }
@@ -266,7 +266,7 @@ TEST(ConfigFields, RangeMessagesNameTheFieldAndItsRange) {
 
 TEST(ConfigFields, KvHeadsMustDivideHeadsWhereHeadsMatter) {
     ExperimentConfig c;
-    c.block = BlockKind::Transformer;
+    c.block = BlockKind::Llama;
     c.heads = 4;
     for (int kv : {0, 1, 2, 4}) {
         c.kv_heads = kv;
@@ -278,8 +278,10 @@ TEST(ConfigFields, KvHeadsMustDivideHeadsWhereHeadsMatter) {
     EXPECT_EQ(errors[0].field, "kv-heads");
     EXPECT_EQ(errors[0].message.code, MessageCode::KvHeadsMustDivideHeads);
     EXPECT_EQ(errors[0].message.english, "kv-heads must divide heads (heads 4, kv-heads 3)");
-    c.block = BlockKind::Ffn;  // no block of today reads it: only its range is checked
-    EXPECT_TRUE(validate(c).empty());
+    for (BlockKind other : {BlockKind::Ffn, BlockKind::Transformer}) {
+        c.block = other;  // only the llama block reads it: elsewhere only its range is checked
+        EXPECT_TRUE(validate(c).empty());
+    }
     c.kv_heads = -1;
     errors = validate(c);
     ASSERT_EQ(errors.size(), 1u);
@@ -290,10 +292,10 @@ TEST(ConfigFields, WhatEachFieldChanges) {
     ExperimentConfig kv;
     kv.kv_heads = 2;
     const ExperimentConfig d;
-    // kv_heads: another cost key and another run, but the same work for today's blocks.
+    // kv_heads: another cost key, another run and other work (the llama block reads it).
     EXPECT_NE(fieldsKey(kv, kChangesCost), fieldsKey(d, kChangesCost));
     EXPECT_FALSE(sameFields(kv, d, kChangesIdentity));
-    EXPECT_TRUE(sameFields(kv, d, kChangesWork));
+    EXPECT_FALSE(sameFields(kv, d, kChangesWork));
     // Depth reaches the cost key only through the measured chain (costMeasurementDepth).
     ExperimentConfig deeper;
     deeper.depth = 40;
@@ -322,7 +324,17 @@ TEST(ConfigFields, DisplayTextIsWhatTheComparisonShows) {
     c.block = BlockKind::Transformer;
     c.memory_limit_mib = 512;
     EXPECT_EQ(displayText(*findConfigField("heads"), c), "4");
-    EXPECT_EQ(displayText(*findConfigField("kv-heads"), c), "same as heads");
+    EXPECT_EQ(displayText(*findConfigField("kv-heads"), c), "-");  // llama's
     EXPECT_EQ(displayText(*findConfigField("dropout"), c), "0.1");
+    EXPECT_EQ(displayText(*findConfigField("vocab"), c), "no embedding or LM head");
+    EXPECT_EQ(displayText(*findConfigField("loss-chunks"), c), "-");  // without an LM head
+    c.block = BlockKind::Llama;
+    EXPECT_EQ(displayText(*findConfigField("kv-heads"), c), "same as heads");
+    EXPECT_EQ(displayText(*findConfigField("dropout"), c), "-");
     EXPECT_EQ(displayText(*findConfigField("memory-limit"), c), "512 MiB");
+    // Exact: configs that differ in the seventh digit must not read the same.
+    c.rope_theta = 500000.5;
+    EXPECT_EQ(displayText(*findConfigField("rope-theta"), c), "500000.5");
+    c.rms_norm_eps = 1e-6;
+    EXPECT_EQ(displayText(*findConfigField("rms-norm-eps"), c), "1e-06");
 }

@@ -56,6 +56,49 @@ TEST(Flops, TransformerBlockByHand) {
     EXPECT_DOUBLE_EQ(blockForwardFlops(oneHead), 6656);
 }
 
+ExperimentConfig tinyLlama() {
+    ExperimentConfig c = tinyTransformer();
+    c.block = BlockKind::Llama;
+    c.kv_heads = 1;
+    c.ffn_width = 16;
+    return c;
+}
+
+// By hand, llama with B = 1, S = 4, d = 8, 2 query heads and 1 key/value head of 4, f = 16:
+//   q     [4, 8]·[8, 8]:              256 MACs =  512 FLOPs
+//   k, v  [4, 8]·[8, 4] each:         128 MACs =  256 FLOPs each
+//   QKᵀ   2 heads × [4, 4]·[4, 4]:    128 MACs =  256 FLOPs (causal, counted in full)
+//   P·V   2 heads × [4, 4]·[4, 4]:    128 MACs =  256 FLOPs
+//   o     [4, 8]·[8, 8]:              256 MACs =  512 FLOPs   -> attention 2048
+//   gate, up [4, 8]·[8, 16], down [4, 16]·[16, 8]: 512 MACs = 1024 FLOPs each -> MLP 3072
+TEST(Flops, LlamaBlockByHand) {
+    EXPECT_DOUBLE_EQ(unitForwardFlops(tinyLlama(), 0), 2048);
+    EXPECT_DOUBLE_EQ(unitForwardFlops(tinyLlama(), 1), 3072);
+    EXPECT_DOUBLE_EQ(blockForwardFlops(tinyLlama()), 5120);
+    EXPECT_THROW(unitForwardFlops(tinyLlama(), 2), std::invalid_argument);
+    // As many key/value heads as query heads: the transformer's attention count.
+    ExperimentConfig full = tinyLlama();
+    full.kv_heads = 0;
+    EXPECT_DOUBLE_EQ(unitForwardFlops(full, 0), unitForwardFlops(tinyTransformer(), 0));
+    // A head width of its own: q and o are heads × head_dim wide, not d.
+    ExperimentConfig wide = tinyLlama();
+    wide.head_dim = 8;  // q 16 wide, k and v 8
+    EXPECT_DOUBLE_EQ(unitForwardFlops(wide, 0), 1024 + 2 * 512 + 2 * 512 + 1024);
+    // Llama's hidden width by default: 2/3 of 4d rounded up to 256 (d = 256: 768).
+    ExperimentConfig c;
+    c.block = BlockKind::Llama;
+    EXPECT_DOUBLE_EQ(unitForwardFlops(c, 1), 6.0 * 512 * 256 * 768);
+}
+
+TEST(Flops, TheMlpWidthIsTheConfigsWhenSet) {
+    ExperimentConfig c = tinyFfn();
+    c.ffn_width = 16;  // up and down [4, 8]·[8, 16]: 512 MACs each
+    EXPECT_DOUBLE_EQ(unitForwardFlops(c, 0), 2048);
+    c = tinyTransformer();
+    c.ffn_width = 16;
+    EXPECT_DOUBLE_EQ(unitForwardFlops(c, 1), 2048);
+}
+
 TEST(Flops, StepWithoutRecompute) {
     // Two blocks: forward 2 × 4096, backward 2 × forward.
     const StepFlops none = stepFlops(tinyFfn(), {1, 1});
@@ -81,6 +124,31 @@ TEST(Flops, RecomputeFollowsTheForwardCounts) {
     EXPECT_DOUBLE_EQ(attn.backward, 13312);
     EXPECT_THROW(stepFlops(tinyTransformer(), {2}), std::invalid_argument);
     EXPECT_THROW(stepFlops(tinyFfn(), {1, 1, 1}), std::invalid_argument);
+}
+
+TEST(Flops, TheLmHeadCountsOnceMoreWithLossChunks) {
+    ExperimentConfig c = tinyFfn();
+    c.vocab = 100;
+    const double head = 2.0 * c.batch * c.seq * c.width * c.vocab;  // Linear d→V
+    EXPECT_DOUBLE_EQ(headForwardFlops(c), head);
+    const StepFlops plain = stepFlops(tinyFfn(), {1, 1});
+    const StepFlops withHead = stepFlops(c, {1, 1});
+    EXPECT_DOUBLE_EQ(withHead.forward - plain.forward, head);
+    EXPECT_DOUBLE_EQ(withHead.backward - plain.backward, 2 * head);
+    EXPECT_DOUBLE_EQ(withHead.recompute, 0);
+    c.loss_chunks = 2;  // each chunk's head runs again in backward
+    EXPECT_DOUBLE_EQ(stepFlops(c, {1, 1}).recompute, head);
+}
+
+TEST(Flops, MemoryEfficientAttentionRecomputesItsScores) {
+    ExperimentConfig c = tinyTransformer();
+    c.dropout = 0;
+    const StepFlops eager = stepFlops(c, {1, 1});
+    c.attention = AttentionKind::MemoryEfficient;
+    const StepFlops chunked = stepFlops(c, {1, 1});
+    EXPECT_DOUBLE_EQ(chunked.forward, eager.forward);
+    // Q·Kᵀ once more: 2·B·S²·d.
+    EXPECT_DOUBLE_EQ(chunked.recompute, 2.0 * c.batch * c.seq * c.seq * c.width);
 }
 
 TEST(Flops, DefaultConfigScalesAsTheFormula) {

@@ -86,7 +86,14 @@ TEST(SizeArithmetic, SaturatesInsteadOfWrapping) {
     c.width = 16384;
     c.seq = 65536;
     c.batch = 4096;
-    ASSERT_TRUE(validate(c).empty());
+    // validate names the field instead of letting the sizes saturate unexplained.
+    const auto errors = validate(c);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].field, "seq");
+    EXPECT_EQ(errors[0].message.code, MessageCode::AttentionScoresOverflow);
+    c.depth = 170;  // the scores of 170 layers still fit in 2^63 bytes
+    EXPECT_TRUE(validate(c).empty());
+    c.depth = 512;
     const MemoryEstimate none = estimateMemory(c, makePlan(Strategy{}, c.depth));
     EXPECT_EQ(none.total(), sat::kSaturated);
     EXPECT_GT(none.activations, 0);

@@ -126,7 +126,7 @@ TEST(MemoryLimit, NothingLeaksAfterAnOutOfMemoryOrACancel) {
 }
 
 TEST(ReferenceGradients, UnitByUnitEqualsTheNoCheckpointStepBitwise) {
-    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
+    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer, BlockKind::Llama}) {
         ExperimentConfig c = outOfMemoryConfig(block);
         c.seq = 32;
         engine::Workbench bench(c, torch::kCPU);

@@ -39,6 +39,31 @@ CostModel randomChain(int units, std::mt19937& rng) {
     return model;
 }
 
+// The chain's two ends on a random chain: an embedding that keeps its output (the units'
+// input) and a head whose output is the 1-byte loss, with transients of the units' size.
+void addRandomEnds(CostModel& model, std::mt19937& rng) {
+    std::uniform_int_distribution<int> small(1, 6), big(4, 30), ms(1, 9);
+    UnitCost embedding;
+    embedding.output_bytes = model.units.front().output_bytes;
+    embedding.kept_bytes = embedding.output_bytes;
+    embedding.forward_peak = embedding.kept_bytes + small(rng);
+    embedding.backward_peak = small(rng);
+    embedding.param_grad_bytes = small(rng);
+    embedding.forward_ms = ms(rng);
+    embedding.backward_ms = ms(rng);
+    UnitCost head;
+    head.output_bytes = 1;
+    head.kept_bytes = head.output_bytes + big(rng);
+    head.forward_peak = head.kept_bytes + big(rng);
+    head.backward_peak = big(rng);
+    head.param_grad_bytes = small(rng);
+    head.forward_ms = ms(rng);
+    head.backward_ms = ms(rng);
+    model.first = embedding;
+    model.last = head;
+    model.input_bytes = 2;
+}
+
 // A chain costed from its shapes (float32, n = batch x seq tokens, width d): the FFN block's
 // saved tensors (LayerNorm output, mean and rstd, the 4d-wide ReLU output) and, for the
 // transformer, the attention sub-block's (LayerNorm output, q/k/v, the S x S probabilities per
@@ -150,6 +175,81 @@ TEST(OptimalPlanner, MatchesBruteForceOnSmallChains) {
         }
     }
     EXPECT_EQ(schedulesOf8, 2190848);  // the class's size for 8 units: the enumeration is whole
+}
+
+// The same with the chain's ends: the planner's terms for the embedding under the chain and
+// the head above it agree with the replay, so the DP at one byte a quantum is brute force's.
+TEST(OptimalPlanner, MatchesBruteForceWithChainEnds) {
+    std::mt19937 rng(43);
+    for (int units = 1; units <= 6; ++units) {
+        for (int trial = 0; trial < 3; ++trial) {
+            CostModel model = randomChain(units, rng);
+            addRandomEnds(model, rng);
+            std::vector<std::pair<std::int64_t, double>> predicted;
+            forEachSchedule(units, [&](const Plan& p) {
+                const Prediction r = predict(model, p);
+                predicted.emplace_back(r.peak_bytes, r.step_ms);
+            });
+            std::sort(predicted.begin(), predicted.end());
+            for (std::size_t i = 1; i < predicted.size(); ++i)
+                predicted[i].second = std::min(predicted[i].second, predicted[i - 1].second);
+            const OptimalPlanner floorOnly(model);
+            EXPECT_EQ(floorOnly.minimumPeak(), predicted.front().first) << units << " units";
+            for (std::int64_t budget = 1; budget <= predicted.back().first + 2; ++budget) {
+                const auto within = std::upper_bound(
+                    predicted.begin(), predicted.end(),
+                    std::make_pair(budget, std::numeric_limits<double>::infinity()));
+                const double bruteForce = within == predicted.begin()
+                                              ? std::numeric_limits<double>::infinity()
+                                              : std::prev(within)->second;
+                OptimalPlanner planner(model, /*quanta=*/static_cast<int>(budget));
+                try {
+                    const PlannedSchedule planned = planner.plan(budget);
+                    EXPECT_NEAR(planned.prediction.step_ms, bruteForce,
+                                stepSlack(bruteForce, static_cast<std::size_t>(units + 2)))
+                        << units << " units, budget " << budget;
+                    EXPECT_LE(planned.prediction.peak_bytes, budget)
+                        << describeSchedule(planned.plan);
+                } catch (const BudgetError& e) {
+                    EXPECT_EQ(bruteForce, std::numeric_limits<double>::infinity())
+                        << units << " units, budget " << budget << ": " << e.what();
+                }
+            }
+        }
+    }
+}
+
+// The head's transient sits on top of everything the chain keeps when its forward ends, so at
+// the budget where the chain alone keeps everything, a chain with a large head transient must
+// recompute at the top of the chain: keeping everything would not fit.
+TEST(OptimalPlanner, HeadTransientChangesTheSchedule) {
+    CostModel model;
+    model.checkpoint_bytes = 1;
+    for (int u = 0; u < 6; ++u) {
+        UnitCost c;
+        c.output_bytes = 10, c.kept_bytes = 50, c.forward_peak = 60, c.nograd_peak = 20;
+        c.backward_peak = 20, c.param_grad_bytes = 5;
+        c.forward_ms = 1, c.nograd_ms = 1, c.backward_ms = 2;
+        model.units.push_back(c);
+    }
+    Plan none;
+    none.unitLevel = true;
+    none.segments.push_back({0, 6, false, {}});
+    const std::int64_t budget = predict(model, none).peak_bytes;
+    const PlannedSchedule alone = OptimalPlanner(model).plan(budget);
+    EXPECT_EQ(describeSchedule(alone.plan), describeSchedule(none));
+
+    UnitCost head;  // a loss of 1 byte, small saved tensors, a transient of 3 units' saved
+    head.output_bytes = 1, head.kept_bytes = 5, head.forward_peak = 150, head.backward_peak = 150;
+    model.last = head;
+    const Prediction keepAll = predict(model, none);
+    ASSERT_GT(keepAll.peak_bytes, budget);
+    const PlannedSchedule withHead = OptimalPlanner(model).plan(budget);
+    EXPECT_NE(describeSchedule(withHead.plan), describeSchedule(none));
+    EXPECT_LE(withHead.prediction.peak_bytes, budget);
+    // It recomputes: less is kept when the chain's forward ends, under the head's transient.
+    EXPECT_GT(noGradForwardCount(withHead.plan), 0) << describeSchedule(withHead.plan);
+    EXPECT_GT(withHead.prediction.step_ms, keepAll.step_ms);
 }
 
 TEST(OptimalPlanner, BudgetErrorNamesTheMinimum) {

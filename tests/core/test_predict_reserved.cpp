@@ -140,5 +140,85 @@ TEST(ReservedPrediction, NeverBelowTheCountedPeakAndChangesNothingElse) {
     }
 }
 
+// The chain's ends counted by hand (cost_model.h, predict.cpp), one unit kept (none):
+//   embedding forward peaks at 120, keeps its 100-byte output: 100. The unit: 100 + 350 = 450,
+//   keeps 300: 400. The head: 400 + 900 = 1300, keeps 504 (the 4-byte loss and 500 of logits):
+//   904, the forward's end. Its backward starts from the loss: 904 + 700 = 1604, the peak; it
+//   leaves the loss, its gradient, its 30 bytes of gradients and the chain output's gradient,
+//   and frees its saved input, the chain's output: 904 - 500 + 30 + 100 + 4 - 100 = 438. The
+//   unit's backward: 438 + 50; it frees 200 saved and the incoming 100, adds 40 of gradients
+//   and its input's 100: 278; the embedding's output goes (178); its backward peaks at
+//   178 + 80, adds 60 and frees the chain's input gradient: 138; the loss's gradient goes with
+//   the backward: 134, the loss and every gradient.
+TEST(ReservedPrediction, ChainEndsByHand) {
+    CostModel model;
+    UnitCost unit;
+    unit.output_bytes = 100, unit.kept_bytes = 300, unit.forward_peak = 350;
+    unit.nograd_peak = 150, unit.backward_peak = 50, unit.param_grad_bytes = 40;
+    model.units = {unit};
+    UnitCost embedding;
+    embedding.output_bytes = 100, embedding.kept_bytes = 100, embedding.forward_peak = 120;
+    embedding.backward_peak = 80, embedding.param_grad_bytes = 60;
+    UnitCost head;
+    head.output_bytes = 4, head.kept_bytes = 504, head.forward_peak = 900;
+    head.backward_peak = 700, head.param_grad_bytes = 30;
+    model.first = embedding;
+    model.last = head;
+    model.input_bytes = 16;
+    const Prediction p = predict(model, makePlan(Strategy{}, 1), ReplayAllocator::Yes);
+    EXPECT_EQ(p.peak_bytes, 1604);
+    EXPECT_EQ(p.activation_bytes, 904);
+    EXPECT_EQ(p.baseline_bytes, 16 + 40 + 60 + 30);
+    ASSERT_TRUE(p.reserved_peak_bytes);
+    EXPECT_GE(*p.reserved_peak_bytes, p.peak_bytes + p.baseline_bytes);
+    // A head whose backward transient is small: the step's end is the peak then.
+    model.last->forward_peak = 0, model.last->backward_peak = 0, model.last->kept_bytes = 4;
+    model.first->backward_peak = 2000;
+    EXPECT_EQ(predict(model, makePlan(Strategy{}, 1)).peak_bytes, 178 + 2000);
+}
+
+// Random chains with ends under every built-in strategy, as above.
+TEST(ReservedPrediction, ChainsWithEndsNeverBelowTheCountedPeak) {
+    std::mt19937 rng(23);
+    std::uniform_int_distribution<std::int64_t> kib(1, 6 * 1024);
+    auto randomUnit = [&](std::int64_t output, bool optimizer) {
+        UnitCost c;
+        c.output_bytes = output;
+        c.kept_bytes = c.output_bytes + kib(rng) * KiB;
+        c.forward_peak = c.kept_bytes + kib(rng) * KiB;
+        c.nograd_peak = c.output_bytes + kib(rng) * KiB;
+        c.backward_peak = kib(rng) * KiB;
+        c.param_grad_bytes = kib(rng) * KiB;
+        c.optimizer_peak = kib(rng) * KiB;
+        if (optimizer) c.optimizer_state_tensors = {c.param_grad_bytes};
+        c.forward_ms = 1;
+        c.backward_ms = 2;
+        return c;
+    };
+    for (int trial = 0; trial < 20; ++trial) {
+        CostModel model;
+        model.checkpoint_bytes = trial % 3 ? 5056 : 0;
+        model.optimizer = trial % 2;
+        const int depth = 2 + trial % 5;
+        const std::int64_t width = kib(rng) * KiB;
+        for (int u = 0; u < depth; ++u) model.units.push_back(randomUnit(width, model.optimizer));
+        model.first = randomUnit(width, model.optimizer);
+        model.first->kept_bytes = width;  // an embedding keeps only its output
+        model.last = randomUnit(4, model.optimizer);
+        model.input_bytes = 2 * KiB;
+        for (const char* name : {"none", "full", "every:2", "sqrt"}) {
+            const Plan plan = makePlan(parseStrategy(name, depth, BlockKind::Ffn), depth);
+            const Prediction counted = predict(model, plan);
+            const Prediction p = predict(model, plan, ReplayAllocator::Yes);
+            ASSERT_TRUE(p.reserved_peak_bytes);
+            EXPECT_GE(*p.reserved_peak_bytes, p.peak_bytes + p.baseline_bytes)
+                << name << " trial " << trial;
+            EXPECT_EQ(p.peak_bytes, counted.peak_bytes);
+            EXPECT_EQ(p.activation_bytes, counted.activation_bytes);
+            EXPECT_EQ(p.baseline_bytes, counted.baseline_bytes);
+        }
+    }
+}
+
 }  // namespace
 }  // namespace ckptlab

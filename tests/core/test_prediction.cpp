@@ -79,14 +79,34 @@ TEST(Prediction, FfnBlockStrategiesWithin5Percent) {
 }
 
 TEST(Prediction, TransformerStrategiesWithin5Percent) {
-    // To the byte where the peak is in a backward: the replay hands a checkpoint's incoming
-    // gradient to its body's backward as the engine does. attn peaks in a recompute's forward,
-    // where the generator state the checkpoint keeps to restore afterwards (5 KiB) is not
-    // replayed.
-    expectPredictionsWithin5Percent(predictionConfig(BlockKind::Transformer),
-                                    {"none", "full", "every:2", "segments:2", "sqrt", "ffn"},
+    // To the byte: the replay hands a checkpoint's incoming gradient to its body's backward as
+    // the engine does, and counts the generator state a checkpoint keeps during its
+    // recompute's forward, where attn peaks.
+    expectPredictionsWithin5Percent(
+        predictionConfig(BlockKind::Transformer),
+        {"none", "full", "every:2", "segments:2", "sqrt", "ffn", "attn"}, /*peakSlack=*/8);
+}
+
+TEST(Prediction, LlamaStrategiesWithin5Percent) {
+    // Grouped-query attention with biases on q, k and v, no dropout: its units are measured and
+    // replayed as the transformer's are.
+    ExperimentConfig c = predictionConfig(BlockKind::Llama);
+    c.kv_heads = 2;
+    c.qkv_bias = true;
+    expectPredictionsWithin5Percent(c, {"none", "full", "every:2", "sqrt", "attn", "ffn"},
                                     /*peakSlack=*/8);
-    expectPredictionsWithin5Percent(predictionConfig(BlockKind::Transformer), {"attn"});
+}
+
+TEST(Prediction, Bf16LlamaPartsFreeTheirInputAndArePredictedExactly) {
+    // In bf16 the Llama block's RMSNorm saves its fp32 copy of the input, not the input, so
+    // inside the chain each part's input is freed once its forward is done; in fp32 the copy
+    // is the input itself and stays.
+    ExperimentConfig c = predictionConfig(BlockKind::Llama);
+    for (const auto& unit : measureCostModel(c).units) EXPECT_TRUE(unit.keeps_input);
+    c.dtype = DType::BFloat16;
+    for (const auto& unit : measureCostModel(c).units) EXPECT_FALSE(unit.keeps_input);
+    expectPredictionsWithin5Percent(c, {"none", "full", "attn", "ffn", "every:2"},
+                                    /*peakSlack=*/8);
 }
 
 TEST(Prediction, AdamStateAndStepAreIncluded) {
@@ -98,14 +118,14 @@ TEST(Prediction, AdamStateAndStepAreIncluded) {
 TEST(Prediction, NoHandWrittenStrategyBeatsTheOptimalPlan) {
     // In the cost model's own terms the planner's class contains every built-in strategy, so
     // none may be faster than the optimum at its own peak (plus the planner's rounding).
-    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
+    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer, BlockKind::Llama}) {
         const ExperimentConfig c = predictionConfig(block);
         const CostModel model = measureCostModel(c);
         const OptimalPlanner planner(model, 1000);
         std::vector<std::string> strategies{"none",    "full",       "every:2",
                                             "every:4", "segments:2", "segments:4",
                                             "from:3",  "sqrt",       "revolve:2"};
-        if (block == BlockKind::Transformer) strategies.insert(strategies.end(), {"attn", "ffn"});
+        if (block != BlockKind::Ffn) strategies.insert(strategies.end(), {"attn", "ffn"});
         for (const auto& name : strategies) {
             const Prediction p =
                 predict(model, makePlan(parseStrategy(name, c.depth, block), c.depth));
@@ -228,6 +248,58 @@ TEST(Prediction, PlannerMatchesBruteForceOnMeasuredCosts) {
     }
 }
 
+// The chain's ends (vocab > 0: the token embedding, the final norm, LM head and loss) measured
+// once each and replayed: the predicted peak is the measured one, to the byte, for plans that
+// keep, recompute whole blocks or sub-blocks, and for the optimal plan at a budget halfway
+// between its floor and keeping everything. Transformer and Llama blocks, without dropout;
+// the head whole and in loss chunks, and tied to the embedding with Adam's state and step.
+TEST(Prediction, ChainEndsPeaksAreExact) {
+    struct Variant {
+        int lossChunks;
+        bool tied;
+        Optimizer optimizer;
+    };
+    for (BlockKind block : {BlockKind::Transformer, BlockKind::Llama}) {
+        for (const Variant& v :
+             {Variant{1, false, Optimizer::None}, Variant{4, false, Optimizer::None},
+              Variant{2, true, Optimizer::Adam}}) {
+            const int lossChunks = v.lossChunks;
+            ExperimentConfig c = test::quickConfig(block, 4, 64, 64, 2, /*dropout=*/0.0);
+            c.vocab = 512;
+            c.loss_chunks = lossChunks;
+            c.tie_embeddings = v.tied;
+            c.optimizer = v.optimizer;
+            const CostModel model = measureCostModel(c);
+            ASSERT_TRUE(model.first && model.last);
+            const OptimalPlanner planner(model);
+            const std::int64_t keepAll = predict(model, makePlan(Strategy{}, c.depth)).peak_bytes;
+            Strategy optimal{StrategyKind::Optimal, 0};
+            optimal.budget_mib = (planner.minimumPeak() + keepAll) / 2 / (1024.0 * 1024.0);
+            std::vector<Strategy> strategies = parseStrategies({"none", "full", "attn", "every:2"});
+            strategies.push_back(optimal);
+            Runner runner;
+            runner.useCostModel(model);
+            const ResultSet set = runner.sweep(c, strategies);
+            for (const RunResult& run : set.runs) {
+                SCOPED_TRACE(toString(block) + " loss chunks " + std::to_string(lossChunks) +
+                             (v.tied ? " tied " : " ") + toString(v.optimizer) + " " +
+                             run.strategy.name());
+                ASSERT_FALSE(run.error) << *run.error;
+                ASSERT_TRUE(run.prediction);
+                EXPECT_EQ(run.prediction->peak_bytes, run.metrics.peak_bytes);
+                EXPECT_EQ(run.prediction->activation_bytes, run.metrics.activation_bytes);
+                // The caching allocator's reserved bytes, replayed with the ends' scripts.
+                ASSERT_TRUE(run.allocator && run.prediction->reserved_peak_bytes);
+                EXPECT_LE(
+                    std::abs(*run.prediction->reserved_peak_bytes - run.allocator->reserved_peak),
+                    caching::kSmallBuffer);
+                EXPECT_EQ(predict(model, makePlan(Strategy{}, c.depth)).baseline_bytes,
+                          run.metrics.baseline_bytes);
+            }
+        }
+    }
+}
+
 // The allocation scripts the cost model records for the caching allocator's replay hold
 // together and add up to the aggregates measured beside them: what the forward leaves is
 // kept_bytes and its highest running total forward_peak, the backward's highest is
@@ -249,7 +321,7 @@ TEST(Prediction, AllocationScriptsAddUpToTheMeasuredCosts) {
         }
         return std::pair{total, peak};
     };
-    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
+    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer, BlockKind::Llama}) {
         for (Optimizer optimizer : {Optimizer::None, Optimizer::Adam}) {
             ExperimentConfig c = predictionConfig(block);
             c.optimizer = optimizer;
@@ -293,7 +365,7 @@ TEST(Prediction, AllocationScriptsAddUpToTheMeasuredCosts) {
 // traced step, baseline included. Equal on this config when measured (2026-12-02); a segment
 // of slack for an allocation order that differs between the cost model's probe and the run.
 TEST(Prediction, ReservedBytesMatchTheCachingAllocator) {
-    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
+    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer, BlockKind::Llama}) {
         for (Optimizer optimizer : {Optimizer::None, Optimizer::Adam}) {
             ExperimentConfig c = predictionConfig(block);
             c.optimizer = optimizer;

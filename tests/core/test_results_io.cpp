@@ -364,6 +364,44 @@ TEST(ResultsJson, EveryConfigFieldRoundTripsAndOptionalKeysOnlyWhenSet) {
     EXPECT_EQ(resultsToJson(set), resultsToJson(resultsFromJson(older.dump())));
 }
 
+// A chain with ends (vocab) labels its embedding and LM head blocks -2 and -3 in the timeline,
+// the spans, the lifetimes, the allocator's trace and out of memory; a run without ends cannot
+// have written them, and a lifetime always belongs to a block.
+TEST(ResultsJson, ChainEndsLabelsRoundTripOnlyWithEnds) {
+    ResultSet set = sampleResults();
+    RunResult& run = set.runs[0];
+    run.config.vocab = 512;
+    run.config.tie_embeddings = true;
+    run.config.loss_chunks = 4;
+    run.breakdown.logits = 7000;
+    run.timeline[0].block = kEmbeddingBlock;
+    run.timeline[1] = {0.5, -1024, 3072, Phase::Backward, kHeadBlock};
+    run.phases[0].block = kEmbeddingBlock;
+    run.phases[1] = {Phase::Recompute, kHeadBlock, 0.4, 0.6};
+    run.blocks[0].block = kEmbeddingBlock;
+    run.blocks.push_back({kHeadBlock, Phase::Recompute, 6.0, 6.5, 2048});
+    run.allocator_trace->blocks[1].block = kHeadBlock;
+    run.out_of_memory = OutOfMemory{8192, 1073741824, 1073745920, Phase::Backward, kHeadBlock, 3.0};
+    const std::string text = resultsToJson(set);
+    const ResultSet back = resultsFromJson(text);
+    expectSameResults(set, back);
+    EXPECT_EQ(back.runs[0].breakdown.logits, 7000);
+    EXPECT_EQ(resultsToJson(back), text);
+
+    Json withoutEnds = Json::parse(text);
+    for (const char* key : {"vocab", "tie_embeddings", "loss_chunks"})
+        withoutEnds["runs"][0]["config"].erase(key);
+    EXPECT_EQ(rejectionOf(withoutEnds),
+              "runs[0].blocks[0].block: expected a non-negative integer, got -2");
+    withoutEnds["runs"][0]["blocks"] = Json::array();
+    EXPECT_CONTAINS(rejectionOf(withoutEnds), "runs[0].timeline.block[0]: ");
+    Json unlabelled = Json::parse(text);
+    unlabelled["runs"][0]["blocks"][0]["block"] = -1;
+    EXPECT_EQ(rejectionOf(unlabelled),
+              "runs[0].blocks[0].block: expected a block from 0 to 5, the embedding (-2) or the "
+              "LM head (-3), got -1");
+}
+
 // kv_heads is checked as the CLI checks it, and the error names its key in the file.
 TEST(ResultsJson, KvHeadsThatDoNotDivideHeadsAreRefused) {
     ResultSet set;
@@ -678,7 +716,7 @@ TEST(ResultsJson, RejectsImpossibleValues) {
     doc = sampleDocument();
     doc["runs"][0]["config"]["block"] = "rnn";
     EXPECT_EQ(rejectionOf(doc),
-              "runs[0].config.block: unknown value \"rnn\" (expected ffn or transformer)");
+              "runs[0].config.block: unknown value \"rnn\" (expected ffn, transformer or llama)");
     doc = sampleDocument();
     doc["runs"][0]["config"]["seed"] = -1;
     EXPECT_EQ(rejectionOf(doc), "runs[0].config.seed: expected a non-negative integer, got -1");

@@ -45,6 +45,9 @@ TEST(Strategy, ParsesEveryKindAndPrintsItBack) {
     EXPECT_EQ(parseStrategy("optimal:12.5", 20, BlockKind::Ffn).budget_mib, 12.5);
     EXPECT_EQ(parseStrategy("optimal:1.465", 20, BlockKind::Ffn).name(), "optimal:1.465");
     EXPECT_EQ(parseStrategy("ffn", 20, BlockKind::Transformer).name(), "ffn");
+    // The Llama block has the same two sub-blocks.
+    EXPECT_EQ(parseStrategy("attn", 20, BlockKind::Llama).name(), "attn");
+    EXPECT_EQ(parseStrategy("ffn", 20, BlockKind::Llama).name(), "ffn");
 }
 
 TEST(Strategy, RejectsBadTextWithTheAllowedRange) {

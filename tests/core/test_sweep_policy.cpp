@@ -120,6 +120,72 @@ TEST(MemoryForecast, TakesAnOptimalBudgetAsTheUpperBoundOfItsPeak) {
     EXPECT_FALSE(estimateStrategy(c, parseStrategy("full", 8, c.block)).budgetBound);
 }
 
+// Memory-efficient attention keeps no S x S term: its activations grow with the sequence as
+// everything else does, eager's faster.
+TEST(MemoryEstimate, MemoryEfficientAttentionIsLinearInTheSequence) {
+    for (BlockKind block : {BlockKind::Transformer, BlockKind::Llama}) {
+        ExperimentConfig c = smallConfig();
+        c.block = block;
+        c.dropout = 0;
+        auto activations = [&](AttentionKind kind, int seq) {
+            ExperimentConfig sized = c;
+            sized.attention = kind;
+            sized.seq = seq;
+            return estimateMemory(sized, makePlan(Strategy{}, sized.depth)).activations;
+        };
+        const std::int64_t efficient = activations(AttentionKind::MemoryEfficient, 64);
+        EXPECT_EQ(activations(AttentionKind::MemoryEfficient, 128), 2 * efficient)
+            << toString(block);
+        EXPECT_GT(activations(AttentionKind::Eager, 128), 2 * activations(AttentionKind::Eager, 64))
+            << toString(block);
+        EXPECT_LT(efficient, activations(AttentionKind::Eager, 64)) << toString(block);
+    }
+}
+
+// mixed-bf16 stores fp32 master weights (and Adam's state beside them) and computes in bf16:
+// its parameters are fp32's, its activations bf16's.
+TEST(MemoryEstimate, MixedPrecisionStoresFp32AndComputesInBf16) {
+    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer, BlockKind::Llama}) {
+        ExperimentConfig c = smallConfig();
+        c.block = block;
+        c.optimizer = Optimizer::Adam;
+        auto estimate = [&](DType dtype) {
+            ExperimentConfig typed = c;
+            typed.dtype = dtype;
+            return estimateMemory(typed, makePlan(Strategy{}, typed.depth));
+        };
+        const MemoryEstimate fp32 = estimate(DType::Float32), bf16 = estimate(DType::BFloat16),
+                             mixed = estimate(DType::MixedBFloat16);
+        EXPECT_EQ(mixed.parameters, fp32.parameters) << toString(block);
+        EXPECT_EQ(mixed.optimizer_state, fp32.optimizer_state) << toString(block);
+        EXPECT_EQ(2 * bf16.parameters, fp32.parameters) << toString(block);
+        EXPECT_EQ(mixed.activations, bf16.activations) << toString(block);
+    }
+}
+
+// The chain's ends: the embedding table (and the LM head's own unless tied, and the final
+// norm's weight), the token ids and targets as the input, and the head's logits, which loss
+// chunks cut into pieces.
+TEST(MemoryEstimate, ChainEndsAddTheirTablesAndTheLogits) {
+    ExperimentConfig c = smallConfig();
+    c.block = BlockKind::Llama;
+    const MemoryEstimate chain = estimateMemory(c, makePlan(Strategy{}, c.depth));
+    c.vocab = 4096;
+    const MemoryEstimate untied = estimateMemory(c, makePlan(Strategy{}, c.depth));
+    const std::int64_t table = std::int64_t{c.vocab} * c.width * 4;
+    EXPECT_EQ(untied.parameters, chain.parameters + 2 * table + c.width * 4);
+    EXPECT_EQ(untied.input, 2 * std::int64_t{c.batch} * c.seq * 8);
+    c.tie_embeddings = true;
+    EXPECT_EQ(estimateMemory(c, makePlan(Strategy{}, c.depth)).parameters,
+              chain.parameters + table + c.width * 4);
+    // The vocabulary dwarfs the width here: the logits are the step's peak, and chunks cut it.
+    const Plan full = makePlan(parseStrategy("full", c.depth, c.block), c.depth);
+    const MemoryEstimate whole = estimateMemory(c, full);
+    EXPECT_GT(whole.peak, chain.peak);
+    c.loss_chunks = 4;
+    EXPECT_LT(estimateMemory(c, full).peak, whole.peak);
+}
+
 TEST(MemoryForecast, OneCallSaysWhatFitsAndWhy) {
     const ExperimentConfig c = smallConfig();
     const FitForecast roomy =

@@ -190,7 +190,7 @@ TEST(LessonFile, ErrorsNameFileStepAndFieldWithAllowedValues) {
     // Every config field a lesson may set is read from the registry: kv_heads too, with its
     // range and rules; the device is the machine's, not the lesson's.
     j = validLesson();
-    j["steps"][0]["experiment"]["config"]["block"] = "transformer";
+    j["steps"][0]["experiment"]["config"]["block"] = "llama";
     j["steps"][0]["experiment"]["config"]["kv_heads"] = 2;
     EXPECT_EQ(parseLesson(j.dump(), "demo.json").steps[0].experiment.config.kv_heads, 2);
     j["steps"][0]["experiment"]["config"]["kv_heads"] = 3;

@@ -294,6 +294,27 @@ def main():
         d["runs"][1]["config"]["allocator"] = "system"  # never written (absent means it), read alike
         d["runs"][1]["metrics"]["minor_faults_per_step"] = 61.5
     valid("caching-allocator.json", edited(caching_allocator))
+    def chain_ends(d):  # an embedding and an LM head (vocab): their labels, blocks -2 and -3
+        r = with_trace(d)
+        r["config"].update(vocab=64, tie_embeddings=True, loss_chunks=2)
+        r["timeline"]["block"][0] = -2
+        r["timeline"]["block"][-1] = -3
+        r["phases"][0]["block"] = -2
+        r["phases"][-1]["block"] = -3
+        r["blocks"][0]["block"] = -2
+        r["blocks"][-1]["block"] = -3
+        r["allocator_trace"]["blocks"][0][7] = -3
+        r["breakdown"]["logits"] = 4096
+        r["error"] = "out of memory at backward of the LM head: tried to allocate 0.01 MiB"
+        r["out_of_memory"] = {"requested_bytes": 8192, "allocated_bytes": 35000,
+                              "limit_bytes": 31457, "phase": "backward", "block": -3, "t_ms": 0.12}
+    valid("chain-ends.json", edited(chain_ends))
+    # The ends' labels belong to a chain with ends only, and a lifetime always has a block.
+    corrupt("ends-block-without-vocab.json",
+            edited(lambda d: run0(d)["timeline"]["block"].__setitem__(0, -2)))
+    corrupt("ends-phase-without-vocab.json", edited(lambda d: run0(d)["phases"][0].update(block=-3)))
+    corrupt("ends-lifetime-without-block.json",
+            edited(lambda d: (chain_ends(d), run0(d)["blocks"][0].update(block=-1))))
 
 
 if __name__ == "__main__":

@@ -4,7 +4,10 @@
 # vector kernels (ATEN_CPU_CAPABILITY) and oneDNN's ISA (ONEDNN_MAX_CPU_ISA, the bfloat16
 # matmuls). A tolerance tuned to one CPU fails here first. Fails if any row fails.
 #
-#   tests/numerics/run_kernel_matrix.sh [BUILD_DIR]     (default: build/release, built)
+#   tests/numerics/run_kernel_matrix.sh [BUILD_DIR [REGEX]]   (default: build/release, built)
+#
+# REGEX keeps only the test binaries whose names match (Python's re.search), e.g.
+# 'test_chain_ends|test_precision' after adding those, to try them without the whole matrix.
 #
 # A row whose instructions this CPU lacks is skipped and said so (OpenBLAS and oneDNN would
 # quietly run another kernel); a row whose kernels do not take effect on a CPU that has them
@@ -12,6 +15,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build/release}
+export CKPTLAB_NUMERICS_ONLY=${2:-}
 report=$build/tests/numerics/numerics_kernel_report
 if [[ ! -x $report ]]; then
     echo "kernel matrix: $report is missing; build the tests first" >&2
@@ -21,10 +25,13 @@ fi
 # The tests labelled numerics, one command per binary (one process each rather than one per
 # test: LibTorch takes a second or two to load on a busy machine).
 commands=$(ctest --test-dir "$build" -N -L numerics --show-only=json-v1 | python3 -c '
-import json, sys
+import json, os, re, sys
+only = os.environ["CKPTLAB_NUMERICS_ONLY"]
 tests = {}
 for test in json.load(sys.stdin)["tests"]:
     binary, *args = test["command"]
+    if only and not re.search(only, os.path.basename(binary)):
+        continue
     tests.setdefault(binary, []).extend(a.split("=", 1)[1] for a in args
                                         if a.startswith("--gtest_filter="))
 for binary, names in tests.items():

@@ -13,6 +13,7 @@ inline void expectSameBreakdown(const Breakdown& p, const Breakdown& q) {
     EXPECT_EQ(p.gradients, q.gradients);
     EXPECT_EQ(p.activations, q.activations);
     EXPECT_EQ(p.other, q.other);
+    EXPECT_EQ(p.logits, q.logits);
 }
 
 }  // namespace ckptlab

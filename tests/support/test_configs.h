@@ -52,15 +52,25 @@ inline ExperimentConfig outOfMemoryConfig(BlockKind block = BlockKind::Ffn) {
 // (test_config_fields, test_results_io, test_settings). A new field is changed here too.
 inline ExperimentConfig everyFieldChanged() {
     ExperimentConfig c;
-    c.block = BlockKind::Transformer;
+    c.block = BlockKind::Llama;  // the block that reads the most fields
     c.depth = 7;
     c.width = 96;
     c.seq = 33;
     c.batch = 3;
     c.heads = 6;
     c.kv_heads = 2;
+    c.head_dim = 24;  // not width / heads: the field must carry it
+    c.ffn_width = 200;
+    c.rope_theta = 500000;
+    c.rms_norm_eps = 1e-6;
+    c.qkv_bias = true;
     c.dropout = 0.25;
-    c.dtype = DType::BFloat16;
+    c.attention = AttentionKind::MemoryEfficient;
+    c.attention_chunk = 16;
+    c.vocab = 1000;
+    c.tie_embeddings = true;
+    c.loss_chunks = 3;
+    c.dtype = DType::MixedBFloat16;
     c.device = "cuda:1";
     c.optimizer = Optimizer::Adam;
     c.seed = 18446744073709551615u;

@@ -90,10 +90,11 @@ void TestBadInputs::panelsNameBadInputs() {
     parameters.setConfig(bad);
     QVERIFY(!parameters.problems().isEmpty());
 
-    // Key/value heads sit beside the heads, enabled where they are; a count that does not
-    // divide the heads is named, and the value reaches the config.
+    // Key/value heads sit beside the heads, enabled in a llama block, which reads them; a
+    // count that does not divide the heads is named, and the value reaches the config.
     auto* kvHeads = parameters.findChild<QSpinBox*>(QStringLiteral("kvHeads"));
-    QVERIFY(kvHeads && kvHeads->isEnabled());
+    QVERIFY(kvHeads && !kvHeads->isEnabled());
+    bad.block = BlockKind::Llama;
     bad.heads = 4;
     bad.kv_heads = 3;
     parameters.setConfig(bad);

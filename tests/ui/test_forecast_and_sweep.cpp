@@ -9,6 +9,7 @@
 #include "ckptlab/cost_model.h"
 #include "ckptlab/runner.h"
 #include "controllers/prediction_controller.h"
+#include "document/format.h"
 #include "window/main_window.h"
 
 using namespace ckptlab;
@@ -88,6 +89,7 @@ private Q_SLOTS:
     void aSweepCancelledBeforeItsGateOpensEndsAtOnce();
     void runWhileTheForecastMeasuresKeepsEveryCheckExact();
     void forecastMeasuresTheRunnersCostModel();
+    void forecastListsTheChainEnds();
 };
 
 // The two controllers in the window's order: the forecast is measuring, the sweep starts.
@@ -204,6 +206,32 @@ void TestForecastAndSweep::forecastMeasuresTheRunnersCostModel() {
         QVERIFY(f.backward_kept_ms > 0);
         QVERIFY2(f.backward_kept_ms != f.backward_ms, qPrintable(QString::number(u)));
     }
+}
+
+// The forecast's cost lines name the chain's ends around the block's units when the model has
+// them, each with its own measured output (the head's is the loss), and only then.
+void TestForecastAndSweep::forecastListsTheChainEnds() {
+    ExperimentConfig config = ckptlab::test::quickConfig(BlockKind::Transformer, 2, 32, 16, 1);
+    const QStringList plain =
+        livePrediction(measureCostModel(config), config, strategies()).blockCosts.split('\n');
+    QCOMPARE(plain.size(), 2);
+    QVERIFY(plain[0].startsWith(QStringLiteral("attention: ")));
+    QVERIFY(!plain.join('\n').contains(QStringLiteral("embedding")));
+    config.vocab = 64;
+    const CostModel costs = measureCostModel(config);
+    QVERIFY(costs.first && costs.last);
+    const LivePrediction forecast = livePrediction(costs, config, strategies());
+    QVERIFY(forecast.valid);
+    const QStringList lines = forecast.blockCosts.split('\n');
+    QCOMPARE(lines.size(), 4);
+    QVERIFY(lines[0].startsWith(QStringLiteral("embedding: ")));
+    QVERIFY(lines[0].contains(
+        QStringLiteral("output %1,").arg(formatBytes(costs.first->output_bytes))));
+    QVERIFY(lines[1].startsWith(QStringLiteral("attention: ")));
+    QVERIFY(lines[2].startsWith(QStringLiteral("FFN: ")));
+    QVERIFY(lines[3].startsWith(QStringLiteral("LM head and loss: ")));
+    QVERIFY(
+        lines[3].contains(QStringLiteral("output %1,").arg(formatBytes(costs.last->output_bytes))));
 }
 
 QTEST_MAIN(TestForecastAndSweep)

@@ -5,6 +5,7 @@
 #include <QAreaSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHorizontalStackedBarSeries>
@@ -20,6 +21,7 @@
 #include "base/messages.h"
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
+#include "ckptlab/config_fields.h"
 #include "controllers/sweep_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"
@@ -28,6 +30,7 @@
 #include "panels/progress_status.h"
 #include "panels/results_view.h"
 #include "panels/strategy_list.h"
+#include "test_configs.h"
 #include "window/main_window.h"
 
 using namespace ckptlab;
@@ -52,6 +55,8 @@ class TestMainWindow : public WindowTest {
 private Q_SLOTS:
     void iconIsCompiledIn();
     void transformerOnlyFields();
+    void fieldsWhereTheyApply();
+    void everyFieldThroughTheWidgets();
     void allocatorChoice();
     void runsTinySweepIntoTableAndCharts();
     void selectionIsSharedEverywhere();
@@ -80,6 +85,105 @@ void TestMainWindow::transformerOnlyFields() {
     depth->setValue(100000);
     QCOMPARE(depth->value(), int(limits::depth.max));
     QCOMPARE(parameters.config().depth, int(limits::depth.max));
+}
+
+// Each block kind enables the fields it reads, and the chain's ends theirs.
+void TestMainWindow::fieldsWhereTheyApply() {
+    ParameterPanel parameters;
+    const auto widget = [&](const char* name) {
+        QWidget* found = parameters.findChild<QWidget*>(QLatin1String(name));
+        if (!found) qFatal("no widget %s", name);
+        return found;
+    };
+    const QStringList llamaOnly = {"kvHeads", "headDim", "ropeTheta", "qkvBias"};
+    const QStringList attention = {"heads", "attention"};
+    // Where a field applies it is shown and enabled; elsewhere hidden and disabled.
+    const auto enabled = [&](const QStringList& names) {
+        QStringList wrong;
+        for (const QString& name : names)
+            if (!widget(qPrintable(name))->isEnabled() || widget(qPrintable(name))->isHidden())
+                wrong << name;
+        return wrong.join(QLatin1Char(' '));
+    };
+    const auto disabled = [&](const QStringList& names) {
+        QStringList wrong;
+        for (const QString& name : names)
+            if (widget(qPrintable(name))->isEnabled()) wrong << name;
+        return wrong.join(QLatin1Char(' '));
+    };
+    const auto hidden = [&](const QStringList& names) {
+        QStringList wrong;
+        for (const QString& name : names)
+            if (!widget(qPrintable(name))->isHidden()) wrong << name;
+        return wrong.join(QLatin1Char(' '));
+    };
+    ExperimentConfig c;
+    parameters.setConfig(c);  // ffn, no chain ends
+    QCOMPARE(disabled(llamaOnly + attention +
+                      QStringList{"dropout", "attentionChunk", "rmsNormEps", "vocab",
+                                  "tieEmbeddings", "lossChunks"}),
+             QString());
+    QCOMPARE(hidden(llamaOnly + attention + QStringList{"dropout", "tieEmbeddings"}), QString());
+    QCOMPARE(enabled({"ffnWidth", "chainEnds", "precision"}), QString());
+    c.block = BlockKind::Transformer;
+    parameters.setConfig(c);
+    QCOMPARE(enabled(attention + QStringList{"dropout"}), QString());
+    QCOMPARE(disabled(llamaOnly + QStringList{"attentionChunk", "rmsNormEps"}), QString());
+    c.block = BlockKind::Llama;
+    parameters.setConfig(c);
+    QCOMPARE(enabled(llamaOnly + attention + QStringList{"rmsNormEps"}), QString());
+    QCOMPARE(disabled({"dropout", "attentionChunk"}), QString());
+    // The chunk size where attention is memory-efficient.
+    auto* kinds = qobject_cast<QComboBox*>(widget("attention"));
+    QCOMPARE(kinds->count(), 3);
+    kinds->setCurrentIndex(kinds->findData(int(AttentionKind::MemoryEfficient)));
+    QCOMPARE(enabled({"attentionChunk"}), QString());
+    QVERIFY(parameters.config().attention == AttentionKind::MemoryEfficient);
+
+    // The chain's ends: the check box gives the vocabulary its field and the LM head's.
+    c = ExperimentConfig{};
+    parameters.setConfig(c);
+    auto* ends = qobject_cast<QCheckBox*>(widget("chainEnds"));
+    auto* vocab = qobject_cast<QSpinBox*>(widget("vocab"));
+    QVERIFY(ends && vocab && !ends->isChecked());
+    QCOMPARE(parameters.config().vocab, 0);
+    ends->setChecked(true);
+    QCOMPARE(enabled({"vocab", "tieEmbeddings", "lossChunks", "rmsNormEps"}), QString());
+    QCOMPARE(parameters.config().vocab, vocab->value());
+    QVERIFY(vocab->value() >= int(limits::vocab.min));
+    vocab->setValue(8192);
+    QCOMPARE(parameters.config().vocab, 8192);
+    ends->setChecked(false);
+    QCOMPARE(parameters.config().vocab, 0);
+    QCOMPARE(disabled({"vocab", "tieEmbeddings", "lossChunks"}), QString());
+    QVERIFY(!vocab->isHidden());  // beside its check box, to switch on again
+    // A loss in more chunks than tokens is named under the form.
+    c.vocab = 100;
+    c.seq = 8;
+    c.loss_chunks = 9;
+    parameters.setConfig(c);
+    QVERIFY2(parameters.problems().join(QLatin1Char('\n')).contains(QLatin1String("loss-chunks")),
+             qPrintable(parameters.problems().join(QLatin1Char('\n'))));
+    // Three precisions, mixed among them.
+    auto* precision = qobject_cast<QComboBox*>(widget("precision"));
+    QCOMPARE(precision->count(), 3);
+    precision->setCurrentIndex(precision->findData(int(DType::MixedBFloat16)));
+    QVERIFY(parameters.config().dtype == DType::MixedBFloat16);
+}
+
+// A config with every field away from its default comes back from the widgets whole (the
+// device one this machine has, a seed and a time limit the boxes hold).
+void TestMainWindow::everyFieldThroughTheWidgets() {
+    ParameterPanel parameters;
+    ExperimentConfig changed = ckptlab::test::everyFieldChanged();
+    changed.device = "cpu";
+    changed.seed = 12345;       // the seed's box goes to INT_MAX
+    changed.time_limit_s = 30;  // whole seconds in the box
+    parameters.setConfig(changed);
+    const ExperimentConfig back = parameters.config();
+    for (const ConfigField& field : configFields())
+        QVERIFY2(valueOf(field, back) == valueOf(field, changed), field.key);
+    QVERIFY(parameters.problems().isEmpty());
 }
 
 void TestMainWindow::allocatorChoice() {

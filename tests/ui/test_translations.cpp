@@ -235,6 +235,21 @@ void TestTranslations::coreErrorsInChineseWithTheirNumbers() {
                                   .message});
     QCOMPARE(coreMessageText(atSize),
              QStringLiteral("在 宽度=4 时：宽度 必须在 8 到 16384 之间（当前为 4）"));
+
+    // Eager scores too large to count: the message and the field it names are translated.
+    ExperimentConfig huge = tinyConfig();
+    huge.block = BlockKind::Transformer;
+    huge.depth = 512;
+    huge.heads = 256;
+    huge.width = 256;
+    huge.seq = 65536;
+    huge.batch = 4096;
+    const std::vector<FieldError> overflow = validate(huge);
+    QCOMPARE(overflow.size(), std::size_t(1));
+    const QString text = fieldErrorText(overflow.front());
+    QVERIFY2(
+        text.startsWith(QStringLiteral("序列长度 过大")) && text.contains(QStringLiteral("2^63")),
+        qPrintable(text));
 }
 
 void TestTranslations::switchesAtRuntimeKeepingResults() {

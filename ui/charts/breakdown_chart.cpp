@@ -1,4 +1,5 @@
-// Chart 4: what the memory holds at each run's peak, stacked per strategy. It shows why a small
+// Chart 4: what the memory holds at each run's peak, stacked per strategy (with the chain's
+// ends and mixed precision, also the logits and the bf16 weight copies). It shows why a small
 // model saves little: checkpointing only shrinks the activations part of the bar. Bars run
 // horizontally so long sweeps keep every strategy's name readable. Runs that ran out of memory
 // have no peak to break down and are left out; a memory limit the runs share is a vertical line
@@ -44,6 +45,25 @@ const std::array<Part, 6> kParts = {{
     {QT_TRANSLATE_NOOP("ChartText", "other"), &Breakdown::other, QColor(0xbd, 0xbd, 0xbd)},
 }};
 
+// Parts only some runs have, drawn after the others and only when a run holds any: mixed
+// precision's bf16 copies of the weights (muted, like the parameters they copy) and the LM
+// head's logits (strong: loss chunks shrink them, as checkpointing shrinks activations).
+const std::array<Part, 2> kOptionalParts = {{
+    {QT_TRANSLATE_NOOP("ChartText", "weight copies (bf16)"), &Breakdown::weight_copies,
+     QColor(0x8f, 0xa8, 0x9b)},
+    {QT_TRANSLATE_NOOP("ChartText", "logits"), &Breakdown::logits, QColor(0x6a, 0x3d, 0x9a)},
+}};
+
+// The parts the rows' bars show: the six every run has, then the optional ones some run has.
+std::vector<Part> shownParts(const std::vector<const RunResult*>& runs) {
+    std::vector<Part> parts(kParts.begin(), kParts.end());
+    for (const Part& part : kOptionalParts)
+        if (std::any_of(runs.begin(), runs.end(),
+                        [&](const RunResult* run) { return run->breakdown.*part.field > 0; }))
+            parts.push_back(part);
+    return parts;
+}
+
 // The bars' rows from the top: display names (unique), the runs' strategies and their totals.
 struct Rows {
     std::vector<const RunResult*> runs;
@@ -76,7 +96,7 @@ Rows barRows(const std::vector<const RunResult*>& runs) {
 QHorizontalStackedBarSeries* stackedBars(const Rows& rows) {
     auto* bars = new QHorizontalStackedBarSeries;
     bars->setBarWidth(0.62);
-    for (const Part& part : kParts) {
+    for (const Part& part : shownParts(rows.runs)) {
         auto* set = new QBarSet(ChartText::tr(part.label));
         set->setColor(part.color);
         set->setBorderColor(part.color.darker(115));

@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <vector>
 
 #include "charts/chart_registry.h"  // ChartKind and chartTitle, which the builders' titles use
@@ -48,6 +49,11 @@ struct TimelineData {
 QChart* buildTradeoffChart(const ResultSet& results, bool fastest = false);
 QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineData>& runs);
 QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run);
+// The lifetimes chart's rows: blocks 0 .. lifetimeBlockRows(run) - 1, the embedding at row -1
+// and the LM head at row lifetimeBlockRows(run); nullopt for a block label that is no row
+// (-1: the loss or optimizer of a chain without ends). The playback's cursor uses the same.
+int lifetimeBlockRows(const RunResult& run);
+std::optional<int> lifetimeRow(const RunResult& run, int block);
 // The caching allocator's reserved segments over `run`'s traced step, the blocks in them by
 // phase (segment_map.h); without the allocator's trace, an empty chart whose title says why.
 QChart* buildSegmentsChart(const ResultSet& results, const RunResult& run);

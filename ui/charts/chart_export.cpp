@@ -102,6 +102,14 @@ QString describeConfig(const ExperimentConfig& c) {
                  .arg(c.batch);
     if (c.block == BlockKind::Transformer)
         parts << ChartText::tr("%1 heads, dropout %2").arg(c.heads).arg(c.dropout);
+    if (c.block == BlockKind::Llama)
+        parts << ChartText::tr("%1 heads, %2 key/value heads of width %3, MLP width %4")
+                     .arg(c.heads)
+                     .arg(kvHeadsOf(c))
+                     .arg(headDimOf(c))
+                     .arg(ffnWidthOf(c));
+    if (c.block != BlockKind::Ffn)
+        parts << ChartText::tr("%1 attention").arg(s(toString(c.attention)));
     parts << ChartText::tr("%1 on %2").arg(s(toString(c.dtype)), s(c.device));
     parts << ChartText::tr("optimizer %1").arg(s(toString(c.optimizer)));
     if (c.keep_grads) parts << ChartText::tr("previous step's gradients kept");

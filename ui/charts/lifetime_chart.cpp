@@ -1,7 +1,9 @@
 // Chart 3: for one run, a bar per block from when its activations are saved to when they are
-// freed. Each phase (forward, recompute) is one QAreaSeries holding all its bars, so even
-// hundreds of blocks cost two series.
+// freed, and with the chain's ends a row for the embedding above block 0 and one for the LM
+// head below the last block. Each phase (forward, recompute) is one QAreaSeries holding all its
+// bars, so even hundreds of blocks cost two series.
 #include <QAreaSeries>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QLineSeries>
 #include <QValueAxis>
@@ -11,6 +13,7 @@
 #include "charts/chart_builders.h"
 #include "charts/chart_interaction.h"
 #include "charts/chart_style.h"
+#include "charts/run_text.h"
 #include "ckptlab/summary.h"
 
 namespace ckptlab::ui {
@@ -18,7 +21,7 @@ namespace ckptlab::ui {
 namespace {
 
 struct Bar {
-    int block;
+    int block;  // the row: a block, or the chain's ends placed around them (lifetimeRow)
     Phase phase;
     double begin;
     double end;
@@ -31,7 +34,8 @@ std::vector<Bar> barsOf(const RunResult& run, Phase phase) {
     std::vector<Bar> bars;
     for (const BlockLifetime& b : run.blocks)
         if (b.phase == phase && b.freed_ms >= b.saved_ms)
-            bars.push_back({b.block, b.phase, b.saved_ms, b.freed_ms, b.bytes});
+            if (const std::optional<int> row = lifetimeRow(run, b.block))
+                bars.push_back({*row, b.phase, b.saved_ms, b.freed_ms, b.bytes});
     std::sort(bars.begin(), bars.end(), [](const Bar& a, const Bar& b) {
         return a.block != b.block ? a.block < b.block : a.begin < b.begin;
     });
@@ -73,7 +77,28 @@ QAreaSeries* barArea(const std::vector<Bar>& bars, std::int64_t maxBytes) {
     return new QAreaSeries(upper, lower);
 }
 
-QString barText(const QString& strategy, const Bar& bar) {
+// The row's name when it is a chain's end (the embedding above block 0, the LM head below
+// the last block), else empty.
+QString endRowName(int row, int depth) {
+    return row == -1      ? chainEndName(kEmbeddingBlock)
+           : row == depth ? chainEndName(kHeadBlock)
+                          : QString();
+}
+
+QString barText(const QString& strategy, const Bar& bar, int depth) {
+    const QString end = endRowName(bar.block, depth);
+    if (!end.isEmpty()) {
+        //: %2 is a part of the chain: the embedding or the LM head
+        const QString text = bar.phase == Phase::Recompute
+                                 ? ChartText::tr(
+                                       "%1, %2: recomputed activations\n"
+                                       "saved at %3, freed at %4 (%5 alive)\n%6")
+                                 : ChartText::tr(
+                                       "%1, %2: forward activations\n"
+                                       "saved at %3, freed at %4 (%5 alive)\n%6");
+        return text.arg(strategy, end, formatMs(bar.begin), formatMs(bar.end),
+                        formatMs(bar.end - bar.begin), formatMiB(double(bar.bytes) / kMiB));
+    }
     const QString text = bar.phase == Phase::Recompute
                              ? ChartText::tr(
                                    "%1, block %2: recomputed activations\n"
@@ -85,26 +110,49 @@ QString barText(const QString& strategy, const Bar& bar) {
                     formatMs(bar.end - bar.begin), formatMiB(double(bar.bytes) / kMiB));
 }
 
+// The block axis's title; projector fonts leave the plot too short for the long one.
+QString blockAxisTitle() {
+    return isProjectorLook() ? ChartText::tr("Block")
+                             : ChartText::tr("Block (bar thickness = bytes kept)");
+}
+
+// Blocks between ticks, so labels never collide (projector labels are taller).
+int blockTickInterval(int depth) {
+    const int steps[] = {1, 2, 5, 10, 20, 25, 50, 100};
+    for (int step : steps)
+        if (depth / step <= (isProjectorLook() ? 6 : 20)) return step;
+    return 100;
+}
+
 // Blocks down the side, block 0 on top as in a Gantt chart; ticks thinned so labels never
 // collide.
 QValueAxis* makeBlockAxis(int depth) {
-    // Projector fonts leave the plot too short for the long title.
-    auto* y =
-        makeValueAxis(isProjectorLook() ? ChartText::tr("Block")
-                                        : ChartText::tr("Block (bar thickness = bytes kept)"));
+    auto* y = makeValueAxis(blockAxisTitle());
     y->setReverse(true);
     y->setRange(-0.6, depth - 0.4);
     y->setTickType(QValueAxis::TicksDynamic);
     y->setTickAnchor(0);
-    const int steps[] = {1, 2, 5, 10, 20, 25, 50, 100};
-    int interval = 100;
-    for (int step : steps)
-        if (depth / step <= (isProjectorLook() ? 6 : 20)) {  // projector labels are taller
-            interval = step;
-            break;
-        }
-    y->setTickInterval(interval);
+    y->setTickInterval(blockTickInterval(depth));
     y->setLabelFormat(QStringLiteral("%d"));
+    y->setGridLineVisible(false);
+    return y;
+}
+
+// With the chain's ends: the same block rows and ticks, a row named "embedding" above block 0
+// and one named "LM head" below the last block. A category axis, since a value axis writes
+// numbers only; each label sits on its row's value.
+QValueAxis* makeChainAxis(int depth) {
+    auto* y = new QCategoryAxis;
+    y->setTitleText(blockAxisTitle());
+    y->setTitleFont(axisTitleFont());
+    y->setLabelsFont(axisLabelFont());
+    y->setReverse(true);
+    y->setRange(-1.6, depth + 0.6);
+    y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    y->setStartValue(-1.6);
+    y->append(endRowName(-1, depth), -1);
+    for (int b = 0; b < depth; b += blockTickInterval(depth)) y->append(QString::number(b), b);
+    y->append(endRowName(depth, depth), depth);
     y->setGridLineVisible(false);
     return y;
 }
@@ -136,15 +184,15 @@ void addLayers(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, const QString&
 
 // A bar's tooltip: its block, when it was saved and freed, and its bytes.
 void addInteraction(QChart* chart, const QString& name, const std::vector<Bar>& forward,
-                    const std::vector<Bar>& recompute) {
+                    const std::vector<Bar>& recompute, int depth) {
     auto* interaction = new ChartInteraction(chart);
-    interaction->pointTooltip = [name, forward, recompute](QAbstractSeries* series,
-                                                           const QPointF& value) {
+    interaction->pointTooltip = [name, forward, recompute, depth](QAbstractSeries* series,
+                                                                  const QPointF& value) {
         const bool isRecompute = series->property("ckptlabRecompute").toBool();
         const int block = int(std::lround(value.y()));
         for (const Bar& bar : isRecompute ? recompute : forward)
             if (bar.block == block && bar.begin <= value.x() && value.x() <= bar.end)
-                return barText(name, bar);
+                return barText(name, bar, depth);
         return QString();
     };
     interaction->pointStrategy = [name](QAbstractSeries*, const QPointF&) { return name; };
@@ -161,12 +209,13 @@ QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
     if (forward.empty() && recompute.empty())
         return makeEmptyChart(ChartText::tr("No activation lifetimes recorded for %1").arg(name));
 
-    int depth = std::max(1, run.config.depth);
+    const int depth = lifetimeBlockRows(run);
     double maxT = 0;
     std::int64_t maxBytes = 0;
+    bool ends = false;
     for (const auto* bars : {&forward, &recompute})
         for (const Bar& bar : *bars) {
-            depth = std::max(depth, bar.block + 1);
+            ends = ends || bar.block < 0 || bar.block >= depth;
             maxT = std::max(maxT, bar.end);
             maxBytes = std::max(maxBytes, bar.bytes);
         }
@@ -181,15 +230,28 @@ QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
     const bool big = isProjectorLook();
     auto* x = makeValueAxis(big ? ChartText::tr("Time (ms)")
                                 : ChartText::tr("Time since the step began (ms)"));
-    auto* y = makeBlockAxis(depth);
+    auto* y = ends ? makeChainAxis(depth) : makeBlockAxis(depth);
     setNiceRange(x, 0, maxT, 0.01, true, big ? 7 : 12, false);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 
     addLayers(chart, x, y, name, strategyColor(name, strategyOrder(results)), forward, recompute,
               maxBytes);
-    addInteraction(chart, name, forward, recompute);
+    addInteraction(chart, name, forward, recompute, depth);
     return chart;
+}
+
+int lifetimeBlockRows(const RunResult& run) {
+    int depth = std::max(1, run.config.depth);
+    for (const BlockLifetime& b : run.blocks) depth = std::max(depth, b.block + 1);
+    return depth;
+}
+
+std::optional<int> lifetimeRow(const RunResult& run, int block) {
+    if (block >= 0) return block;
+    if (block == kEmbeddingBlock) return -1;
+    if (block == kHeadBlock) return lifetimeBlockRows(run);
+    return std::nullopt;
 }
 
 }  // namespace ckptlab::ui

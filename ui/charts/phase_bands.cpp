@@ -60,7 +60,9 @@ std::vector<PhaseSpan> flattenPhases(const std::vector<PhaseSpan>& spans) {
 std::vector<double> blockBoundaries(const std::vector<PhaseSpan>& spans, double minGap) {
     std::vector<double> starts;
     for (const PhaseSpan& s : spans)
-        if (s.block >= 0 && s.phase != Phase::Idle) starts.push_back(s.begin_ms);
+        if ((s.block >= 0 || s.block == kEmbeddingBlock || s.block == kHeadBlock) &&
+            s.phase != Phase::Idle)
+            starts.push_back(s.begin_ms);
     std::sort(starts.begin(), starts.end());
     std::vector<double> out;
     for (double t : starts)

@@ -13,7 +13,8 @@ namespace ckptlab::ui {
 // phase are merged (block is then -1). Idle and empty spans are dropped.
 std::vector<PhaseSpan> flattenPhases(const std::vector<PhaseSpan>& spans);
 
-// Times at which a block's forward, recompute or backward begins, sorted, dropping any closer
+// Times at which a block's (or a chain end's: the embedding, the LM head) forward, recompute or
+// backward begins, sorted, dropping any closer
 // than `minGap` to the previous one so dense models don't paint a solid wall.
 std::vector<double> blockBoundaries(const std::vector<PhaseSpan>& spans, double minGap);
 

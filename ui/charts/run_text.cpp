@@ -32,9 +32,29 @@ QString whereText(Phase phase, int block) {
     case Phase::Optimizer: name = QCoreApplication::translate("ckptlab", "optimizer step"); break;
     case Phase::Idle: name = QCoreApplication::translate("ckptlab", "the start of the step"); break;
     }
+    if (isChainEnd(block)) return chainEndPhaseText(name, block);
     if (block < 0) return name;
     //: %1 is a phase of the step (forward, backward, ...), %2 a block number
     return QCoreApplication::translate("ckptlab", "%1 of block %2").arg(name).arg(block);
+}
+
+bool isChainEnd(int block) { return block == kEmbeddingBlock || block == kHeadBlock; }
+
+QString chainEndName(int block) {
+    if (block == kEmbeddingBlock) return ChartText::tr("embedding", "the chain's token embedding");
+    if (block == kHeadBlock)
+        return ChartText::tr("LM head", "the chain's final norm, head and loss");
+    return {};
+}
+
+QString chainEndPhaseText(const QString& phase, int block) {
+    //: %1 is a phase of the step (forward, backward, ...)
+    if (block == kEmbeddingBlock)
+        return QCoreApplication::translate("ckptlab", "%1 of the embedding").arg(phase);
+    //: %1 is a phase of the step (forward, backward, ...); the LM head is the chain's last part
+    if (block == kHeadBlock)
+        return QCoreApplication::translate("ckptlab", "%1 of the LM head").arg(phase);
+    return {};
 }
 
 QString outOfMemoryText(const OutOfMemory& oom) {

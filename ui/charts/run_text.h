@@ -23,8 +23,17 @@ double predictionErrorPct(double predicted, double measured);
 QString gradCheckText(const GradCheck& check);
 
 // Where in the step something happened, built from the phase and block (not parsed from
-// core's English): "forward of block 7", "loss", "optimizer step". Translated.
+// core's English): "forward of block 7", "forward of the LM head", "loss", "optimizer step".
+// Translated.
 QString whereText(Phase phase, int block);
+
+// The chain's two ends (kEmbeddingBlock, kHeadBlock): what the charts label with a block.
+bool isChainEnd(int block);
+// "embedding" or "LM head", translated; empty for any other block.
+QString chainEndName(int block);
+// `phase` (a phase's name, translated) of the embedding or the LM head: "forward of the LM
+// head"; empty for a block that is no end.
+QString chainEndPhaseText(const QString& phase, int block);
 
 // "out of memory at forward of block 7" (translated), for the table and the chart labels.
 QString outOfMemoryText(const OutOfMemory& oom);

@@ -8,6 +8,7 @@
 
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
+#include "charts/run_text.h"
 
 namespace ckptlab::ui {
 
@@ -31,13 +32,18 @@ struct LegendEntry {
     QString label;
 };
 
-std::vector<LegendEntry> legendEntries() {
-    return {{forwardCountColor(1), ChartText::tr("run once (kept)")},
-            {forwardCountColor(2), ChartText::tr("recomputed once")},
-            {forwardCountColor(3), ChartText::tr("twice")},
-            {forwardCountColor(4), ChartText::tr("3+ times")},
-            {QColor(), ChartText::tr("stored input; bracket: segment recomputed in backward "
-                                     "(nested ones lower)")}};
+// `ends`: some row has the chain's ends, which get an entry of their own.
+std::vector<LegendEntry> legendEntries(bool ends) {
+    std::vector<LegendEntry> entries{{forwardCountColor(1), ChartText::tr("run once (kept)")},
+                                     {forwardCountColor(2), ChartText::tr("recomputed once")},
+                                     {forwardCountColor(3), ChartText::tr("twice")},
+                                     {forwardCountColor(4), ChartText::tr("3+ times")}};
+    if (ends)
+        entries.push_back(
+            {chainEndColor(), ChartText::tr("embedding and LM head (never checkpointed)")});
+    entries.push_back({QColor(), ChartText::tr("stored input; bracket: segment recomputed in "
+                                               "backward (nested ones lower)")});
+    return entries;
 }
 
 // Where each legend entry goes, flowing into lines of `width`: (x, line) per entry, and the
@@ -83,6 +89,8 @@ QColor forwardCountColor(int forwards) {
     default: return QColor(0xa5, 0x1d, 0x2d);  // three times or more
     }
 }
+
+QColor chainEndColor() { return QColor(0xb4, 0xc8, 0xb0); }
 
 ScheduleDiagram::ScheduleDiagram(std::vector<ScheduleRow> rows, QStringList colourOrder)
     : m_rows(std::move(rows)), m_colourOrder(std::move(colourOrder)), m_font(legendFont()) {
@@ -137,9 +145,13 @@ qreal ScheduleDiagram::rowHeight(const ScheduleRow& row, const Geometry& g) cons
     return std::max(cells, g.twoLineNotes ? 2 * g.lineHeight + 2 : 0) + g.rowGap;
 }
 
+bool ScheduleDiagram::hasEnds() const {
+    return std::any_of(m_rows.begin(), m_rows.end(), [](const ScheduleRow& r) { return r.ends; });
+}
+
 int ScheduleDiagram::legendLines(qreal width, const Geometry& g) const {
     const auto slots =
-        layoutLegend(legendEntries(), QFontMetricsF(m_font), g.scale, width - 2 * kMargin);
+        layoutLegend(legendEntries(hasEnds()), QFontMetricsF(m_font), g.scale, width - 2 * kMargin);
     return slots.empty() ? 0 : slots.back().line + 1;
 }
 
@@ -159,6 +171,9 @@ struct ScheduleDiagram::Frame {
     QColor text;
     qreal left = 0, right = 0, span = 0, cell = 0;
     int units = 1, unitsPerBlock = 1;
+    int endUnits = 0;  // columns of each chain end (a block's), when some row has ends
+    // Where unit u's cell begins; the ends' cells lie before unit 0 and after the last unit.
+    qreal unitX(int u) const { return left + (endUnits + u) * cell; }
 };
 
 ScheduleDiagram::Frame ScheduleDiagram::frame(const QRectF& area, const QColor& text) const {
@@ -170,20 +185,22 @@ ScheduleDiagram::Frame ScheduleDiagram::frame(const QRectF& area, const QColor& 
         f.units = std::max(f.units, row.units);
         f.unitsPerBlock = std::max(f.unitsPerBlock, row.unitsPerBlock);
     }
-    f.cell = f.span / f.units;
+    if (hasEnds()) f.endUnits = f.unitsPerBlock;
+    f.cell = f.span / (f.units + 2 * f.endUnits);
     return f;
 }
 
 QRectF ScheduleDiagram::cellsRect(const QRectF& area, int row, int unitBegin, int unitEnd) const {
     if (row < 0 || row >= int(m_rows.size())) return {};
     const ScheduleRow& r = m_rows[std::size_t(row)];
-    unitBegin = std::max(0, unitBegin);
-    unitEnd = std::min(r.units, unitEnd);
-    if (unitEnd <= unitBegin) return {};
     const Frame f = frame(area, QColor());  // as paint() lays the cells out
+    const int ends = r.ends && r.units > 0 ? f.endUnits : 0;
+    unitBegin = std::max(-ends, unitBegin);
+    unitEnd = std::min(r.units + ends, unitEnd);
+    if (unitEnd <= unitBegin) return {};
     qreal y = area.top() + kMargin + f.g.headerHeight;
     for (int i = 0; i < row; ++i) y += rowHeight(m_rows[std::size_t(i)], f.g);
-    return QRectF(f.left + unitBegin * f.cell, y + f.g.markerHeight, (unitEnd - unitBegin) * f.cell,
+    return QRectF(f.unitX(unitBegin), y + f.g.markerHeight, (unitEnd - unitBegin) * f.cell,
                   f.g.cellHeight);
 }
 
@@ -237,7 +254,7 @@ void ScheduleDiagram::paintHeader(QPainter& painter, const Frame& f, qreal y) co
     const int every = std::max(
         1, int(std::ceil(f.metrics.horizontalAdvance(QStringLiteral("000")) / blockWidth)));
     for (int b = 0; b < blocks; b += every)
-        painter.drawText(QRectF(f.left + b * blockWidth, y, blockWidth * every, height),
+        painter.drawText(QRectF(f.unitX(b * f.unitsPerBlock), y, blockWidth * every, height),
                          Qt::AlignLeft | Qt::AlignVCenter, QString::number(b));
     if (f.unitsPerBlock == 2)
         painter.drawText(QRectF(f.right, y, f.g.noteWidth, height),
@@ -269,6 +286,7 @@ void ScheduleDiagram::paintRow(QPainter& painter, const Frame& f, const Schedule
         return;
     }
     paintCells(painter, f, row, cellsTop);
+    if (row.ends) paintEnds(painter, f, row, cellsTop);
     paintCheckpoints(painter, f, row, y, cellsTop);
     paintSummary(painter, f, row, cellsTop);
 }
@@ -279,7 +297,7 @@ void ScheduleDiagram::paintCells(QPainter& painter, const Frame& f, const Schedu
     const bool roomForCounts = f.cell >= f.metrics.horizontalAdvance(QStringLiteral("0")) + 4;
     for (int u = 0; u < row.units; ++u) {
         const int count = u < int(row.forwardCounts.size()) ? row.forwardCounts[size_t(u)] : 1;
-        const QRectF box(f.left + u * f.cell, top, f.cell, f.g.cellHeight);
+        const QRectF box(f.unitX(u), top, f.cell, f.g.cellHeight);
         painter.fillRect(box, forwardCountColor(count));
         // Thin lines between units, darker between blocks.
         painter.setPen(
@@ -292,7 +310,27 @@ void ScheduleDiagram::paintCells(QPainter& painter, const Frame& f, const Schedu
     }
     painter.setPen(QPen(QColor(90, 90, 90), 0.8));
     painter.setBrush(Qt::NoBrush);
-    painter.drawRect(QRectF(f.left, top, row.units * f.cell, f.g.cellHeight));
+    painter.drawRect(QRectF(f.unitX(0), top, row.units * f.cell, f.g.cellHeight));
+}
+
+// The embedding before the first unit and the LM head after the last: fixed cells, run once
+// and never checkpointed, named when the name fits.
+void ScheduleDiagram::paintEnds(QPainter& painter, const Frame& f, const ScheduleRow& row,
+                                qreal top) const {
+    const qreal width = f.endUnits * f.cell;
+    for (const auto& [x, block] : {std::pair{f.unitX(-f.endUnits), kEmbeddingBlock},
+                                   std::pair{f.unitX(row.units), kHeadBlock}}) {
+        const QRectF box(x, top, width, f.g.cellHeight);
+        painter.fillRect(box, chainEndColor());
+        painter.setPen(QPen(QColor(90, 90, 90), 0.8));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(box);
+        const QString name = chainEndName(block);
+        if (f.metrics.horizontalAdvance(name) + 4 <= width) {
+            painter.setPen(Qt::black);
+            painter.drawText(box, Qt::AlignCenter, name);
+        }
+    }
 }
 
 // Stored inputs: a marker above the first unit of each checkpoint; its segment bracketed
@@ -301,7 +339,7 @@ void ScheduleDiagram::paintCheckpoints(QPainter& painter, const Frame& f, const 
                                        qreal y, qreal cellsTop) const {
     const qreal scale = f.g.scale;
     for (const CheckpointSpanView& s : row.spans) {
-        const qreal x = f.left + s.begin * f.cell;
+        const qreal x = f.unitX(s.begin);
         const QColor ink = s.level == 0 ? QColor(30, 30, 30) : QColor(100, 100, 100);
         QPolygonF marker;
         marker << QPointF(x, y) << QPointF(x + std::min<qreal>(8 * scale, f.cell), y)
@@ -311,7 +349,7 @@ void ScheduleDiagram::paintCheckpoints(QPainter& painter, const Frame& f, const 
         painter.drawPolygon(marker);
         const qreal by = cellsTop + f.g.cellHeight + f.g.bracketStep * (s.level + 1);
         const qreal x0 = x + 1.5;
-        const qreal x1 = f.left + s.end * f.cell - 1.5;
+        const qreal x1 = f.unitX(s.end) - 1.5;
         painter.setPen(QPen(ink, 1.4 * scale));
         painter.drawLine(QPointF(x0, by), QPointF(x1, by));
         painter.drawLine(QPointF(x0, by), QPointF(x0, by - 3 * scale));
@@ -340,7 +378,7 @@ void ScheduleDiagram::paintSummary(QPainter& painter, const Frame& f, const Sche
 
 // The legend under the rows: flows onto more lines when the font is large or the area narrow.
 void ScheduleDiagram::paintLegend(QPainter& painter, const Frame& f, qreal y) const {
-    const std::vector<LegendEntry> entries = legendEntries();
+    const std::vector<LegendEntry> entries = legendEntries(hasEnds());
     const std::vector<LegendSlot> slots =
         layoutLegend(entries, f.metrics, f.g.scale, f.area.width() - 2 * kMargin);
     const qreal line = f.g.legendLine;

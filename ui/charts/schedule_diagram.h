@@ -1,6 +1,7 @@
 #pragma once
 // The schedule diagram: one row per run, one cell per unit of the chain (a block, or a
-// sub-block of a transformer), coloured by how often its forward runs in one step; a marker
+// sub-block of a transformer), coloured by how often its forward runs in one step, and the
+// chain's ends (embedding, LM head) as fixed cells at both ends; a marker
 // where a checkpoint stores its input, and brackets under the cells for each recomputed
 // segment, nested ones lower. Painted with QPainter so the window, PNG and SVG share it.
 
@@ -27,6 +28,9 @@ struct ScheduleRow {
     QString note;  // why there is no schedule (failed run), else empty
     int units = 0;
     int unitsPerBlock = 1;
+    // The chain's ends (ExperimentConfig::vocab): the embedding before unit 0 and the LM head
+    // after the last, drawn as a block's width each, run once and never checkpointed.
+    bool ends = false;
     std::vector<int> forwardCounts;
     std::vector<CheckpointSpanView> spans;
     // Checkpoints over the whole step: each keeps its input until its backward (Revolve's
@@ -50,7 +54,8 @@ public:
     // palette's in the window, black on the white of files).
     void paint(QPainter& painter, const QRectF& area, int selected, const QColor& text) const;
     // Where paint() draws the cells [unitBegin, unitEnd) of `row` in `area`; empty when the row
-    // has no such cells (playback outlines the block running).
+    // has no such cells (playback outlines the block running). A row with ends has the
+    // embedding at units [-unitsPerBlock, 0) and the LM head at [units, units + unitsPerBlock).
     QRectF cellsRect(const QRectF& area, int row, int unitBegin, int unitEnd) const;
     // The row under a point of `area`, or -1.
     int rowAt(const QRectF& area, const QPointF& point) const;
@@ -78,12 +83,14 @@ private:
     void paintHeader(QPainter& painter, const Frame& f, qreal y) const;
     void paintRow(QPainter& painter, const Frame& f, const ScheduleRow& row, qreal y) const;
     void paintCells(QPainter& painter, const Frame& f, const ScheduleRow& row, qreal top) const;
+    void paintEnds(QPainter& painter, const Frame& f, const ScheduleRow& row, qreal top) const;
     void paintCheckpoints(QPainter& painter, const Frame& f, const ScheduleRow& row, qreal y,
                           qreal cellsTop) const;
     void paintSummary(QPainter& painter, const Frame& f, const ScheduleRow& row,
                       qreal cellsTop) const;
     void paintLegend(QPainter& painter, const Frame& f, qreal y) const;
     qreal rowHeight(const ScheduleRow& row, const Geometry& g) const;
+    bool hasEnds() const;  // some row has the chain's ends
     QString summary(const ScheduleRow& row) const;
     // The summary's two halves (checkpoints, recomputed), or the note alone.
     QStringList summaryLines(const ScheduleRow& row) const;
@@ -97,6 +104,8 @@ private:
 
 // Colour of a unit that runs `forwards` times (1 = stored, never recomputed).
 QColor forwardCountColor(int forwards);
+// Colour of the chain's ends (the embedding, the LM head): fixed, never checkpointed.
+QColor chainEndColor();
 
 // Files, at kExportSize width and as tall as the rows need; false with *error on failure.
 // In schedule_export.cpp.

@@ -16,6 +16,7 @@ ScheduleRow rowFor(const RunResult& run) {
     row.strategy = QString::fromStdString(run.name());
     row.unitsPerBlock = unitsPerBlockOf(run.config.block);
     row.units = run.config.depth * row.unitsPerBlock;
+    row.ends = hasChainEnds(run.config);
     Plan plan;
     try {
         plan = recordedPlan(run);

@@ -58,6 +58,37 @@ QAreaSeries* phaseArea(Phase phase, const std::vector<PhaseSpan>& bands, double 
     return area;
 }
 
+// The chain's ends (the embedding, the LM head and its loss) as a strip along the top of the
+// plot over their spans, one series; nullptr for a chain without ends.
+QAreaSeries* chainEndsStrip(const std::vector<PhaseSpan>& spans, double top) {
+    std::vector<std::pair<double, double>> ranges;
+    for (const PhaseSpan& s : spans)
+        if (isChainEnd(s.block) && s.end_ms > s.begin_ms) ranges.emplace_back(s.begin_ms, s.end_ms);
+    if (ranges.empty()) return nullptr;
+    std::sort(ranges.begin(), ranges.end());
+    std::vector<std::pair<double, double>> merged;  // nested spans (a loss in the head) once
+    for (const auto& r : ranges)
+        if (!merged.empty() && r.first <= merged.back().second)
+            merged.back().second = std::max(merged.back().second, r.second);
+        else
+            merged.push_back(r);
+    auto* upper = new QLineSeries;
+    auto* lower = new QLineSeries;
+    const double bottom = top * 0.96;
+    for (const auto& [begin, end] : merged) {
+        upper->append(
+            {QPointF(begin, bottom), QPointF(begin, top), QPointF(end, top), QPointF(end, bottom)});
+        lower->append({QPointF(begin, bottom), QPointF(begin, bottom), QPointF(end, bottom),
+                       QPointF(end, bottom)});
+    }
+    auto* area = new QAreaSeries(upper, lower);
+    area->setObjectName(QStringLiteral("chainEnds"));
+    area->setName(ChartText::tr("embedding and LM head"));
+    area->setBrush(QColor(0x4a, 0x4a, 0x4a, 150));
+    area->setPen(Qt::NoPen);
+    return area;
+}
+
 // Thin vertical lines drawn as one series that returns along the x axis between them.
 QLineSeries* boundaryLines(const std::vector<double>& times, double top) {
     auto* line = new QLineSeries;
@@ -89,16 +120,19 @@ QString pointText(const RunInfo& info, const QPointF& value) {
     if (const PhaseSpan* band = phaseAt(info.flattened, value.x())) {
         int block = -1;
         for (const PhaseSpan& s : info.spans)  // the block of that phase, when it has one
-            if (s.phase == band->phase && s.block >= 0 && s.begin_ms <= value.x() &&
-                value.x() <= s.end_ms) {
+            if (s.phase == band->phase && (s.block >= 0 || isChainEnd(s.block)) &&
+                s.begin_ms <= value.x() && value.x() <= s.end_ms) {
                 block = s.block;
                 break;
             }
-        text +=
-            QLatin1Char('\n') + (block >= 0 ? ChartText::tr("%1 of block %2", "phase of block N")
-                                                  .arg(phaseLabel(band->phase))
-                                                  .arg(block)
-                                            : phaseLabel(band->phase));
+        if (isChainEnd(block))
+            text += QLatin1Char('\n') + chainEndPhaseText(phaseLabel(band->phase), block);
+        else
+            text += QLatin1Char('\n') + (block >= 0
+                                             ? ChartText::tr("%1 of block %2", "phase of block N")
+                                                   .arg(phaseLabel(band->phase))
+                                                   .arg(block)
+                                             : phaseLabel(band->phase));
     }
     return text;
 }
@@ -288,6 +322,7 @@ QChart* buildTimelineChart(const ResultSet& results, const std::vector<TimelineD
     for (Phase phase :
          {Phase::Forward, Phase::Loss, Phase::Recompute, Phase::Backward, Phase::Optimizer})
         if (QAreaSeries* area = phaseArea(phase, bands, y->max())) attachArea(chart, area, x, y);
+    if (QAreaSeries* ends = chainEndsStrip(firstPhases, y->max())) attachArea(chart, ends, x, y);
     const auto boundaries = blockBoundaries(firstPhases, maxT * 0.004);
     if (!boundaries.empty()) {
         QLineSeries* lines = boundaryLines(boundaries, y->max());

@@ -24,11 +24,7 @@ LivePrediction livePrediction(const CostModel& costs, const ExperimentConfig& co
         return result;
     }
     QStringList lines;
-    for (int u = 0; u < costs.unitsPerBlock && u < int(costs.units.size()); ++u) {
-        const UnitCost& c = costs.units[size_t(u)];
-        const QString name = costs.unitsPerBlock == 2
-                                 ? (u == 0 ? QObject::tr("attention") : QObject::tr("FFN"))
-                                 : QObject::tr("block");
+    auto addLine = [&lines](const QString& name, const UnitCost& c) {
         lines << QObject::tr(
                      "%1: forward %2 ms (without grad %3 ms), backward %4 ms (%5 ms with "
                      "kept from the first forward); output %6, kept for backward %7")
@@ -38,7 +34,16 @@ LivePrediction livePrediction(const CostModel& costs, const ExperimentConfig& co
                      .arg(c.backward_ms, 0, 'f', 2)
                      .arg(backwardMsOf(c, false), 0, 'f', 2)
                      .arg(formatBytes(c.output_bytes), formatBytes(c.kept_bytes));
+    };
+    // The chain's ends, when the model has them, around the block's units in chain order.
+    if (costs.first) addLine(QObject::tr("embedding"), *costs.first);
+    for (int u = 0; u < costs.unitsPerBlock && u < int(costs.units.size()); ++u) {
+        const QString name = costs.unitsPerBlock == 2
+                                 ? (u == 0 ? QObject::tr("attention") : QObject::tr("FFN"))
+                                 : QObject::tr("block");
+        addLine(name, costs.units[size_t(u)]);
     }
+    if (costs.last) addLine(QObject::tr("LM head and loss"), *costs.last);
     result.blockCosts = lines.join(QLatin1Char('\n'));
     const CostForecast forecast = ckptlab::forecastFromCosts(costs, config, strategies);
     result.none_peak = forecast.none_peak;

@@ -39,6 +39,31 @@ const char* translatablePattern(MessageCode code) {
     case C::DeviceIndexTooHigh:
         return QT_TRANSLATE_NOOP("CoreText",
                                  "device must be cuda:0 to cuda:%1 on this machine (got \"%2\")");
+    case C::HeadDimMustBeEven:
+        return QT_TRANSLATE_NOOP(
+            "CoreText", "head-dim must be even: rotary embeddings turn pairs of features (got %1)");
+    case C::HeadDimNotFormed:
+        return QT_TRANSLATE_NOOP(
+            "CoreText", "head-dim: width %1 is not a whole number of heads (%2); give --head-dim");
+    case C::LossChunksAboveTokens:
+        return QT_TRANSLATE_NOOP("CoreText", "loss-chunks must be at most seq (%1 tokens, got %2)");
+    case C::NeedsVocab:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "%1 applies to the LM head: give vocab too (got %1 %2)");
+    case C::AttentionWithoutDropout:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "attention %1 runs without dropout: set dropout to 0 (got %2)");
+    case C::AttentionScoresOverflow:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "%1 is too large: the scores eager attention keeps of all layers "
+                                 "(depth x batch x heads x seq x seq) would need more than 2^63 "
+                                 "bytes");
+    case C::SdpaNeedsLibTorch2:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "attention sdpa needs LibTorch 2.0 or later (this one is %1)");
+    case C::DeviceWithoutBf16:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "precision %1 needs bf16 arithmetic on the device; %2 has none");
     case C::UnknownStrategy:
         return QT_TRANSLATE_NOOP("CoreText", "unknown strategy \"%1\" (known: %2)");
     case C::StrategyTakesNoParameter:
@@ -55,8 +80,8 @@ const char* translatablePattern(MessageCode code) {
                                  "%1:N needs N between %2 and %3 for depth %4 (got %5)");
     case C::StrategyNeedsTransformer:
         return QT_TRANSLATE_NOOP("CoreText",
-                                 "strategy \"%1\" checkpoints a sub-block of the transformer "
-                                 "block; use block transformer");
+                                 "strategy \"%1\" checkpoints a sub-block of an attention "
+                                 "block; use block transformer or llama");
     case C::NoStrategy:
         return QT_TRANSLATE_NOOP("CoreText", "strategies: give at least one strategy");
     case C::StrategyListedTwice:
@@ -120,7 +145,9 @@ bool isFieldArgument(MessageCode code, std::size_t index) {
     case MessageCode::FieldOutOfRangeSeconds:
     case MessageCode::FieldZeroOrRangeMib:
     case MessageCode::AtScalingValue:
-    case MessageCode::AtScalingSize: return index == 0;
+    case MessageCode::AtScalingSize:
+    case MessageCode::NeedsVocab:
+    case MessageCode::AttentionScoresOverflow: return index == 0;
     default: return false;
     }
 }
@@ -164,9 +191,10 @@ const char* kindDescription(StrategyKind kind) {
     case K::Sqrt: return QT_TRANSLATE_NOOP("CoreText", "ceil(sqrt(L)) segments (Chen et al. 2016)");
     case K::Attn:
         return QT_TRANSLATE_NOOP("CoreText",
-                                 "transformer: checkpoint only the attention sub-block");
+                                 "transformer, llama: checkpoint only the attention sub-block");
     case K::FfnOnly:
-        return QT_TRANSLATE_NOOP("CoreText", "transformer: checkpoint only the FFN sub-block");
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "transformer, llama: checkpoint only the MLP (FFN) sub-block");
     case K::SeedBug:
         return QT_TRANSLATE_NOOP(
             "CoreText", "segments with the tutorial's closure bug (fails the gradient check)");

@@ -106,6 +106,10 @@ QVariant toolTip(const SummaryRow& row, int column, const QString& outOfMemoryDe
     if (column == Model::GradCheckColumn) {
         QString tip = ResultsTableModel::tr("Largest difference from the `none` gradients: %1")
                           .arg(gradDiff(row.max_abs_diff, 3));
+        if (row.grad_bitwise)
+            tip += QLatin1Char('\n') + ResultsTableModel::tr(
+                                           "Bitwise equal to the `none` gradients: every bit of "
+                                           "every gradient is the same.");
         if (!row.grad_note.empty())
             tip += QLatin1Char('\n') + QString::fromStdString(row.grad_note);
         return tip;

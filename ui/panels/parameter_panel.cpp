@@ -6,36 +6,17 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <algorithm>
 #include <climits>
 
+#include "ckptlab/config_fields.h"
 #include "ckptlab/runner.h"
 #include "document/core_text.h"
 #include "panels/decimal_spin_box.h"
+#include "panels/enum_combo.h"
 #include "panels/repeats_field.h"
 
 namespace ckptlab::ui {
-
-namespace {
-
-template <typename Enum>
-QComboBox* enumCombo(const QString& name, std::initializer_list<Enum> values) {
-    auto* combo = new QComboBox;
-    combo->setObjectName(name);
-    for (Enum v : values) combo->addItem(QString::fromStdString(toString(v)), int(v));
-    return combo;
-}
-
-template <typename Enum>
-Enum comboValue(const QComboBox* combo) {
-    return Enum(combo->currentData().toInt());
-}
-
-void setComboData(QComboBox* combo, const QVariant& data) {
-    const int index = combo->findData(data);
-    if (index >= 0) combo->setCurrentIndex(index);
-}
-
-}  // namespace
 
 ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QGridLayout(this)) {
     setObjectName(QStringLiteral("parameters"));
@@ -43,35 +24,38 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QG
     m_grid->setColumnStretch(1, 1);
     m_grid->setColumnStretch(3, 1);
 
-    m_block = enumCombo<BlockKind>("block", {BlockKind::Ffn, BlockKind::Transformer});
+    m_block =
+        enumCombo<BlockKind>("block", {BlockKind::Ffn, BlockKind::Transformer, BlockKind::Llama});
     m_block->setToolTip(
-        tr("ffn: LayerNorm + MLP blocks (the seed's model); transformer: "
-           "attention + MLP blocks"));
+        tr("ffn: LayerNorm + MLP blocks (the seed's model); transformer: pre-LN attention + MLP "
+           "blocks; llama: the Llama family's decoder layer (RMSNorm, rotary grouped-query "
+           "attention, SwiGLU MLP)"));
     place(tr("&Block"), m_block);
     m_depth = addSpin("depth", tr("&Depth"), limits::depth, tr("Number of blocks L in the chain"));
     m_width = addSpin("width", tr("&Width"), limits::width, tr("Model dimension d"));
     m_seq = addSpin("seq", tr("&Sequence"), limits::seq, tr("Tokens per sequence S"));
     m_batch = addSpin("batch", tr("B&atch"), limits::batch, tr("Sequences per step B"));
     m_heads = addSpin("heads", tr("&Heads"), limits::heads,
-                      tr("Attention heads; must divide the width (transformer only)"));
-    // Shown beside the heads, enabled where they are; no block of today reads it, as it says.
-    m_kvHeads = addSpin("kvHeads", tr("Ke&y/value heads"), limits::kvHeads,
-                        tr("Key/value heads of grouped-query attention, for the Llama block: "
-                           "\"same as heads\" (0) gives every head its own, any other number "
-                           "must divide the heads. The ffn and transformer blocks do not use "
-                           "it, so it changes no measurement yet; it is recorded with the runs."));
-    m_kvHeads->setSpecialValueText(tr("same as heads"));
-    m_dropout = new DecimalSpinBox;
-    m_dropout->setObjectName("dropout");
-    m_dropout->setRange(0.0, limits::dropoutMax);
-    m_dropout->setSingleStep(0.05);
-    m_dropout->setDecimals(2);
-    m_dropout->setToolTip(
-        tr("Dropout on attention probabilities (transformer only); "
-           "recompute must reproduce the same mask"));
-    place(tr("Dro&pout"), m_dropout);
-    m_dtype = enumCombo<DType>("dtype", {DType::Float32, DType::BFloat16});
-    place(tr("D&type"), m_dtype);
+                      tr("Attention heads (transformer, llama); in a transformer they must "
+                         "divide the width"));
+    enableWhereApplies(m_heads, "heads");
+    addBlockFields();
+    addChainEndFields();
+    m_precision =
+        enumCombo<DType>("precision", {DType::Float32, DType::BFloat16, DType::MixedBFloat16});
+    m_precision->setItemData(0, tr("Everything in 32-bit floats"), Qt::ToolTipRole);
+    m_precision->setItemData(
+        1, tr("Weights, activations, gradients and optimizer state all in bf16: half the bytes"),
+        Qt::ToolTipRole);
+    m_precision->setItemData(
+        2,
+        tr("fp32 master weights and optimizer state, bf16 compute under autocast: the "
+           "activations take half the bytes, the weights a bf16 copy besides their fp32 one"),
+        Qt::ToolTipRole);
+    m_precision->setToolTip(
+        tr("The training precision: float32, bfloat16 or mixed-bf16 (mixed precision as "
+           "training frameworks run it)"));
+    place(tr("P&recision"), m_precision);
     m_device = new QComboBox;
     m_device->setObjectName("device");
     for (const std::string& device : availableDevices())
@@ -153,19 +137,25 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QG
            "strategy's measured step starts with the previous step's gradients still allocated "
            "and adds its own into them, as the tutorial's test does when it never clears them "
            "between its two runs. Savings then compare whole peaks."));
-    m_grid->addWidget(m_keepGrads, (m_placed + 1) / 2, 0, 1, 4);
-    m_placed = ((m_placed + 1) / 2 + 1) * 2;
     connect(m_keepGrads, &QCheckBox::toggled, this, &ParameterPanel::onChanged);
 
     m_problems = new QLabel;
     m_problems->setObjectName("configProblems");
     m_problems->setWordWrap(true);
     m_problems->setStyleSheet(QStringLiteral("color: #c01c28;"));
-    m_grid->addWidget(m_problems, (m_placed + 1) / 2, 0, 1, 4);
 
-    for (QComboBox* combo : {m_block, m_dtype, m_device, m_allocator, m_optimizer})
+    for (QComboBox* combo : {m_block, m_precision, m_device, m_allocator, m_optimizer})
         connect(combo, &QComboBox::currentIndexChanged, this, &ParameterPanel::onChanged);
-    connect(m_dropout, &QDoubleSpinBox::valueChanged, this, &ParameterPanel::onChanged);
+
+    // As wide whichever fields are shown: another block kind does not move the panel's edge
+    // (the window fits its dock to the first one) nor send the fields under a scroll bar.
+    int labelWidth = 0, fieldWidth = 0;
+    for (const Placed& placed : m_fields) {
+        labelWidth = std::max(labelWidth, placed.label->sizeHint().width());
+        fieldWidth = std::max(fieldWidth, placed.field->sizeHint().width());
+    }
+    for (int column : {0, 2}) m_grid->setColumnMinimumWidth(column, labelWidth);
+    for (int column : {1, 3}) m_grid->setColumnMinimumWidth(column, fieldWidth);
 
     setConfig(ExperimentConfig{});
 }
@@ -173,11 +163,37 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QG
 void ParameterPanel::place(const QString& label, QWidget* field) {
     auto* text = new QLabel(label);
     text->setBuddy(field);
-    const int row = m_placed / 2;
-    const int column = (m_placed % 2) * 2;
-    m_grid->addWidget(text, row, column);
-    m_grid->addWidget(field, row, column + 1);
-    ++m_placed;
+    place(text, field);
+}
+
+// Laid out by layoutFields once onChanged knows which fields the config reads; owned by the
+// panel meanwhile, so a field never laid out is not a window of its own.
+void ParameterPanel::place(QWidget* label, QWidget* field) {
+    label->setParent(this);
+    field->setParent(this);
+    m_fields.push_back({label, field, nullptr});
+}
+
+void ParameterPanel::layoutFields() {
+    int placed = 0;
+    for (std::size_t i = 0; i < m_fields.size(); ++i) {
+        const Placed& p = m_fields[i];
+        for (QWidget* widget : {p.label, p.field}) {
+            m_grid->removeWidget(widget);
+            widget->setVisible(m_shown[i]);
+        }
+        if (!m_shown[i]) continue;
+        const int row = placed / 2;
+        const int column = (placed % 2) * 2;
+        m_grid->addWidget(p.label, row, column);
+        m_grid->addWidget(p.field, row, column + 1);
+        ++placed;
+    }
+    const int row = (placed + 1) / 2;
+    for (QWidget* whole : {static_cast<QWidget*>(m_keepGrads), static_cast<QWidget*>(m_problems)})
+        m_grid->removeWidget(whole);
+    m_grid->addWidget(m_keepGrads, row, 0, 1, 4);
+    m_grid->addWidget(m_problems, row + 1, 0, 1, 4);
 }
 
 QSpinBox* ParameterPanel::addSpin(const QString& name, const QString& label, const IntRange& range,
@@ -194,6 +210,35 @@ QSpinBox* ParameterPanel::addSpin(const QString& name, const QString& label, con
     return spin;
 }
 
+QDoubleSpinBox* ParameterPanel::addDecimal(const QString& name, const QString& label, double min,
+                                           double max, int decimals, const QString& tip) {
+    auto* spin = new DecimalSpinBox;
+    spin->setTrimmedZeros(true);
+    spin->setObjectName(name);
+    spin->setDecimals(decimals);
+    spin->setRange(min, max);
+    spin->setToolTip(tip);
+    spin->setAccelerated(true);
+    spin->setKeyboardTracking(false);
+    place(label, spin);
+    connect(spin, &QDoubleSpinBox::valueChanged, this, &ParameterPanel::onChanged);
+    return spin;
+}
+
+QCheckBox* ParameterPanel::addCheck(const QString& name, const QString& label, const QString& tip) {
+    auto* box = new QCheckBox;
+    box->setObjectName(name);
+    box->setToolTip(tip);
+    place(label, box);
+    connect(box, &QCheckBox::toggled, this, &ParameterPanel::onChanged);
+    return box;
+}
+
+void ParameterPanel::enableWhereApplies(QWidget* widget, const char* key) {
+    for (Placed& placed : m_fields)
+        if (placed.field == widget) placed.key = key;
+}
+
 ExperimentConfig ParameterPanel::config() const {
     ExperimentConfig c;
     c.block = comboValue<BlockKind>(m_block);
@@ -202,9 +247,8 @@ ExperimentConfig ParameterPanel::config() const {
     c.seq = m_seq->value();
     c.batch = m_batch->value();
     c.heads = m_heads->value();
-    c.kv_heads = m_kvHeads->value();
-    c.dropout = m_dropout->value();
-    c.dtype = comboValue<DType>(m_dtype);
+    readModelFields(c);
+    c.dtype = comboValue<DType>(m_precision);
     c.device = m_device->currentData().toString().toStdString();
     c.allocator = comboValue<AllocatorKind>(m_allocator);
     c.optimizer = comboValue<Optimizer>(m_optimizer);
@@ -225,9 +269,8 @@ void ParameterPanel::setConfig(const ExperimentConfig& c) {
     m_seq->setValue(c.seq);
     m_batch->setValue(c.batch);
     m_heads->setValue(c.heads);
-    m_kvHeads->setValue(c.kv_heads);
-    m_dropout->setValue(c.dropout);
-    setComboData(m_dtype, int(c.dtype));
+    writeModelFields(c);
+    setComboData(m_precision, int(c.dtype));
     setComboData(m_device, QString::fromStdString(c.device));  // unavailable: keep current
     setComboData(m_allocator, int(c.allocator));
     setComboData(m_optimizer, int(c.optimizer));
@@ -261,10 +304,18 @@ QStringList ParameterPanel::problems() const {
 
 void ParameterPanel::onChanged() {
     if (m_loading) return;
-    const bool transformer = comboValue<BlockKind>(m_block) == BlockKind::Transformer;
-    m_heads->setEnabled(transformer);
-    m_kvHeads->setEnabled(transformer);
-    m_dropout->setEnabled(transformer);
+    const ExperimentConfig c = config();
+    std::vector<bool> shown;
+    for (const Placed& placed : m_fields) {
+        const bool applies = !placed.key || fieldApplies(*findConfigField(placed.key), c);
+        if (placed.key) placed.field->setEnabled(applies);  // others keep their own rules
+        shown.push_back(applies);
+    }
+    if (shown != m_shown) {
+        m_shown = std::move(shown);
+        layoutFields();
+    }
+    m_vocab->setEnabled(m_chainEnds->isChecked());
     // CUDA's own caching allocator serves a GPU whatever this says.
     m_allocator->setEnabled(m_device->currentData().toString() == QLatin1String("cpu"));
     m_problems->setText(problems().join(QLatin1Char('\n')));

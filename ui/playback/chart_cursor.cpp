@@ -104,7 +104,7 @@ void ChartCursor::reposition() {
     m_line->setLine(QLineF(x, plot.top(), x, plot.bottom()));
     m_line->setVisible(inside);
 
-    if (m_place.row >= 0) {
+    if (m_place.hasRow) {
         const qreal top = toScene(m_place.t, m_place.row - 0.5).y();
         const qreal bottom = toScene(m_place.t, m_place.row + 0.5).y();
         QColor fill = m_place.color;

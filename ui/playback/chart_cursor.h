@@ -34,7 +34,9 @@ public:
         double value = 0;
         QString strategy;  // the series to map through (its kStrategyProperty)
         QString label;     // shown beside the dot, or at the line's top without a value
-        int row = -1;      // a band over y = row ± 0.5 (a block axis); -1 none
+        // A band over y = row ± 0.5 (a block axis; the embedding's row is -1).
+        bool hasRow = false;
+        int row = 0;
         QColor color = QColor(200, 30, 30);
     };
     void show(const Place& place);

@@ -120,7 +120,9 @@ void ChartsPlayback::updateOverlays() {
         ChartCursor::Place lifetime;
         lifetime.t = t;
         lifetime.color = color;
-        lifetime.row = event ? event->block : -1;
+        const std::optional<int> row = event ? step.lifetimeRow(event->block) : std::nullopt;
+        lifetime.hasRow = row.has_value();
+        lifetime.row = row.value_or(0);
         m_lifetimeCursor->show(lifetime);
     } else {
         m_lifetimeCursor->hide();
@@ -131,6 +133,11 @@ void ChartsPlayback::updateOverlays() {
         if (event && event->block >= 0)
             m_schedule->setPlaybackHighlight(m_controller->runIndex(), event->block * upb,
                                              (event->block + 1) * upb, color);
+        else if (event && event->block == kEmbeddingBlock)  // the cells before unit 0
+            m_schedule->setPlaybackHighlight(m_controller->runIndex(), -upb, 0, color);
+        else if (event && event->block == kHeadBlock)  // the cells after the last unit
+            m_schedule->setPlaybackHighlight(m_controller->runIndex(), step.units(),
+                                             step.units() + upb, color);
         else
             m_schedule->setPlaybackHighlight(-1, 0, 0, QColor());
     }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 
+#include "charts/chart_builders.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/sweep_policy.h"
 
@@ -39,6 +40,10 @@ std::vector<PlaybackEvent> eventsOf(const std::vector<PhaseSpan>& spans, double 
                                 [](const PlaybackEvent& e) { return !(e.end_ms > e.begin_ms); }),
                  events.end());
     return events;
+}
+
+bool isChainEndEvent(const PlaybackEvent& e) {
+    return e.block == kEmbeddingBlock || e.block == kHeadBlock;
 }
 
 }  // namespace
@@ -88,6 +93,9 @@ StepPlayback::StepPlayback(const RunResult& run) : m_strategy(QString::fromStdSt
 
     // What the schedule stores and frees in the forward pass.
     m_unitsPerBlock = unitsPerBlockOf(run.config.block);
+    m_units = run.config.depth * m_unitsPerBlock;
+    m_ends = hasChainEnds(run.config);
+    m_headRow = lifetimeBlockRows(run);
     try {
         for (const CheckpointSpan& s : checkpointSpans(recordedPlan(run)))
             m_checkpoints.emplace_back(s.begin, s.end);
@@ -125,6 +133,13 @@ double StepPlayback::previousEventStart(double t) const {
         found = e.begin_ms;
     }
     return found;
+}
+
+std::optional<int> StepPlayback::lifetimeRow(int block) const {
+    if (block >= 0) return block;
+    if (block == kEmbeddingBlock) return -1;
+    if (block == kHeadBlock) return m_headRow;
+    return std::nullopt;
 }
 
 bool StepPlayback::inputStored(int block) const {
@@ -172,6 +187,41 @@ QString StepPlayback::forwardText(int block) const {
         .arg(std::max(0, checkpointStartFor(block)));
 }
 
+// The embedding's and the LM head's events: they run once in forward and are never
+// checkpointed, but loss chunks recompute the head's logits chunk by chunk in its backward.
+QString StepPlayback::chainEndText(const PlaybackEvent& event) const {
+    const bool head = event.block == kHeadBlock;
+    switch (event.phase) {
+    case Phase::Forward:
+        return head ? tr("forward of the LM head: the final norm and the LM head turn the last "
+                         "block's output into logits over the vocabulary, and the loss is "
+                         "their cross-entropy against the next tokens")
+                    : tr("forward of the embedding: each token id picks its row of the "
+                         "embedding table, the first block's input");
+    case Phase::Loss:
+        return tr(
+            "loss: cross-entropy of the logits against the next tokens; the backward "
+            "pass starts next");
+    case Phase::Recompute:
+        return head ? tr("backward of the LM head: recomputing a chunk's logits from the last "
+                         "block's output")
+                    : QString();
+    case Phase::Backward:
+        if (head)
+            return event.group >= 0
+                       ? tr("backward of the LM head: gradients through the logits just "
+                            "recomputed, into the last block's output and the head's weight")
+                       : tr("backward of the LM head: gradients of the logits into the last "
+                            "block's output and the head's weight");
+        return tr(
+            "backward of the embedding: each token's gradient is added to its row of the "
+            "embedding table's gradient");
+    case Phase::Optimizer:
+    case Phase::Idle: break;
+    }
+    return {};
+}
+
 QString StepPlayback::groupText(const RecomputeGroup& group) const {
     const int source = group.blocks.empty() ? -1 : group.blocks.front();
     const std::set<int> distinct(group.blocks.begin(), group.blocks.end());
@@ -212,6 +262,7 @@ QString StepPlayback::backwardText(const PlaybackEvent& event) const {
 QString StepPlayback::narrationOf(int index) const {
     if (index < 0 || index >= int(m_events.size())) return {};
     const PlaybackEvent& e = m_events[std::size_t(index)];
+    if (isChainEndEvent(e) || (m_ends && e.phase == Phase::Loss)) return chainEndText(e);
     switch (e.phase) {
     case Phase::Forward: return forwardText(e.block);
     case Phase::Loss:

@@ -17,6 +17,7 @@
 #include <QCoreApplication>
 #include <QString>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "ckptlab/result.h"
@@ -25,7 +26,8 @@ namespace ckptlab::ui {
 
 struct PlaybackEvent {
     Phase phase = Phase::Idle;
-    int block = -1;  // -1 for the loss and the optimizer
+    // -1 for the loss and the optimizer; kEmbeddingBlock and kHeadBlock for the chain's ends
+    int block = -1;
     double begin_ms = 0;
     double end_ms = 0;
     int group = -1;  // index into StepPlayback::groups() for recomputes and the backward they serve
@@ -72,9 +74,14 @@ public:
     bool inputStored(int block) const;
     int freedUnits(int block) const;
     int unitsPerBlock() const { return m_unitsPerBlock; }
+    // The chain's units (depth x unitsPerBlock): the schedule's LM head cell comes after them.
+    int units() const { return m_units; }
+    // The lifetimes chart's row of a block label (lifetimeRow); nullopt for none.
+    std::optional<int> lifetimeRow(int block) const;
 
 private:
     QString forwardText(int block) const;
+    QString chainEndText(const PlaybackEvent& event) const;
     QString backwardText(const PlaybackEvent& event) const;
     QString groupText(const RecomputeGroup& group) const;
     int checkpointStartFor(int block) const;
@@ -87,6 +94,9 @@ private:
     std::vector<std::int64_t> m_totals;              // and its totals after each
     std::vector<std::pair<int, int>> m_checkpoints;  // stored-input spans [begin, end) in units
     int m_unitsPerBlock = 1;
+    int m_units = 0;
+    int m_headRow = 0;    // the lifetimes chart's row of the LM head
+    bool m_ends = false;  // the chain has an embedding and an LM head
     bool m_outOfMemory = false;
 };
 

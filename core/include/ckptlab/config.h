@@ -11,8 +11,17 @@
 
 namespace ckptlab {
 
-enum class BlockKind { Ffn, Transformer };
-enum class DType { Float32, BFloat16 };
+// Ffn: the seed's MLP block; Transformer: a pre-LN attention + FFN block; Llama: the Llama
+// family's decoder layer (RMSNorm, rotary grouped-query attention, SwiGLU MLP).
+enum class BlockKind { Ffn, Transformer, Llama };
+// The training precision: all fp32, all bf16 (weights, activations, gradients and optimizer
+// state), or mixed: fp32 master weights and optimizer state with bf16 compute under autocast.
+enum class DType { Float32, BFloat16, MixedBFloat16 };
+// How attention is computed: eager materialises the S x S scores and probabilities;
+// memory-efficient works over query/key chunks with an online softmax and saves only q, k, v,
+// the output and each row's log-sum-exp (what FlashAttention saves), recomputing the scores in
+// backward; sdpa is LibTorch's scaled_dot_product_attention (LibTorch 2.0 and later).
+enum class AttentionKind { Eager, MemoryEfficient, Sdpa };
 enum class Optimizer { None, Sgd, Adam };
 // The CPU allocator of the measured steps: `Caching` follows CUDA's caching allocator's rules
 // (ckptlab/caching_allocator.h) and reports reserved bytes; `System` is the C library's malloc,
@@ -26,11 +35,24 @@ struct ExperimentConfig {
     int width = 256;  // d, the model dimension
     int seq = 256;    // S tokens per sequence
     int batch = 2;    // B sequences
-    int heads = 4;    // transformer only; must divide width
+    int heads = 4;    // attention blocks (transformer, llama); must divide width unless head_dim
     // Grouped-query attention's key/value heads, 0 = as many as `heads`; must divide `heads`
     // when set. Read by the Llama-family block only: the ffn and transformer blocks ignore it.
     int kv_heads = 0;
-    double dropout = 0.1;  // transformer only (attention probabilities)
+    int head_dim = 0;   // llama: each head's width, 0 = width / heads
+    int ffn_width = 0;  // the MLP's hidden width, 0 = 4 x width (ffn, transformer) or Llama's rule
+    double rope_theta = 10000;   // llama: the rotary embedding's base
+    double rms_norm_eps = 1e-5;  // llama and the LM head's final RMSNorm
+    bool qkv_bias = false;       // llama: biases on q, k and v (the Qwen2 family)
+    double dropout = 0.1;        // transformer only (attention probabilities)
+    AttentionKind attention = AttentionKind::Eager;  // transformer and llama
+    int attention_chunk = 128;  // memory-efficient attention: queries and keys per chunk
+    // The chain's two ends: 0 = none (the input is random activations and the loss their sum,
+    // the tutorial's chain); otherwise a token embedding (vocab x width) in front, and a final
+    // RMSNorm, an LM head and cross-entropy over next tokens at the end.
+    int vocab = 0;
+    bool tie_embeddings = false;  // the LM head reuses the embedding's weight
+    int loss_chunks = 1;          // the head and loss in this many sequence chunks, recomputed
     DType dtype = DType::Float32;
     std::string device = "cpu";
     Optimizer optimizer = Optimizer::None;
@@ -66,6 +88,15 @@ inline constexpr IntRange seq{1, 65536};
 inline constexpr IntRange batch{1, 4096};
 inline constexpr IntRange heads{1, 256};
 inline constexpr IntRange kvHeads{0, 256};
+inline constexpr IntRange headDim{0, 1024};
+inline constexpr IntRange ffnWidth{0, 262144};
+inline constexpr IntRange attentionChunk{1, 65536};
+// Token ids are int64 in LibTorch, but every published vocabulary fits in int32, and a larger
+// one would have an embedding of more than 2^31 rows.
+inline constexpr IntRange vocab{1, 2147483647};
+inline constexpr IntRange lossChunks{1, 65536};
+inline constexpr double ropeThetaMin = 1, ropeThetaMax = 1e9;
+inline constexpr double rmsNormEpsMin = 1e-12, rmsNormEpsMax = 1;
 inline constexpr IntRange threads{0, 512};
 inline constexpr IntRange warmup{0, 100};
 inline constexpr IntRange repeats{1, 1000};
@@ -94,14 +125,28 @@ std::string toString(BlockKind kind);
 std::string toString(DType dtype);
 std::string toString(Optimizer optimizer);
 std::string toString(AllocatorKind kind);  // "caching", "system"
+std::string toString(AttentionKind kind);  // "eager", "memory-efficient", "sdpa"
 std::optional<BlockKind> parseBlockKind(const std::string& text);
 std::optional<DType> parseDType(const std::string& text);
 std::optional<Optimizer> parseOptimizer(const std::string& text);
 std::optional<AllocatorKind> parseAllocatorKind(const std::string& text);
+std::optional<AttentionKind> parseAttentionKind(const std::string& text);
 // A seed as typed: decimal digits only, up to 2^64 - 1 ("-1" and "1e3" are refused).
 std::optional<std::uint64_t> parseSeed(const std::string& text);
 
+// Bytes of one element the blocks compute in: 4 for fp32, 2 for bf16 and mixed-bf16.
 int bytesPerElement(DType dtype);
+// Bytes of one parameter element as stored (mixed-bf16 keeps fp32 master weights).
+int parameterBytesPerElement(DType dtype);
+
+// What the blocks derive from the config, in one place for the engine, the estimates and the
+// FLOP counts. Attention heads' width: head_dim, or width / heads.
+int headDimOf(const ExperimentConfig& config);
+int kvHeadsOf(const ExperimentConfig& config);  // kv_heads, or heads
+// The MLP's hidden width: ffn_width, or 4 x width (ffn, transformer), or the Llama rule
+// (2/3 of 4 x width rounded up to a multiple of 256).
+int ffnWidthOf(const ExperimentConfig& config);
+bool hasChainEnds(const ExperimentConfig& config);  // vocab > 0: embedding, head and loss
 
 // A comma-separated list as typed ("none,full,every:2"; spaces around items are dropped).
 // An empty item is almost always a typo: throws std::invalid_argument naming `field` and the

@@ -19,10 +19,12 @@
 namespace ckptlab {
 
 // A field's member of ExperimentConfig; its C++ type is the field's type.
-using FieldMember = std::variant<
-    int ExperimentConfig::*, std::uint64_t ExperimentConfig::*, double ExperimentConfig::*,
-    bool ExperimentConfig::*, std::string ExperimentConfig::*, BlockKind ExperimentConfig::*,
-    DType ExperimentConfig::*, Optimizer ExperimentConfig::*, AllocatorKind ExperimentConfig::*>;
+using FieldMember =
+    std::variant<int ExperimentConfig::*, std::uint64_t ExperimentConfig::*,
+                 double ExperimentConfig::*, bool ExperimentConfig::*,
+                 std::string ExperimentConfig::*, BlockKind ExperimentConfig::*,
+                 DType ExperimentConfig::*, Optimizer ExperimentConfig::*,
+                 AllocatorKind ExperimentConfig::*, AttentionKind ExperimentConfig::*>;
 
 enum class FieldType {
     Int,     // int: a whole number
@@ -80,9 +82,15 @@ struct ConfigField {
     // Text for 0 where 0 means something else ("no limit", "default"); with a range that
     // leaves 0 out, 0 is allowed too.
     const char* zero_means;
-    const char* unit;           // "MiB", "seconds"; "" when none
+    const char* unit;  // "MiB", "seconds"; "" when none
+    // 0 is the default and means the feature is off (vocab: no embedding or LM head); a value
+    // a person types is in `range`, so the CLI refuses a typed 0 with the range's message.
+    bool zero_is_unset;
     MessageCode range_message;  // validate()'s message when out of range
-    bool transformer_only;      // means something only in a transformer block
+    // Whether the field means something for this config (heads: only in attention blocks;
+    // loss-chunks: only with an LM head); null = always. The comparison shows "-" elsewhere,
+    // the app disables its widget and a recording's match skips it.
+    bool (*applies)(const ExperimentConfig&);
     // A lesson's experiment.config takes it under its JSON key (docs/LESSONS.md). Not the
     // device (a lesson runs where it is opened) nor the adaptive repeats (a step is timed as
     // its recording was).
@@ -98,7 +106,7 @@ const ConfigField* findConfigField(std::string_view key);
 FieldType typeOf(const ConfigField& field);
 // Choice: the allowed texts, canonical first ("ffn", "transformer"); empty otherwise.
 std::vector<std::string> choicesOf(const ConfigField& field);
-// "ffn or transformer", "none, sgd or adam".
+// "ffn, transformer or llama", "none, sgd or adam".
 std::string choiceListText(const ConfigField& field);
 
 FieldValue valueOf(const ConfigField& field, const ExperimentConfig& config);
@@ -120,6 +128,8 @@ std::string rangeText(const ConfigField& field);
 
 // The error of a field outside its plain range; nullopt when in range or it has none.
 std::optional<FieldError> rangeError(const ConfigField& field, const ExperimentConfig& config);
+
+bool fieldApplies(const ConfigField& field, const ExperimentConfig& config);
 
 // Whether a and b are equal in every field with any of the `changes` bits.
 bool sameFields(const ExperimentConfig& a, const ExperimentConfig& b, unsigned changes);

@@ -14,14 +14,22 @@ namespace ckptlab {
 // arguments in order, then the texts of its nested messages.
 enum class MessageCode {
     // A config field (validate); %1 is the field's CLI name ("depth", "memory-limit").
-    FieldOutOfRange,         // %1 must be between %2 and %3 (got %4)
-    FieldOutOfRangeSeconds,  // %1 must be between %2 and %3 seconds (got %4)
-    FieldZeroOrRangeMib,     // %1 must be 0 (no limit) or between %2 and %3 MiB (got %4)
-    HeadsMustDivideWidth,    // heads must divide width (width %1, heads %2)
-    KvHeadsMustDivideHeads,  // kv-heads must divide heads (heads %1, kv-heads %2)
-    DeviceUnknown,           // device must be cpu, cuda or cuda:N with N from 0 to %1 (got "%2")
-    DeviceWithoutCuda,       // device must be cpu: this LibTorch has no usable CUDA (got "%1")
-    DeviceIndexTooHigh,      // device must be cuda:0 to cuda:%1 on this machine (got "%2")
+    FieldOutOfRange,          // %1 must be between %2 and %3 (got %4)
+    FieldOutOfRangeSeconds,   // %1 must be between %2 and %3 seconds (got %4)
+    FieldZeroOrRangeMib,      // %1 must be 0 (no limit) or between %2 and %3 MiB (got %4)
+    HeadsMustDivideWidth,     // heads must divide width (width %1, heads %2)
+    KvHeadsMustDivideHeads,   // kv-heads must divide heads (heads %1, kv-heads %2)
+    DeviceUnknown,            // device must be cpu, cuda or cuda:N with N from 0 to %1 (got "%2")
+    DeviceWithoutCuda,        // device must be cpu: this LibTorch has no usable CUDA (got "%1")
+    DeviceIndexTooHigh,       // device must be cuda:0 to cuda:%1 on this machine (got "%2")
+    HeadDimMustBeEven,        // head-dim must be even: rotary embeddings turn pairs (got %1)
+    HeadDimNotFormed,         // head-dim: width %1 is not a whole number of heads (%2); ...
+    LossChunksAboveTokens,    // loss-chunks must be at most seq (%1 tokens, got %2)
+    NeedsVocab,               // %1 applies to the LM head: give vocab too (got %1 %2)
+    AttentionWithoutDropout,  // attention %1 runs without dropout: set dropout 0 (got %2)
+    AttentionScoresOverflow,  // %1 is too large: eager attention scores of all layers ...
+    SdpaNeedsLibTorch2,       // attention sdpa needs LibTorch 2.0 or later (this one is %1)
+    DeviceWithoutBf16,        // precision %1 needs bf16 on the device; %2 has none
     // A strategy's text against its kind and the model (parseStrategy, checkStrategy).
     UnknownStrategy,              // unknown strategy "%1" (known: %2)
     StrategyTakesNoParameter,     // strategy "%1" takes no parameter (got "%2")

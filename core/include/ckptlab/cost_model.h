@@ -45,7 +45,11 @@ struct UnitCost {
     std::int64_t backward_peak = 0;  // highest above `kept_bytes` during its backward
     std::int64_t param_grad_bytes = 0;
     std::int64_t optimizer_peak = 0;  // temporaries of one optimizer step over its parameters
-    double forward_ms = 0;            // with grad
+    // Whether its forward with grad keeps its input alive (saves it, or a view of it). A bf16
+    // Llama part saves only its RMSNorm's fp32 copy of the input, so inside a chain the
+    // previous unit's output is freed once this unit's forward is done (predict.cpp).
+    bool keeps_input = true;
+    double forward_ms = 0;  // with grad
     double nograd_ms = 0;
     double backward_ms = 0;  // a recomputed unit's (see cost_measure.cpp)
     // A unit kept from the first forward: measured as a second forward-backward pair, which is
@@ -80,9 +84,38 @@ inline std::int64_t backwardPeakOf(const UnitCost& c) {
     const std::int64_t end = c.param_grad_bytes + 2 * c.output_bytes - c.kept_bytes;
     return c.backward_peak > end ? c.backward_peak : end;
 }
+// The same for the chain's ends (CostModel): the embedding leaves no input gradient; the head
+// leaves the chain's output's gradient (`inputGradBytes`) and the loss's.
+inline std::int64_t embeddingBackwardPeakOf(const UnitCost& c) {
+    const std::int64_t end = c.param_grad_bytes + c.output_bytes - c.kept_bytes;
+    return c.backward_peak > end ? c.backward_peak : end;
+}
+inline std::int64_t headBackwardPeakOf(const UnitCost& c, std::int64_t inputGradBytes) {
+    const std::int64_t end =
+        c.param_grad_bytes + 2 * c.output_bytes + inputGradBytes - c.kept_bytes;
+    return c.backward_peak > end ? c.backward_peak : end;
+}
 
+// The chain's two ends (ExperimentConfig::vocab > 0) are measured as units too, with the same
+// rules, and are never checkpointed by a strategy (the head's loss chunks are inside its own
+// costs). Where they differ from a layer unit:
+// - `first`, the token embedding: its input is the token ids, which have no gradient, so its
+//   backward leaves only its parameters' gradients (none with tied embeddings: it adds into the
+//   head's in place); its output is the chain's input, freed by the chain's first item's
+//   backward; allocations.input_grad is -1.
+// - `last`, the final norm, LM head and loss: its input is the chain's output, which the step
+//   holds; its output is the scalar loss, which the step holds until it ends; its backward
+//   starts from the loss (the loss's gradient, output_bytes, is created there and lives until
+//   the whole backward ends: counted in backward_peak and left by its backward script) and
+//   leaves the gradient of the chain's output besides its parameters' gradients (with tied
+//   embeddings the shared weight's too, though its parameter_tensors leave that weight to
+//   `first`).
 struct CostModel {
-    std::vector<UnitCost> units;  // depth * unitsPerBlock, in chain order
+    std::vector<UnitCost> units;          // depth * unitsPerBlock, in chain order
+    std::optional<UnitCost> first, last;  // the chain's ends, when the model has them
+    // What the step's baseline counts as its input (token ids and targets with ends); 0: one
+    // tensor of a unit output's shape, the chain without ends.
+    std::int64_t input_bytes = 0;
     int unitsPerBlock = 1;
     std::int64_t checkpoint_bytes = 0;  // kept by each checkpoint besides its input (RNG state)
     int threads = 0;  // intra-op threads the times were measured at (0: not measured)

@@ -24,7 +24,9 @@ struct TimelineEvent {
     std::int64_t delta = 0;  // bytes
     std::int64_t total = 0;  // bytes allocated above the step's start, after this event
     Phase phase = Phase::Idle;
-    int block = -1;  // -1 when the event belongs to no block (loss, optimizer)
+    // -1 when the event belongs to no block (loss, optimizer); kEmbeddingBlock, kHeadBlock for
+    // the chain's ends
+    int block = -1;
 };
 
 // A stretch of the step with one label: forward of block 3, recompute of block 7, ...
@@ -45,16 +47,27 @@ struct BlockLifetime {
     std::int64_t bytes = 0;
 };
 
+// Where a block index goes (timeline events, spans, lifetimes, out of memory), the chain's two
+// ends (ExperimentConfig::vocab): the token embedding, and the final norm, LM head and loss.
+inline constexpr int kEmbeddingBlock = -2;
+inline constexpr int kHeadBlock = -3;
+
 // Memory at the moment of the step's peak, by what it holds.
 struct Breakdown {
-    std::int64_t parameters = 0;
-    std::int64_t input = 0;
+    std::int64_t parameters = 0;  // as stored: with mixed-bf16 the fp32 master weights
+    std::int64_t input = 0;       // the chain's input (token ids with an embedding)
     std::int64_t optimizer_state = 0;
     std::int64_t gradients = 0;    // parameter and input gradients alive at the peak
     std::int64_t activations = 0;  // saved by forward or recompute, alive at the peak
     std::int64_t other = 0;        // backward temporaries and everything else
+    // mixed-bf16: autocast's bf16 copies of the weights alive at the peak.
+    std::int64_t weight_copies = 0;
+    // The LM head's and loss's tensors alive at the peak (logits, log-probabilities and their
+    // gradients), kept apart from the blocks' activations: often the step's largest.
+    std::int64_t logits = 0;
     std::int64_t total() const {
-        return parameters + input + optimizer_state + gradients + activations + other;
+        return parameters + input + optimizer_state + gradients + activations + other +
+               weight_copies + logits;
     }
 };
 
@@ -115,6 +128,9 @@ struct GradCheck {
     // Inf, in how many elements and in which run: "NaN in 12 of 4096 elements of block 3
     // ffn.up.weight where the reference has numbers; ...".
     std::string note;
+    // Every gradient has the reference's bits exactly (a recompute that replays the same kernels
+    // on the same shapes gives that). Written to the results file only when true.
+    bool bitwise_equal = false;
     // False for a NaN or infinite difference, whatever the tolerance.
     bool passed() const {
         return checked && max_abs_diff >= 0 && max_abs_diff <= tolerance &&
@@ -186,7 +202,8 @@ struct OutOfMemory {
     int block = -1;
     double t_ms = 0;  // since the traced step began
 };
-std::string describeWhere(Phase phase, int block);  // "backward of block 7", "loss"
+// "backward of block 7", "loss", "forward of the embedding", "recompute of the LM head"
+std::string describeWhere(Phase phase, int block);
 // "out of memory at backward of block 7: tried to allocate 2.00 MiB with 61.50 MiB allocated,
 // over the 62.00 MiB limit"
 std::string describe(const OutOfMemory& oom);

@@ -60,6 +60,7 @@ struct SummaryRow {
     double max_abs_diff = 0;
     // GradCheck::note: which gradients hold NaN or Inf, in which run; empty when all finite.
     std::string grad_note;
+    bool grad_bitwise = false;  // GradCheck::bitwise_equal: the reference's bits exactly
     std::optional<std::string> error;
     // Set when the run ran out of memory (RunResult::out_of_memory): peak_mib is then the peak
     // the step reached before it stopped, a lower bound of what it needs; nothing was timed.

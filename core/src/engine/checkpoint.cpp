@@ -7,6 +7,7 @@
 
 #include "engine/generators.h"
 #include "engine/gradient_handover.h"
+#include "engine/precision.h"
 #include "engine/step_clock.h"
 #include "engine/step_context.h"
 
@@ -23,6 +24,7 @@ struct Closure : torch::CustomClassHolder {
     StepContext* context = nullptr;
     at::Generator generator;  // what the segment draws from (CheckpointOptions::generator)
     at::Tensor rngState;      // its state when the forward ran
+    AutocastState autocast;   // autocast's when the forward ran (mixed-bf16)
 };
 
 // Puts a generator's state back when the scope ends.
@@ -78,6 +80,14 @@ void endRecompute(StepContext& step, const torch::Tensor& output, int startMark,
     step.label(before.phase, before.block);
 }
 
+// The autocast state a recompute runs under: the forward's, as torch.utils.checkpoint restores
+// it, so the recompute casts and computes as the forward did and its values are bitwise the
+// forward's. Nothing to do when the forward ran without autocast and none is on now.
+std::optional<AutocastState> replayedAutocast(const AutocastState& forward) {
+    if (!forward.anyEnabled() && forward == AutocastState::current()) return std::nullopt;
+    return forward;
+}
+
 // Runs the segment again from `x`, with grad mode on.
 torch::Tensor runRecompute(Closure& closure, StepContext* step, const torch::Tensor& x) {
     torch::Tensor output;
@@ -96,6 +106,7 @@ torch::Tensor runRecompute(Closure& closure, StepContext* step, const torch::Ten
         // Inside a step its clock times the recompute (CUDA events there need no sync).
         const int startMark = step && step->clock ? step->clock->mark() : -1;
         try {
+            const AutocastScope autocast(replayedAutocast(closure.autocast));
             output = closure.recompute(x);
         } catch (...) {
             if (step) --step->recomputeDepth;
@@ -167,6 +178,7 @@ public:
         if (!closure->generator.defined())
             closure->generator = at::globalContext().defaultGenerator(input.device());
         closure->rngState = generatorState(closure->generator);
+        closure->autocast = AutocastState::current();
         std::vector<torch::Tensor> saved{input};
         saved.insert(saved.end(), parameters.begin(), parameters.end());
         ctx->save_for_backward(saved);

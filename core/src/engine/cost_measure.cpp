@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <optional>
 #include <sstream>
 #include <type_traits>
 #include <unordered_map>
@@ -12,10 +14,13 @@
 #include "ckptlab/runner.h"
 #include "ckptlab/statistics.h"
 #include "engine/caching_cpu_allocator.h"
+#include "engine/chain_ends.h"
+#include "engine/checkpoint.h"
 #include "engine/generators.h"
 #include "engine/measurement_scope.h"
 #include "engine/memory_tracker.h"
 #include "engine/model.h"
+#include "engine/precision.h"
 #include "engine/step.h"
 #include "engine/step_context.h"
 
@@ -159,58 +164,134 @@ private:
     int next_ = 0;
 };
 
+// What a probe measures: one unit of the chain (a block's part), or one of the chain's ends.
+struct ProbeTarget {
+    std::function<torch::Tensor(const torch::Tensor&)> forward;  // runs it on its argument
+    // Its input: a unit's activations and the head's hidden states need a gradient; the
+    // embedding's token ids have none.
+    torch::Tensor input;
+    // The gradient its output receives; undefined when the output is the loss, whose backward
+    // starts from a gradient of ones created by the backward.
+    torch::Tensor gradOut;
+    std::vector<torch::Tensor> params;      // its own: the optimizer's, the baseline's
+    std::vector<torch::Tensor> gradParams;  // whose gradients its backward makes
+    // Gradients that exist before its backward (the embedding's tied weight: the head made it),
+    // into which it adds in place.
+    std::vector<torch::Tensor> presetGrads;
+};
+
+// One block's part: its input and its output's gradient drawn from the probe's generator.
+ProbeTarget partTarget(engine::Block& block, int part, const ExperimentConfig& config,
+                       const torch::Device& device) {
+    const auto options =
+        torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
+    at::Generator generator = engine::makeGenerator(device, config.seed + kProbeSeedOffset);
+    ProbeTarget t;
+    t.input = engine::randn({config.batch, config.seq, config.width}, generator, options)
+                  .requires_grad_();
+    t.gradOut = engine::randn({config.batch, config.seq, config.width}, generator, options);
+    t.forward = [&block, part](const torch::Tensor& x) { return block.forwardPart(part, x); };
+    t.params = block.partParameters(part);
+    t.gradParams = t.params;
+    return t;
+}
+
 class UnitProbe {
 public:
-    UnitProbe(engine::Block& block, int part, const ExperimentConfig& config,
-              const torch::Device& device)
-        : block_(block), part_(part), device_(device) {
-        const auto options =
-            torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
-        at::Generator generator = engine::makeGenerator(device, config.seed + kProbeSeedOffset);
-        input_ = engine::randn({config.batch, config.seq, config.width}, generator, options)
-                     .requires_grad_();
-        gradOut_ = engine::randn({config.batch, config.seq, config.width}, generator, options);
-        params_ = block.partParameters(part);
-        optimizer_ = engine::makeOptimizer(config.optimizer, params_);
+    UnitProbe(ProbeTarget target, const ExperimentConfig& config, const torch::Device& device)
+        : target_(std::move(target)),
+          device_(device),
+          autocast_(engine::AutocastState::forStep(config.dtype, device)) {
+        optimizer_ = engine::makeOptimizer(config.optimizer, target_.params);
     }
 
     void clearGrads() {
-        input_.mutable_grad().reset();
-        for (auto& p : params_) p.mutable_grad().reset();
+        if (target_.input.requires_grad()) target_.input.mutable_grad().reset();
+        for (auto& p : target_.gradParams) p.mutable_grad().reset();
+        torch::NoGradGuard noGrad;
+        for (auto& p : target_.presetGrads) p.mutable_grad() = torch::zeros_like(p);
     }
 
     void sync() const {
         if (device_.is_cuda()) torch::cuda::synchronize();
     }
 
+    // The forward as the step runs it: under autocast with mixed-bf16 (precision.h).
+    torch::Tensor forward() { return forwardOn(target_.input); }
+    torch::Tensor forwardOn(const torch::Tensor& input) {
+        const engine::AutocastScope autocast(autocast_);
+        return target_.forward(input);
+    }
+
+    // Whether a forward with grad keeps its input alive. The probe's input is a leaf, which
+    // autograd holds anyway, so this runs on a copy that is not one, as a unit's input inside
+    // the chain (the previous unit's output), and sees whether dropping the last outside
+    // reference frees it.
+    bool keepsInput() {
+        if (!target_.input.requires_grad()) return true;
+        clearGrads();
+        auto tracker = std::make_shared<engine::MemoryTracker>(device_);
+        bool freed = false;
+        {
+            engine::TrackingScope scope(tracker);
+            torch::Tensor x = target_.input.clone();
+            const void* address = x.storage().data_ptr().get();
+            const torch::Tensor y = forwardOn(x);
+            const std::size_t from = tracker->records().size();
+            x.reset();
+            const auto& records = tracker->records();
+            for (std::size_t i = from; i < records.size(); ++i)
+                freed = freed || (records[i].delta < 0 && records[i].ptr == address);
+        }
+        clearGrads();
+        return !freed;
+    }
+
+    // The backward from `y`: the output's gradient, or for the loss a gradient of ones, as
+    // loss.backward() creates; that one lives until the caller lets it go, as the step's
+    // lives until its whole backward ends.
+    void backward(const torch::Tensor& y) {
+        if (target_.gradOut.defined()) return y.backward(target_.gradOut);
+        lossGrad_ = torch::ones_like(y);
+        y.backward(lossGrad_);
+    }
+
     UnitCost measureMemory() {
         UnitCost c;
-        c.output_bytes = input_.numel() * input_.element_size();
         clearGrads();
-        if (optimizer_) {  // optimizer state exists before the trace, as in the runner
-            block_.forwardPart(part_, input_).backward(gradOut_);
+        // One step before the trace, as the runner's reference step comes before its traced
+        // ones: what a module creates on its first use (a cast table) is not the step's, and
+        // the optimizer's state exists.
+        backward(forward());
+        lossGrad_.reset();
+        if (optimizer_) {
             optimizer_->step();
-            clearGrads();
-            c.optimizer_state_tensors = stateTensors(*optimizer_, params_);
+            c.optimizer_state_tensors = stateTensors(*optimizer_, target_.params);
         }
-        for (const auto& p : params_) c.parameter_tensors.push_back(p.numel() * p.element_size());
+        clearGrads();
+        for (const auto& p : target_.params)
+            c.parameter_tensors.push_back(p.numel() * p.element_size());
         auto tracker = std::make_shared<engine::MemoryTracker>(device_);
         {
             engine::TrackingScope scope(tracker);
-            torch::Tensor y = block_.forwardPart(part_, input_);
+            torch::Tensor y = forward();
+            c.output_bytes = y.numel() * y.element_size();
             c.kept_bytes = tracker->total();
             c.forward_peak = maxTotal(*tracker, 0);
             const std::size_t backwardStart = tracker->records().size();
             ScriptRecorder script;
             script.take(*tracker, 0, backwardStart, c.allocations.forward);
             c.allocations.output = script.numberOf(y);
-            y.backward(gradOut_);
+            backward(y);
             c.backward_peak = maxTotal(*tracker, backwardStart) - c.kept_bytes;
             script.take(*tracker, backwardStart, tracker->records().size(), c.allocations.backward);
-            c.allocations.input_grad = script.numberOf(input_.grad());
+            if (target_.input.requires_grad())
+                c.allocations.input_grad = script.numberOf(target_.input.grad());
             y.reset();
-            for (auto& p : params_)
-                c.param_grad_bytes += p.grad().numel() * p.grad().element_size();
+            lossGrad_.reset();
+            for (auto& p : target_.gradParams)
+                if (p.grad().defined() && !isPreset(p))
+                    c.param_grad_bytes += p.grad().numel() * p.grad().element_size();
             if (optimizer_) {
                 const std::int64_t before = tracker->total();
                 const std::size_t optimizerStart = tracker->records().size();
@@ -226,7 +307,7 @@ public:
         {
             engine::TrackingScope scope(nograd);
             torch::NoGradGuard noGrad;
-            torch::Tensor y = block_.forwardPart(part_, input_);
+            torch::Tensor y = forward();
             c.nograd_peak = maxTotal(*nograd, 0);
             ScriptRecorder script;
             script.take(*nograd, 0, nograd->records().size(), c.allocations.nograd);
@@ -252,16 +333,17 @@ public:
             auto t0 = Clock::now();
             {
                 torch::NoGradGuard noGrad;
-                block_.forwardPart(part_, input_);
+                forward();
             }
             sync();
             auto t1 = Clock::now();
-            torch::Tensor y = block_.forwardPart(part_, input_);
+            torch::Tensor y = forward();
             sync();
             auto t2 = Clock::now();
-            y.backward(gradOut_);
+            backward(y);
             sync();
             auto t3 = Clock::now();
+            lossGrad_.reset();
             if (optimizer_) optimizer_->step();
             sync();
             auto t4 = Clock::now();
@@ -279,17 +361,85 @@ public:
     }
 
 private:
-    engine::Block& block_;
-    int part_;
+    bool isPreset(const torch::Tensor& p) const {
+        for (const auto& q : target_.presetGrads)
+            if (q.is_same(p)) return true;
+        return false;
+    }
+
+    ProbeTarget target_;
     torch::Device device_;
-    torch::Tensor input_, gradOut_;
-    std::vector<torch::Tensor> params_;
+    std::optional<engine::AutocastState> autocast_;
+    torch::Tensor lossGrad_;
     std::unique_ptr<torch::optim::Optimizer> optimizer_;
 };
+
+// The token embedding: the step's token ids in, its output's gradient drawn like a unit's.
+// With tied embeddings the head's backward has made the shared weight's gradient before the
+// embedding's backward runs, which then adds into it.
+ProbeTarget embeddingTarget(engine::Model& model, const torch::Tensor& tokens,
+                            const ExperimentConfig& config, const torch::Device& device) {
+    const auto options =
+        torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
+    at::Generator generator = engine::makeGenerator(device, config.seed + kProbeSeedOffset);
+    ProbeTarget t;
+    t.input = tokens;
+    t.gradOut = engine::randn({config.batch, config.seq, config.width}, generator, options);
+    engine::TokenEmbedding& embedding = model.embedding();
+    t.forward = [&embedding](const torch::Tensor& x) { return embedding.forward(x); };
+    t.params = model.embeddingParameters();
+    t.gradParams = t.params;
+    if (model.head().tied()) t.presetGrads = t.params;
+    return t;
+}
+
+// The final norm, LM head and loss (in its chunks) on hidden states drawn like a unit's input.
+ProbeTarget headTarget(engine::Model& model, const torch::Tensor& targets,
+                       const ExperimentConfig& config, const torch::Device& device) {
+    const auto options =
+        torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
+    at::Generator generator = engine::makeGenerator(device, config.seed + kProbeSeedOffset);
+    ProbeTarget t;
+    t.input = engine::randn({config.batch, config.seq, config.width}, generator, options)
+                  .requires_grad_();
+    engine::LmHead& head = model.head();
+    engine::CheckpointOptions checkpoint;
+    checkpoint.generator = model.generator();
+    t.forward = [&head, targets, checkpoint](const torch::Tensor& hidden) {
+        return head.loss(hidden, targets, checkpoint);
+    };
+    t.params = model.headParameters();
+    t.gradParams = head.weights();  // tied: the shared weight's gradient is made here
+    return t;
+}
 
 }  // namespace
 
 constexpr int kMinCostRepeats = 5;
+
+namespace {
+
+// The chain's ends (CostModel::first, last), each measured once like a unit, on the step's
+// token ids and targets.
+void measureEnds(CostModel& cost, engine::Model& model, const ExperimentConfig& config,
+                 const torch::Device& device, const std::atomic<bool>* cancel) {
+    const torch::Tensor tokens = engine::buildInput(config, device);
+    const torch::Tensor targets = engine::buildTargets(config, tokens);
+    cost.input_bytes =
+        tokens.numel() * tokens.element_size() + targets.numel() * targets.element_size();
+    auto measure = [&](ProbeTarget target) {
+        UnitProbe probe(std::move(target), config, device);
+        engine::reseed(model.generator(), config.seed + 1);
+        UnitCost c = probe.measureMemory();
+        probe.measureTimes(c, std::max(1, config.warmup), std::max(kMinCostRepeats, config.repeats),
+                           cancel);
+        return c;
+    };
+    cost.first = measure(embeddingTarget(model, tokens, config, device));
+    cost.last = measure(headTarget(model, targets, config, device));
+}
+
+}  // namespace
 
 int costMeasurementDepth(const ExperimentConfig& config) {
     return std::min(config.depth, kKeptChainBlocks);
@@ -326,9 +476,10 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
         cost.checkpoint_bytes = 0;  // CUDA RNG state lives on the host, not in device memory
     std::vector<UnitCost> perPart;
     for (int part = 0; part < block.partCount(); ++part) {
-        UnitProbe probe(block, part, config, device);
+        UnitProbe probe(partTarget(block, part, config, device), config, device);
         engine::reseed(model.generator(), config.seed + 1);
         UnitCost c = probe.measureMemory();
+        c.keeps_input = probe.keepsInput();
         // One block is cheap next to the sweep: time it at least 5 times, so a single slow
         // repeat (a page fault, a neighbour) cannot make every prediction of the sweep wrong.
         probe.measureTimes(c, std::max(1, config.warmup), std::max(kMinCostRepeats, config.repeats),
@@ -342,6 +493,7 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
     }
     for (int b = 0; b < config.depth; ++b)
         for (const auto& c : perPart) cost.units.push_back(c);
+    if (model.hasEnds()) measureEnds(cost, model, one, device, cancel);
     return cost;
 }
 

@@ -1,5 +1,6 @@
 #include "engine/executor.h"
 
+#include "engine/chain_ends.h"
 #include "engine/checkpoint.h"
 
 namespace ckptlab::engine {
@@ -9,8 +10,28 @@ Executor::Executor(Model& model, const Plan& plan, StepContext& context)
     plan_ = toUnitLevel(plan, unitsPerBlock_);
 }
 
-torch::Tensor Executor::forward(const torch::Tensor& input) {
-    return runSegments(plan_.segments, input);
+torch::Tensor Executor::forward(const torch::Tensor& input, const torch::Tensor& targets) {
+    if (!model_.hasEnds()) return runSegments(plan_.segments, input);
+    torch::Tensor hidden = runSegments(plan_.segments, embed(input));
+    return headLoss(hidden, targets);
+}
+
+torch::Tensor Executor::embed(const torch::Tensor& tokens) {
+    context_.throwIfCancelled();
+    context_.label(context_.forwardPhase(), kEmbeddingBlock);
+    torch::Tensor x = model_.embedding().forward(tokens);
+    // Its gradient is complete when block 0's backward ends: the embedding's backward begins.
+    labelBackwardWhenGradArrives(x, kEmbeddingBlock);
+    return x;
+}
+
+torch::Tensor Executor::headLoss(const torch::Tensor& hidden, const torch::Tensor& targets) {
+    // Loss chunks run in checkpoints; the head draws nothing random, but a checkpoint saves and
+    // restores a generator, which must be the run's own rather than LibTorch's shared one.
+    CheckpointOptions options;
+    options.context = &context_;
+    options.generator = model_.generator();
+    return model_.head().loss(hidden, targets, options);
 }
 
 torch::Tensor Executor::runSegments(const std::vector<Segment>& segments, torch::Tensor x) {

@@ -16,12 +16,17 @@ public:
     // The executor must stay alive until backward has finished: recomputes run its plan.
     Executor(Model& model, const Plan& plan, StepContext& context);
 
-    torch::Tensor forward(const torch::Tensor& input);
+    // Without chain ends: the chain's output. With them (Model::hasEnds()) `input` holds token
+    // ids: the embedding, the segments, then the final norm, LM head and loss against
+    // `targets`; returns the scalar loss.
+    torch::Tensor forward(const torch::Tensor& input, const torch::Tensor& targets = {});
 
 private:
     torch::Tensor runSegments(const std::vector<Segment>& segments, torch::Tensor x);
     torch::Tensor runSegmentBody(const Segment& segment, torch::Tensor x);
     torch::Tensor runUnit(int unit, torch::Tensor x);
+    torch::Tensor embed(const torch::Tensor& tokens);
+    torch::Tensor headLoss(const torch::Tensor& hidden, const torch::Tensor& targets);
     std::vector<torch::Tensor> unitParameters(int begin, int end) const;
     void labelBackwardWhenGradArrives(const torch::Tensor& output, int block);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/chain_ends.h"
 #include "engine/model.h"
 
 namespace ckptlab::engine {
@@ -123,6 +124,24 @@ std::string describeNonFinite(const std::vector<PairComparison>& pairs,
     return note;
 }
 
+// Every pair holds the same bits: compared as integers of the element's width, so -0 and +0
+// differ and equal NaNs match. A gradient missing on one side only is not equal.
+bool bitwiseEqual(const std::vector<torch::Tensor>& reference,
+                  const std::vector<torch::Tensor>& gradients) {
+    for (std::size_t i = 0; i < reference.size(); ++i) {
+        const torch::Tensor& a = reference[i];
+        const torch::Tensor& b = gradients[i];
+        if (a.defined() != b.defined()) return false;
+        if (!a.defined()) continue;
+        if (a.scalar_type() != b.scalar_type() || a.sizes() != b.sizes()) return false;
+        const auto bits = a.element_size() == 2   ? torch::kInt16
+                          : a.element_size() == 4 ? torch::kInt32
+                                                  : torch::kInt64;
+        if (!torch::equal(a.contiguous().view(bits), b.contiguous().view(bits))) return false;
+    }
+    return true;
+}
+
 // Largest finite |g| of the reference gradients.
 double finiteScale(const std::vector<torch::Tensor>& reference) {
     double scale = 0;
@@ -150,21 +169,46 @@ double maxAbsDiff(const std::vector<torch::Tensor>& reference,
     return foldMaxAbsDiff(compareAll(reference, gradients));
 }
 
-GradCheckSize gradCheckSize(const ExperimentConfig& config) {
-    const std::int64_t reduction = std::max<std::int64_t>(4 * std::int64_t{config.width},
-                                                          std::int64_t{config.batch} * config.seq);
-    const int perBlock = config.block == BlockKind::Transformer ? 9 : 3;
+static GradCheckSize chainedReductions(const ExperimentConfig& config) {
+    // The longest inner size of a block's products: the MLP's hidden width, the model width,
+    // the Llama attention's heads · head width, or the tokens a weight's gradient sums over.
+    const std::int64_t attentionWidth =
+        config.block == BlockKind::Llama ? std::int64_t{config.heads} * headDimOf(config) : 0;
+    const std::int64_t reduction =
+        std::max({std::int64_t{ffnWidthOf(config)}, std::int64_t{config.width}, attentionWidth,
+                  std::int64_t{config.batch} * config.seq});
+    const int perBlock = config.block == BlockKind::Ffn ? 3 : 9;
+    if (hasChainEnds(config)) {
+        // The LM head's input gradient sums over the vocabulary; the final norm and the head
+        // add two layers, the embedding's gradient only gathers.
+        return {config.dtype, std::max<std::int64_t>(reduction, config.vocab),
+                config.depth * perBlock + 3};
+    }
     return {config.dtype, reduction, config.depth * perBlock + 1};
+}
+
+GradCheckSize gradCheckSize(const ExperimentConfig& config) {
+    GradCheckSize size = chainedReductions(config);
+    if (config.dtype == DType::MixedBFloat16) {
+        // Each block's norms (FFN 1; transformer and llama 2), the loss, and with chain ends the
+        // final norm: autocast runs them on fp32 inputs in fp32.
+        const int normsPerBlock = config.block == BlockKind::Ffn ? 1 : 2;
+        size.fp32Layers = config.depth * normsPerBlock + 1 + (hasChainEnds(config) ? 1 : 0);
+    }
+    return size;
 }
 
 double gradTolerance(const GradCheckSize& size, double scale) {
     constexpr double uSum = 1.0 / (1 << 24);  // float32's unit roundoff
     constexpr double lambda = 10;
-    const double uOut = size.dtype == DType::BFloat16 ? 1.0 / (1 << 8) : 0.0;
+    const double uOut = size.dtype == DType::Float32 ? 0.0 : 1.0 / (1 << 8);  // bf16's u
+    const int rounded = size.dtype == DType::MixedBFloat16
+                            ? std::max(0, size.layers - size.fp32Layers)
+                            : size.layers;
     const double n = static_cast<double>(size.reduction) * size.layers;
     const double worstCase = n * uSum < 1 ? n * uSum / (1 - n * uSum) : kInf;
     const double probable = std::expm1(lambda * std::sqrt(n) * uSum + n * uSum * uSum / (1 - uSum));
-    return 2 * (size.layers * uOut + std::min(worstCase, probable)) * scale;
+    return 2 * (rounded * uOut + std::min(worstCase, probable)) * scale;
 }
 
 GradCheck checkGradients(const std::vector<torch::Tensor>& reference,
@@ -176,14 +220,21 @@ GradCheck checkGradients(const std::vector<torch::Tensor>& reference,
     check.max_abs_diff = foldMaxAbsDiff(pairs);
     check.tolerance = gradTolerance(size, finiteScale(reference));
     check.note = describeNonFinite(pairs, names);
+    check.bitwise_equal = bitwiseEqual(reference, gradients);
     return check;
 }
 
 std::vector<std::string> gradientNames(const Model& model) {
-    std::vector<std::string> names{"input"};
+    std::vector<std::string> names;
+    if (!model.hasEnds()) names.push_back("input");
+    if (model.hasEnds())
+        for (const auto& p : model.embedding().named_parameters())
+            names.push_back("embedding " + p.key());
     for (int i = 0; i < model.depth(); ++i)
         for (const auto& p : model.block(i).named_parameters())
             names.push_back("block " + std::to_string(i) + " " + p.key());
+    if (model.hasEnds())
+        for (const auto& p : model.head().named_parameters()) names.push_back("head " + p.key());
     return names;
 }
 

@@ -14,6 +14,7 @@
 #include "engine/caching_cpu_allocator.h"
 #include "engine/cuda_allocator_stats.h"
 #include "engine/grad_check.h"
+#include "engine/precision.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
 #include "engine/timed_rounds.h"
@@ -117,6 +118,8 @@ struct TracedStep {
     std::optional<AllocatorStats> cudaAllocator;  // CUDA's own view of the traced step
     // The caching CPU allocator's (caching_cpu_allocator.h): its counts and segments.
     std::optional<CachingCpuAllocator::Trace> cachingAllocator;
+    // mixed-bf16: the records of autocast's copies of the weights (precision.h).
+    std::unordered_set<std::size_t> weightCopies;
 };
 
 // Runs the step under a fresh memory tracker (left in `context` for the trace analysis), its
@@ -129,6 +132,9 @@ TracedStep runTracedStep(Workbench& bench, const Plan& plan, StepContext& contex
         context.tracker->setLimit(baseline, limitBytes(bench.config));
     TrackingScope scope(context.tracker);
     AllocatorTraceScope allocatorTrace(context.tracker, bench.device);
+    std::optional<WeightCastRecorder> weightCasts;
+    if (usesAutocast(bench.config.dtype))
+        weightCasts.emplace(context.tracker, bench.model.parameters());
     try {
         traced.cudaAllocator = runStep(bench, plan, context, &traced.activationBytes).cudaAllocator;
     } catch (const std::exception& e) {
@@ -144,13 +150,15 @@ TracedStep runTracedStep(Workbench& bench, const Plan& plan, StepContext& contex
     }
     context.tracker->finish();
     traced.cachingAllocator = allocatorTrace.finish();
+    if (weightCasts) traced.weightCopies = weightCasts->copies();
     return traced;
 }
 
 // The step up to where it ran out of memory: its timeline, phases and peak, and no timings.
 void keepUntilOutOfMemory(RunResult& run, Workbench& bench, StepContext& context,
-                          const OutOfMemory& outOfMemory, std::int64_t baseline) {
-    auto trace = analyzeTrace(*context.tracker, {});
+                          const TracedStep& traced, std::int64_t baseline) {
+    const OutOfMemory& outOfMemory = *traced.outOfMemory;
+    auto trace = analyzeTrace(*context.tracker, {}, traced.weightCopies);
     context.tracker.reset();
     bench.clearGradients();
     run.out_of_memory = outOfMemory;
@@ -165,12 +173,13 @@ void keepUntilOutOfMemory(RunResult& run, Workbench& bench, StepContext& context
 
 // Analyses the finished trace and checks the step's gradients against the reference.
 TraceSummary checkTracedStep(RunResult& run, Workbench& bench, StepContext& context,
-                             const std::vector<torch::Tensor>& reference) {
+                             const std::vector<torch::Tensor>& reference,
+                             const TracedStep& traced) {
     auto gradients = bench.gradients();
     std::unordered_set<const void*> gradientBuffers;
     for (const auto& g : gradients)
         if (g.defined()) gradientBuffers.insert(g.data_ptr());
-    auto trace = analyzeTrace(*context.tracker, gradientBuffers);
+    auto trace = analyzeTrace(*context.tracker, gradientBuffers, traced.weightCopies);
     if (context.keepGradients) {
         // The step added its gradients to an equal previous step's: halving is exact in
         // floating point, so the check compares this step's own gradients.
@@ -191,7 +200,7 @@ void recordTrace(RunResult& run, const Workbench& bench, TraceSummary trace,
     m.activation_bytes = traced.activationBytes;
     run.breakdown = trace.atPeak;
     run.breakdown.parameters = bytesOf(bench.model.parameters());
-    run.breakdown.input = bytesOf({bench.input});
+    run.breakdown.input = bytesOf({bench.input, bench.targets});  // targets: with chain ends
     run.breakdown.optimizer_state = optimizerStateBytes(bench.optimizer.get());
     run.breakdown.gradients += keptGradients;
     m.baseline_bytes = run.breakdown.parameters + run.breakdown.input +
@@ -237,19 +246,19 @@ RunResult measureRun(Workbench& bench, const Strategy& strategy, const Plan& pla
 
     const std::int64_t keptGradients = prepareTracedStep(bench, strategy, plan, context, progress);
     const std::int64_t baseline =
-        sat::add(sat::add(bytesOf(bench.model.parameters()), bytesOf({bench.input}),
+        sat::add(sat::add(bytesOf(bench.model.parameters()), bytesOf({bench.input, bench.targets}),
                           optimizerStateBytes(bench.optimizer.get())),
                  keptGradients);
     const TracedStep traced = runTracedStep(bench, plan, context, baseline);
     if (traced.outOfMemory) {
-        keepUntilOutOfMemory(run, bench, context, *traced.outOfMemory, baseline);
+        keepUntilOutOfMemory(run, bench, context, traced, baseline);
         recordAllocator(run, traced, traced.outOfMemory->t_ms);
         run.error = name + ": " + describe(*traced.outOfMemory);
         progress.advance(1 + bench.config.warmup + timedStepsPerRun(bench.config),
                          {MessageCode::RanOutOfMemory, {name}});
         return run;
     }
-    TraceSummary trace = checkTracedStep(run, bench, context, reference);
+    TraceSummary trace = checkTracedStep(run, bench, context, reference, traced);
     progress.step({MessageCode::TracedStep, {name}});
     recordTrace(run, bench, std::move(trace), traced, keptGradients);
     recordAllocator(run, traced, std::nullopt);

@@ -97,6 +97,18 @@ std::int64_t MemoryTracker::total() const {
     return total_;
 }
 
+std::size_t MemoryTracker::recordCount() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return records_.size();
+}
+
+std::optional<std::size_t> MemoryTracker::allocationOf(const void* ptr, std::size_t from) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t i = records_.size(); i > from; --i)
+        if (records_[i - 1].ptr == ptr && records_[i - 1].delta > 0) return i - 1;
+    return std::nullopt;
+}
+
 LabelSpan MemoryTracker::currentSpan() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return spans_.back();

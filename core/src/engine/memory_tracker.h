@@ -74,6 +74,10 @@ public:
     // with it, caching_cpu_allocator.h).
     LabelSpan currentSpan() const;
     const std::vector<AllocationRecord>& records() const { return records_; }
+    // While the step runs, from any thread: how many records there are, and the index of the
+    // last allocation of `ptr` at index `from` or later (precision.h's recorder of weight casts).
+    std::size_t recordCount() const;
+    std::optional<std::size_t> allocationOf(const void* ptr, std::size_t from) const;
     const std::vector<LabelSpan>& spans() const { return spans_; }
 
 private:

@@ -2,7 +2,10 @@
 
 #include <cmath>
 
+#include "engine/attention.h"
+#include "engine/chain_ends.h"
 #include "engine/generators.h"
+#include "engine/llama_block.h"
 
 namespace ckptlab::engine {
 
@@ -11,10 +14,10 @@ torch::Tensor Block::forward(torch::Tensor x) {
     return x;
 }
 
-FfnBlock::FfnBlock(int width) {
+FfnBlock::FfnBlock(int width, int hidden) {
     norm_ = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({width})));
-    up_ = register_module("up", torch::nn::Linear(width, 4 * width));
-    down_ = register_module("down", torch::nn::Linear(4 * width, width));
+    up_ = register_module("up", torch::nn::Linear(width, hidden));
+    down_ = register_module("down", torch::nn::Linear(hidden, width));
 }
 
 torch::Tensor FfnBlock::ffn(const torch::Tensor& x) {
@@ -25,13 +28,18 @@ torch::Tensor FfnBlock::forwardPart(int /*part*/, const torch::Tensor& x) { retu
 
 std::vector<torch::Tensor> FfnBlock::partParameters(int /*part*/) { return parameters(); }
 
-TransformerBlock::TransformerBlock(int width, int heads, double dropout,
-                                   at::Generator dropoutGenerator)
-    : heads_(heads), dropout_(dropout), dropoutGenerator_(std::move(dropoutGenerator)) {
+TransformerBlock::TransformerBlock(int width, int heads, int ffnWidth, double dropout,
+                                   at::Generator dropoutGenerator, AttentionKind attention,
+                                   int attentionChunk)
+    : heads_(heads),
+      dropout_(dropout),
+      dropoutGenerator_(std::move(dropoutGenerator)),
+      attention_(attention),
+      attentionChunk_(attentionChunk) {
     norm_ = register_module("norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({width})));
     qkv_ = register_module("qkv", torch::nn::Linear(width, 3 * width));
     proj_ = register_module("proj", torch::nn::Linear(width, width));
-    ffn_ = register_module("ffn", std::make_shared<FfnBlock>(width));
+    ffn_ = register_module("ffn", std::make_shared<FfnBlock>(width, ffnWidth));
 }
 
 torch::Tensor TransformerBlock::attention(const torch::Tensor& x) {
@@ -40,11 +48,17 @@ torch::Tensor TransformerBlock::attention(const torch::Tensor& x) {
     // (B, S, 3, H, Dh) -> (3, B, H, S, Dh)
     auto qkv = qkv_->forward(norm_->forward(x)).view({batch, seq, 3, heads_, headDim});
     qkv = qkv.permute({2, 0, 3, 1, 4});
-    auto q = qkv[0], k = qkv[1], v = qkv[2];
-    auto scores = torch::matmul(q, k.transpose(-2, -1)) / std::sqrt(static_cast<double>(headDim));
-    auto probs =
-        engine::dropout(torch::softmax(scores, -1), dropout_, is_training(), dropoutGenerator_);
-    auto context = torch::matmul(probs, v).transpose(1, 2).reshape({batch, seq, width});
+    // Held until the projection's output exists, as in the PyTorch peer (tests/side_by_side).
+    torch::Tensor scores;
+    AttentionSpec spec;
+    spec.keep_scores = &scores;
+    spec.kind = attention_;
+    spec.chunk = attentionChunk_;
+    spec.dropout = dropout_;
+    spec.training = is_training();
+    spec.generator = &dropoutGenerator_;
+    auto context =
+        attend(qkv[0], qkv[1], qkv[2], spec).transpose(1, 2).reshape({batch, seq, width});
     return proj_->forward(context);
 }
 
@@ -64,7 +78,7 @@ std::vector<torch::Tensor> TransformerBlock::partParameters(int part) {
 }
 
 torch::ScalarType scalarType(DType dtype) {
-    return dtype == DType::Float32 ? torch::kFloat32 : torch::kBFloat16;
+    return dtype == DType::BFloat16 ? torch::kBFloat16 : torch::kFloat32;
 }
 
 namespace {
@@ -94,15 +108,28 @@ void initializeLinearLayers(torch::nn::Module& model, at::Generator& generator) 
 
 Model::Model(const ExperimentConfig& config, const torch::Device& device)
     : generator_(makeGenerator(device, config.seed + 1)) {
+    // Registered first, so Model::parameters() starts with it; drawn from its own generator.
+    if (hasChainEnds(config)) {
+        embedding_ = register_module("embedding", std::make_shared<TokenEmbedding>(
+                                                      config.vocab, config.width, config.seed + 3));
+    }
     blocks_ = register_module("blocks", torch::nn::ModuleList());
     for (int i = 0; i < config.depth; ++i) {
         std::shared_ptr<Block> block;
         if (config.block == BlockKind::Ffn)
-            block = std::make_shared<FfnBlock>(config.width);
+            block = std::make_shared<FfnBlock>(config.width, ffnWidthOf(config));
+        else if (config.block == BlockKind::Llama)
+            block = std::make_shared<LlamaBlock>(config);
         else
-            block = std::make_shared<TransformerBlock>(config.width, config.heads, config.dropout,
-                                                       generator_);
+            block = std::make_shared<TransformerBlock>(
+                config.width, config.heads, ffnWidthOf(config), config.dropout, generator_,
+                config.attention, config.attention_chunk);
         blocks_->push_back(block);
+    }
+    // After the blocks: its projection is drawn after theirs, leaving their weights as they are.
+    if (hasChainEnds(config)) {
+        head_ = register_module(
+            "head", std::make_shared<LmHead>(config, config.tie_embeddings ? embedding_ : nullptr));
     }
     at::Generator weights = makeGenerator(torch::kCPU, config.seed);
     initializeLinearLayers(*this, weights);
@@ -110,16 +137,37 @@ Model::Model(const ExperimentConfig& config, const torch::Device& device)
     train();
 }
 
+std::vector<torch::Tensor> Model::embeddingParameters() const {
+    return embedding_ ? embedding_->parameters() : std::vector<torch::Tensor>{};
+}
+
+std::vector<torch::Tensor> Model::headParameters() const {
+    return head_ ? head_->parameters() : std::vector<torch::Tensor>{};
+}
+
 Model buildModel(const ExperimentConfig& config, const torch::Device& device) {
     return Model(config, device);  // not copied: returned in place
 }
 
 torch::Tensor buildInput(const ExperimentConfig& config, const torch::Device& device) {
+    if (hasChainEnds(config)) {
+        at::Generator tokens = makeGenerator(torch::kCPU, config.seed + 0x5eed);
+        return at::randint(config.vocab, {config.batch, config.seq}, tokens,
+                           torch::TensorOptions().dtype(torch::kInt64))
+            .to(device);
+    }
     // Drawn after the weights, from a generator of its own, so depth does not change the input.
     auto generator = at::detail::createCPUGenerator(config.seed + 0x5eed);
     auto input = at::randn({config.batch, config.seq, config.width}, generator,
                            torch::TensorOptions().dtype(torch::kFloat32));
     return input.to(device, scalarType(config.dtype)).set_requires_grad(true);
+}
+
+torch::Tensor buildTargets(const ExperimentConfig& config, const torch::Tensor& tokens) {
+    if (!hasChainEnds(config)) return {};
+    // Position s predicts token s + 1; the last position wraps to the sequence's first token
+    // rather than being dropped, so all B x S logits count and chunks cut evenly.
+    return tokens.roll(-1, 1).contiguous();
 }
 
 }  // namespace ckptlab::engine

@@ -11,6 +11,9 @@
 
 namespace ckptlab::engine {
 
+class TokenEmbedding;  // chain_ends.h
+class LmHead;
+
 // A residual block made of one or more sub-blocks ("parts"), each `x + f(x)`. Parts are what
 // sub-layer selective checkpointing wraps.
 class Block : public torch::nn::Module {
@@ -21,10 +24,11 @@ public:
     torch::Tensor forward(torch::Tensor x);
 };
 
-// x + Linear(4d→d)(ReLU(Linear(d→4d)(LayerNorm(x)))), the seed's SimpleTransformerBlock.
+// x + Linear(h→d)(ReLU(Linear(d→h)(LayerNorm(x)))), the seed's SimpleTransformerBlock with
+// h = ffnWidthOf(config): 4d unless the config sets it.
 class FfnBlock : public Block {
 public:
-    explicit FfnBlock(int width);
+    FfnBlock(int width, int hidden);
     int partCount() const override { return 1; }
     torch::Tensor forwardPart(int part, const torch::Tensor& x) override;
     std::vector<torch::Tensor> partParameters(int part) override;
@@ -42,8 +46,11 @@ private:
 // output projection) so its S² activations are real, then the FFN; each with a residual.
 class TransformerBlock : public Block {
 public:
-    // Dropout masks are drawn from `dropoutGenerator`, the model's own (generators.h).
-    TransformerBlock(int width, int heads, double dropout, at::Generator dropoutGenerator);
+    // Dropout masks are drawn from `dropoutGenerator`, the model's own (generators.h); the
+    // attention is computed as `attention` asks (attention.h), `attentionChunk` for
+    // memory-efficient.
+    TransformerBlock(int width, int heads, int ffnWidth, double dropout,
+                     at::Generator dropoutGenerator, AttentionKind attention, int attentionChunk);
     int partCount() const override { return 2; }
     torch::Tensor forwardPart(int part, const torch::Tensor& x) override;
     std::vector<torch::Tensor> partParameters(int part) override;
@@ -54,6 +61,8 @@ private:
     int heads_;
     double dropout_;
     at::Generator dropoutGenerator_;
+    AttentionKind attention_;
+    int attentionChunk_;
     torch::nn::LayerNorm norm_{nullptr};
     torch::nn::Linear qkv_{nullptr};
     torch::nn::Linear proj_{nullptr};
@@ -80,16 +89,38 @@ public:
     // masks; a checkpoint saves and restores it around its recompute.
     at::Generator& generator() { return generator_; }
 
+    // The chain's ends (chain_ends.h), present when hasChainEnds(config): the token embedding
+    // in front of the blocks, the final norm, LM head and loss after them.
+    bool hasEnds() const { return embedding_ != nullptr; }
+    TokenEmbedding& embedding() { return *embedding_; }
+    const TokenEmbedding& embedding() const { return *embedding_; }
+    LmHead& head() { return *head_; }
+    const LmHead& head() const { return *head_; }
+    // Their own parameters, in Model::parameters()' order (embedding, blocks, head): the
+    // embedding's weight; the final norm's weight and, untied, the LM head's projection.
+    std::vector<torch::Tensor> embeddingParameters() const;
+    std::vector<torch::Tensor> headParameters() const;
+
 private:
     at::Generator generator_;
+    std::shared_ptr<TokenEmbedding> embedding_;
     torch::nn::ModuleList blocks_{nullptr};
+    std::shared_ptr<LmHead> head_;
 };
 
+// The dtype the parameters, the input and the tensors between blocks are stored in: bf16 for
+// bf16; fp32 for fp32 and for mixed-bf16, whose fp32 master weights autocast casts to bf16
+// inside the blocks (precision.h).
 torch::ScalarType scalarType(DType dtype);
 
 // Weights and input drawn from `config.seed` (from generators of their own), placed on
 // `device` in `config.dtype`; the model in training mode.
 Model buildModel(const ExperimentConfig& config, const torch::Device& device);
+// Without chain ends: random activations (B, S, width) that need a gradient. With them: token
+// ids (B, S) int64 in [0, vocab), drawn from a generator of their own.
 torch::Tensor buildInput(const ExperimentConfig& config, const torch::Device& device);
+// The next token of each position, the last wrapping to its sequence's first (so every
+// position has a target and loss chunks are equal); undefined without chain ends.
+torch::Tensor buildTargets(const ExperimentConfig& config, const torch::Tensor& tokens);
 
 }  // namespace ckptlab::engine

@@ -1,18 +1,48 @@
 #include "engine/reference_gradients.h"
 
+#include <algorithm>
 #include <new>
 #include <string>
 
+#include "engine/chain_ends.h"
 #include "engine/generators.h"
 #include "engine/memory_tracker.h"
+#include "engine/precision.h"
 
 namespace ckptlab::engine {
+namespace {
+
+// The LM head's and loss's backward with plain autograd, one loss chunk at a time, the last
+// first as the step's backward visits them: accumulates into the head's weights' gradients and
+// returns the gradient of the hidden states.
+torch::Tensor headBackward(LmHead& head, const torch::Tensor& hidden,
+                           const torch::Tensor& targets) {
+    torch::AutoGradMode enableGrad(true);
+    const double tokens = static_cast<double>(targets.numel());
+    const std::int64_t seq = hidden.size(1);
+    const std::int64_t pieces = std::min<std::int64_t>(head.chunks(), seq);
+    torch::Tensor grad = torch::empty_like(hidden);
+    for (std::int64_t c = pieces - 1; c >= 0; --c) {
+        const std::int64_t begin = seq * c / pieces, length = seq * (c + 1) / pieces - begin;
+        torch::Tensor in = hidden.narrow(1, begin, length).detach().requires_grad_(true);
+        torch::Tensor loss = head.lossSum(in, targets.narrow(1, begin, length)) / tokens;
+        loss.backward();
+        grad.narrow(1, begin, length).copy_(in.grad());
+    }
+    return grad;
+}
+
+}  // namespace
 
 std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
     bench.clearGradients();
     const int parts = bench.model.partsPerBlock();
     const int units = bench.model.depth() * parts;
+    // mixed-bf16: each unit's forward under autocast as in runStep, its backward outside it.
+    const std::optional<AutocastState> autocast =
+        AutocastState::forStep(bench.config.dtype, bench.device);
     auto runUnit = [&](int u, const torch::Tensor& x) {
+        const AutocastScope scope(autocast);
         return bench.model.block(u / parts).forwardPart(u % parts, x);
     };
 
@@ -22,17 +52,20 @@ std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
     reseed(generator, bench.config.seed + 1);
     std::vector<torch::Tensor> inputs;
     std::vector<at::Tensor> rng;
+    const bool ends = bench.model.hasEnds();
     torch::Tensor x = bench.input.detach();
     {
         torch::NoGradGuard noGrad;
+        if (ends) x = bench.model.embedding().forward(bench.input);
         for (int u = 0; u < units; ++u) {
             inputs.push_back(x);
             rng.push_back(generatorState(generator));
             x = runUnit(u, x);
         }
     }
-    // loss = output.sum(), so the output's gradient is all ones.
-    torch::Tensor grad = torch::ones_like(x);
+    // Without chain ends loss = output.sum(), so the output's gradient is all ones.
+    torch::Tensor grad =
+        ends ? headBackward(bench.model.head(), x, bench.targets) : torch::ones_like(x);
     x = torch::Tensor();
     const at::Tensor after = generatorState(generator);
     for (int u = units - 1; u >= 0; --u) {
@@ -45,7 +78,12 @@ std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
         grad = in.grad();
     }
     setGeneratorState(generator, after);
-    if (bench.input.requires_grad()) bench.input.mutable_grad() = grad;
+    if (ends) {
+        torch::AutoGradMode enableGrad(true);
+        bench.model.embedding().forward(bench.input).backward(grad);
+    } else if (bench.input.requires_grad()) {
+        bench.input.mutable_grad() = grad;
+    }
     return bench.gradients();
 }
 

@@ -3,7 +3,9 @@
 // step does not fit on the device: a forward without grad stores every unit's input and RNG
 // state, then backward recomputes one unit with grad, takes its gradients and drops it.
 // Written with plain autograd, not the checkpoint Function under test, so it stays an
-// independent reference. On CPU the gradients are bitwise those of the `none` step.
+// independent reference. On CPU the gradients are bitwise those of the `none` step. With chain
+// ends the embedding runs first, and the LM head and loss go backward one loss chunk at a time
+// before the units; the embedding's backward comes last.
 
 #include <torch/torch.h>
 
@@ -14,7 +16,7 @@
 
 namespace ckptlab::engine {
 
-// Input gradient first, then the parameters', like Workbench::gradients().
+// Input gradient first (none with chain ends), then the parameters', like Workbench::gradients().
 std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench);
 
 // True for our modelled out-of-memory and for the allocators' own failures.

@@ -1,9 +1,11 @@
 #include "ckptlab/runner.h"
 
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <limits>
 
+#include "ckptlab/config_fields.h"
 #include "ckptlab/cost_model.h"
 #include "ckptlab/flops.h"
 #include "ckptlab/pareto.h"
@@ -15,6 +17,7 @@
 #include "engine/machine_load.h"
 #include "engine/measure_run.h"
 #include "engine/measurement_scope.h"
+#include "engine/precision.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
 #include "engine/timed_rounds.h"
@@ -70,6 +73,18 @@ ResultSet cancelledBeforeStart() {
     }
     default: throw ConfigError(problem);
     }
+}
+
+// attention sdpa is at::scaled_dot_product_attention, which LibTorch has from 2.0
+// (CKPTLAB_HAS_SDPA, core/CMakeLists.txt): refused on an older one, naming the field.
+void refuseMissingSdpa(const ExperimentConfig& config) {
+#ifndef CKPTLAB_HAS_SDPA
+    const ConfigField* field = findConfigField("attention");
+    if (config.attention == AttentionKind::Sdpa && field && fieldApplies(*field, config)) {
+        const FieldError error{"attention", {MessageCode::SdpaNeedsLibTorch2, {TORCH_VERSION}}};
+        throw ConfigError(error.message);
+    }
+#endif
 }
 
 // The first line of an exception's message: c10::Error puts a C++ backtrace after it.
@@ -293,7 +308,15 @@ SweepCheck Runner::check(const SweepRequestData& request) {
     const SweepCheck check =
         checkSweep(request, valid ? availableMemory(request.config.device) : 0);
     if (!check.ok()) throwRefusal(check);
-    resolveDevice(request.config.device);  // whether this LibTorch has it: the engine's to say
+    // whether this LibTorch has it: the engine's to say
+    const torch::Device device = resolveDevice(request.config.device);
+    // bf16 and mixed-bf16 compute in bf16: refused on a GPU without bf16 arithmetic (compute
+    // capability below 8.0). The CPU always has it: LibTorch's CPU kernels emulate bf16 in fp32
+    // where the CPU has no bf16 instructions (engine/precision.h).
+    if (request.config.dtype != DType::Float32 && !engine::deviceHasBf16(device))
+        throw ConfigError({MessageCode::DeviceWithoutBf16,
+                           {toString(request.config.dtype), request.config.device}});
+    refuseMissingSdpa(request.config);
     return check;
 }
 

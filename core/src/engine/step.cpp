@@ -6,12 +6,17 @@
 #include "engine/cuda_allocator_stats.h"
 #include "engine/executor.h"
 #include "engine/generators.h"
+#include "engine/precision.h"
 #include "engine/step_clock.h"
 
 namespace ckptlab::engine {
 
 Workbench::Workbench(const ExperimentConfig& cfg, const torch::Device& dev)
-    : config(cfg), device(dev), model(buildModel(cfg, dev)), input(buildInput(cfg, dev)) {
+    : config(cfg),
+      device(dev),
+      model(buildModel(cfg, dev)),
+      input(buildInput(cfg, dev)),
+      targets(buildTargets(cfg, input)) {
     torch::NoGradGuard noGrad;
     {
         // The lab's copy, not the training's memory: kept out of the caching allocator.
@@ -51,7 +56,8 @@ void Workbench::clearGradients() {
 }
 
 std::vector<torch::Tensor> Workbench::gradients() const {
-    std::vector<torch::Tensor> grads{input.grad()};
+    std::vector<torch::Tensor> grads;
+    if (!model.hasEnds()) grads.push_back(input.grad());
     for (const auto& p : model.parameters()) grads.push_back(p.grad());
     return grads;
 }
@@ -79,10 +85,20 @@ void startContext(StepContext& context, StepClock& clock, bool syncPhases) {
 }
 
 // The loss (the output's sum) and its backward. The loss is handed back so that the step frees
-// it, with the output, while still traced.
-torch::Tensor lossBackward(const torch::Tensor& output, StepContext& context) {
+// it, with the output, while still traced. With chain ends the forward already ended in the
+// loss (the LM head's cross-entropy): its backward starts in the head. The forward's autocast
+// (mixed-bf16) ends after the loss: the backward runs outside it, as PyTorch recommends.
+torch::Tensor lossBackward(const torch::Tensor& output, StepContext& context, bool chainEnds,
+                           AutocastScope& autocast) {
+    if (chainEnds) {
+        autocast.end();
+        context.label(Phase::Backward, kHeadBlock);
+        output.backward();
+        return output;
+    }
     context.label(Phase::Loss);
     torch::Tensor loss = output.sum();
+    autocast.end();
     loss.backward();
     return loss;
 }
@@ -140,14 +156,17 @@ StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
 
     PhaseMarks marks;
     marks.start = clock.mark();
+    // mixed-bf16: the forward and the loss under autocast, a Python user's `with
+    // torch.autocast(...)`; lossBackward ends it before the backward (precision.h).
+    AutocastScope autocast(AutocastState::forStep(bench.config.dtype, bench.device));
     Executor executor(bench.model, plan, context);
-    torch::Tensor output = executor.forward(bench.input);
+    torch::Tensor output = executor.forward(bench.input, bench.targets);
     syncPhase(syncPhases);
     marks.forwardEnd = clock.mark();
     if (activationBytes && context.tracker) *activationBytes = context.tracker->total();
 
     marks.backwardStart = clock.mark();
-    torch::Tensor loss = lossBackward(output, context);
+    torch::Tensor loss = lossBackward(output, context, bench.model.hasEnds(), autocast);
     syncPhase(syncPhases);
     marks.backwardEnd = clock.mark();
     optimizerStep(bench, context, clock, syncPhases, marks);

@@ -28,12 +28,15 @@ struct Workbench {
     void restoreInitialWeights();
     void resetOptimizer();
     void clearGradients();
-    std::vector<torch::Tensor> gradients() const;  // input's first, then the parameters'
+    // The input's first (none with chain ends: token ids have no gradient), then the
+    // parameters' in Model::parameters()' order.
+    std::vector<torch::Tensor> gradients() const;
 
     ExperimentConfig config;
     torch::Device device;
     Model model;
-    torch::Tensor input;
+    torch::Tensor input;    // activations, or token ids with chain ends (buildInput)
+    torch::Tensor targets;  // with chain ends: the next tokens (buildTargets); else undefined
     std::vector<torch::Tensor> initialWeights;
     std::unique_ptr<torch::optim::Optimizer> optimizer;
 };

@@ -35,10 +35,16 @@ std::vector<Allocation> pairAllocations(const std::vector<AllocationRecord>& rec
 
 bool isActivationPhase(Phase phase) { return phase == Phase::Forward || phase == Phase::Recompute; }
 
+// Blocks with a lifetime: the chain's blocks and its two ends, not the unlabelled rest.
+bool hasLifetime(int block) {
+    return block >= 0 || block == kEmbeddingBlock || block == kHeadBlock;
+}
+
 }  // namespace
 
 TraceSummary analyzeTrace(const MemoryTracker& tracker,
-                          const std::unordered_set<const void*>& gradientBuffers) {
+                          const std::unordered_set<const void*>& gradientBuffers,
+                          const std::unordered_set<std::size_t>& weightCopies) {
     const auto& records = tracker.records();
     const auto& spans = tracker.spans();
     TraceSummary out;
@@ -64,6 +70,10 @@ TraceSummary analyzeTrace(const MemoryTracker& tracker,
         const bool isGradient = a.freeIndex == records.size() && gradientBuffers.count(a.ptr);
         if (isGradient)
             out.atPeak.gradients += a.bytes;
+        else if (weightCopies.count(a.allocIndex))
+            out.atPeak.weight_copies += a.bytes;
+        else if (spans[a.span].block == kHeadBlock)  // logits, log-probabilities, their gradients
+            out.atPeak.logits += a.bytes;
         else if (isActivationPhase(spans[a.span].phase))
             out.atPeak.activations += a.bytes;
         else
@@ -74,7 +84,8 @@ TraceSummary analyzeTrace(const MemoryTracker& tracker,
     std::map<int, BlockLifetime> bySpan;
     for (const auto& a : allocations) {
         const auto& span = spans[a.span];
-        if (!isActivationPhase(span.phase) || span.block < 0) continue;
+        if (weightCopies.count(a.allocIndex)) continue;  // a weight's, not an activation
+        if (!isActivationPhase(span.phase) || !hasLifetime(span.block)) continue;
         const double freedMs = a.freeIndex < records.size() ? records[a.freeIndex].t_ms : endMs;
         if (freedMs <= span.end_ms) continue;  // a temporary of the block's own forward
         auto& life = bySpan[a.span];

@@ -128,8 +128,9 @@ std::vector<SegmentRecord> readSegments(const Fields& f) {
     return segments;
 }
 
+// `lowestBlock`: -1 (no block), or the LM head's label when the run's chain has ends.
 std::vector<SegmentBlock> readBlocks(const Fields& f, const std::vector<SegmentRecord>& segments,
-                                     int depth) {
+                                     int depth, int lowestBlock) {
     const Path codesAt = f.at().member("phase_codes");
     const Json& codes = arrayAt(f.get("phase_codes"), codesAt);
     if (codes.size() > 1000) fail(codesAt, "has more than 1000 entries");
@@ -164,17 +165,17 @@ std::vector<SegmentBlock> readBlocks(const Fields& f, const std::vector<SegmentR
         inOrder(b.allocated_ms, b.freed_ms, at.member("freed_ms"), "allocated_ms");
         b.phase = legend[static_cast<std::size_t>(
             readInt(row[6], at.member("phase"), 0, static_cast<int>(legend.size()) - 1))];
-        b.block = readInt(row[7], at.member("block"), -1, depth - 1);
+        b.block = readInt(row[7], at.member("block"), lowestBlock, depth - 1);
         blocks.push_back(b);
     }
     return blocks;
 }
 
-AllocatorTrace readTrace(const Json& j, const Path& at, int depth) {
+AllocatorTrace readTrace(const Json& j, const Path& at, int depth, int lowestBlock) {
     const Fields f(j, at);
     AllocatorTrace trace;
     trace.segments = readSegments(f);
-    trace.blocks = readBlocks(f, trace.segments, depth);
+    trace.blocks = readBlocks(f, trace.segments, depth, lowestBlock);
     if (f.find("unlisted_blocks")) trace.unlisted_blocks = f.int64("unlisted_blocks", 1, kMaxBytes);
     return trace;
 }
@@ -207,7 +208,8 @@ void readAllocator(const Fields& f, const Path& at, RunResult& run) {
             readStats(Fields(*older, at.member("cuda_allocator")), AllocatorSource::Cuda);
     }
     if (const Json* trace = f.find("allocator_trace"))
-        run.allocator_trace = readTrace(*trace, at.member("allocator_trace"), run.config.depth);
+        run.allocator_trace = readTrace(*trace, at.member("allocator_trace"), run.config.depth,
+                                        hasChainEnds(run.config) ? kHeadBlock : -1);
 }
 
 }  // namespace ckptlab::detail

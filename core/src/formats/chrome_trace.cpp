@@ -130,6 +130,13 @@ void addSlices(TraceWriter& trace, std::vector<Slice>& slices, int pid, int base
     }
 }
 
+// "block 3", or one of the chain's ends.
+std::string blockName(int block) {
+    if (block == kEmbeddingBlock) return "embedding";
+    if (block == kHeadBlock) return "LM head";
+    return "block " + std::to_string(block);
+}
+
 std::vector<Slice> phaseSlices(const RunResult& run) {
     std::vector<Slice> slices;
     for (const PhaseSpan& span : run.phases) {
@@ -138,8 +145,8 @@ std::vector<Slice> phaseSlices(const RunResult& run) {
         slice.end = std::max(slice.end, slice.begin);
         slice.category = toString(span.phase);
         slice.name = slice.category;
-        if (span.block >= 0) {
-            slice.name += " block " + std::to_string(span.block);
+        if (span.block >= 0 || span.block == kEmbeddingBlock || span.block == kHeadBlock) {
+            slice.name += " " + blockName(span.block);
             slice.args = Json{{"block", span.block}};
         }
         slices.push_back(std::move(slice));
@@ -153,8 +160,7 @@ std::vector<Slice> lifetimeSlices(const RunResult& run) {
         Slice slice;
         if (!toNs(life.saved_ms, slice.begin) || !toNs(life.freed_ms, slice.end)) continue;
         slice.end = std::max(slice.end, slice.begin);
-        slice.name =
-            "block " + std::to_string(life.block) + " activations (" + toString(life.phase) + ")";
+        slice.name = blockName(life.block) + " activations (" + toString(life.phase) + ")";
         slice.category = "activations";
         slice.args = Json{{"MiB", static_cast<double>(life.bytes) / kMiB}, {"bytes", life.bytes}};
         slices.push_back(std::move(slice));

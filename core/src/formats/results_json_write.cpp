@@ -16,6 +16,10 @@
 // - The timeline is stored as columns (t_ms, delta, total, phase, block) because it can hold
 //   hundreds of thousands of events. Its "phase" column holds small integers that index the
 //   "phase_codes" list stored beside it, so the file explains itself.
+// - A "block" (timeline, spans, lifetimes, allocator trace, out of memory) is 0..depth-1, -1
+//   for none (loss, optimizer), and, in a run whose config has "vocab", -2 for the token
+//   embedding and -3 for the final norm, LM head and loss (result.h); a reader of an older
+//   schema-1 file never meets those, and this reader refuses them in a run without "vocab".
 #include "ckptlab/results_io.h"
 
 #include <cmath>
@@ -89,9 +93,13 @@ OrderedJson metricsJson(const Metrics& m) {
 }
 
 OrderedJson breakdownJson(const Breakdown& b) {
-    return OrderedJson{{"parameters", b.parameters},           {"input", b.input},
-                       {"optimizer_state", b.optimizer_state}, {"gradients", b.gradients},
-                       {"activations", b.activations},         {"other", b.other}};
+    OrderedJson j{{"parameters", b.parameters},           {"input", b.input},
+                  {"optimizer_state", b.optimizer_state}, {"gradients", b.gradients},
+                  {"activations", b.activations},         {"other", b.other}};
+    // Written only when there are any, so files of chains without them read as before.
+    if (b.weight_copies > 0) j["weight_copies"] = b.weight_copies;
+    if (b.logits > 0) j["logits"] = b.logits;
+    return j;
 }
 
 OrderedJson timelineJson(const std::vector<TimelineEvent>& events) {
@@ -134,6 +142,7 @@ OrderedJson runJson(const RunResult& run) {
                           {"tolerance", number(g.tolerance)},
                           {"passed", g.passed()}};
     if (!g.note.empty()) gradCheck["note"] = g.note;
+    if (g.bitwise_equal) gradCheck["bitwise_equal"] = true;  // absent: older files, or not equal
     OrderedJson json{
         {"config", detail::configToJson(run.config)},
         {"strategy", run.strategy.name()},

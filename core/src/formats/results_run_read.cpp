@@ -67,6 +67,7 @@ GradCheck readGradCheck(const Json& j, const Path& at) {
     g.tolerance = nonNegative("tolerance");
     f.boolean("passed");  // must be well-formed, but passed() is recomputed from the numbers
     if (f.find("note")) g.note = f.text("note");
+    if (f.find("bitwise_equal")) g.bitwise_equal = f.boolean("bitwise_equal");
     return g;
 }
 
@@ -79,10 +80,31 @@ Breakdown readBreakdown(const Json& j, const Path& at) {
     b.gradients = f.bytes("gradients");
     b.activations = f.bytes("activations");
     b.other = f.bytes("other");
+    if (f.find("weight_copies")) b.weight_copies = f.bytes("weight_copies");
+    if (f.find("logits")) b.logits = f.bytes("logits");
     return b;
 }
 
-std::vector<BlockLifetime> readBlocks(const Json& j, const Path& at, int depth) {
+// Which block indices a run's model has: its blocks 0..depth-1, and the chain's two ends
+// (kEmbeddingBlock, kHeadBlock) only when its config has them (ExperimentConfig::vocab).
+struct BlockIndices {
+    int depth = 0;
+    bool ends = false;
+};
+
+// A block index of the run's model; -1 (no block: loss, optimizer) only where `none` allows it.
+int readBlockIndex(const Json& j, const Path& at, const BlockIndices& blocks, bool none) {
+    const int lowest = blocks.ends ? kHeadBlock : none ? -1 : 0;
+    const int block = readInt(j, at, lowest, blocks.depth - 1);
+    if (block == -1 && !none) {
+        fail(at, "expected a block from 0 to " + std::to_string(blocks.depth - 1) +
+                     ", the embedding (" + std::to_string(kEmbeddingBlock) + ") or the LM head (" +
+                     std::to_string(kHeadBlock) + "), got -1");
+    }
+    return block;
+}
+
+std::vector<BlockLifetime> readBlocks(const Json& j, const Path& at, const BlockIndices& indices) {
     const Json& list = arrayAt(j, at);
     std::vector<BlockLifetime> blocks;
     blocks.reserve(list.size());
@@ -90,7 +112,7 @@ std::vector<BlockLifetime> readBlocks(const Json& j, const Path& at, int depth) 
         const Path itemAt = at.item(i);
         const Fields f(list[i], itemAt);
         BlockLifetime b;
-        b.block = f.integer("block", 0, depth - 1);
+        b.block = readBlockIndex(f.get("block"), itemAt.member("block"), indices, false);
         b.phase = f.phase("phase");
         if (b.phase != Phase::Forward && b.phase != Phase::Recompute) {
             fail(itemAt.member("phase"),
@@ -104,7 +126,7 @@ std::vector<BlockLifetime> readBlocks(const Json& j, const Path& at, int depth) 
     return blocks;
 }
 
-std::vector<PhaseSpan> readPhases(const Json& j, const Path& at, int depth) {
+std::vector<PhaseSpan> readPhases(const Json& j, const Path& at, const BlockIndices& blocks) {
     const Json& list = arrayAt(j, at);
     std::vector<PhaseSpan> spans;
     spans.reserve(list.size());
@@ -113,7 +135,7 @@ std::vector<PhaseSpan> readPhases(const Json& j, const Path& at, int depth) {
         const Fields f(list[i], itemAt);
         PhaseSpan s;
         s.phase = f.phase("phase");
-        s.block = f.integer("block", -1, depth - 1);
+        s.block = readBlockIndex(f.get("block"), itemAt.member("block"), blocks, true);
         s.begin_ms = f.time("begin_ms");
         s.end_ms = f.time("end_ms");
         spans.push_back(s);
@@ -121,7 +143,7 @@ std::vector<PhaseSpan> readPhases(const Json& j, const Path& at, int depth) {
     return spans;
 }
 
-std::vector<TimelineEvent> readTimeline(const Json& j, const Path& at, int depth) {
+std::vector<TimelineEvent> readTimeline(const Json& j, const Path& at, const BlockIndices& blocks) {
     const Fields f(j, at);
     const Path codesAt = at.member("phase_codes");
     const Json& codes = arrayAt(f.get("phase_codes"), codesAt);
@@ -157,19 +179,20 @@ std::vector<TimelineEvent> readTimeline(const Json& j, const Path& at, int depth
         e.total = readInt64(total[i], totalAt.item(i), -kMaxBytes, kMaxBytes);
         e.phase = legend[static_cast<std::size_t>(
             readInt(phase[i], phaseAt.item(i), 0, static_cast<int>(legend.size()) - 1))];
-        e.block = readInt(block[i], blockAt.item(i), -1, depth - 1);
+        e.block = readBlockIndex(block[i], blockAt.item(i), blocks, true);
     }
     return events;
 }
 
-std::optional<OutOfMemory> readOutOfMemory(const Json& j, const Path& at, int depth) {
+std::optional<OutOfMemory> readOutOfMemory(const Json& j, const Path& at,
+                                           const BlockIndices& blocks) {
     const Fields f(j, at);
     OutOfMemory o;
     o.requested_bytes = f.bytes("requested_bytes");
     o.allocated_bytes = f.bytes("allocated_bytes");
     o.limit_bytes = f.bytes("limit_bytes");
     o.phase = f.phase("phase");
-    o.block = f.integer("block", -1, depth - 1);
+    o.block = readBlockIndex(f.get("block"), at.member("block"), blocks, true);
     o.t_ms = f.time("t_ms");
     return o;
 }
@@ -270,10 +293,11 @@ RunResult readRun(const Json& j, const Path& at) {
     run.metrics = readMetrics(f.get("metrics"), at.member("metrics"));
     run.grad_check = readGradCheck(f.get("grad_check"), at.member("grad_check"));
     run.breakdown = readBreakdown(f.get("breakdown"), at.member("breakdown"));
-    const int depth = run.config.depth;
-    run.blocks = readBlocks(f.get("blocks"), at.member("blocks"), depth);
-    run.timeline = readTimeline(f.get("timeline"), at.member("timeline"), depth);
-    run.phases = readPhases(f.get("phases"), at.member("phases"), depth);
+    // Blocks of the chain, and its ends' labels only when the run's model has them.
+    const BlockIndices indices{run.config.depth, hasChainEnds(run.config)};
+    run.blocks = readBlocks(f.get("blocks"), at.member("blocks"), indices);
+    run.timeline = readTimeline(f.get("timeline"), at.member("timeline"), indices);
+    run.phases = readPhases(f.get("phases"), at.member("phases"), indices);
     if (const Json* p = f.find("prediction"))
         run.prediction = readPrediction(*p, at.member("prediction"));
     if (f.find("schedule")) {
@@ -290,7 +314,7 @@ RunResult readRun(const Json& j, const Path& at) {
         run.error = readText(error, at.member("error"));
     }
     if (const Json* oom = f.find("out_of_memory")) {
-        run.out_of_memory = readOutOfMemory(*oom, at.member("out_of_memory"), depth);
+        run.out_of_memory = readOutOfMemory(*oom, at.member("out_of_memory"), indices);
     }
     readAllocator(f, at, run);  // "allocator" (or "cuda_allocator"), "allocator_trace"
     readRunShard(f, run);       // a shard's place, a merged file's machine (shard_json.cpp)

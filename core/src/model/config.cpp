@@ -5,8 +5,76 @@
 
 #include "ckptlab/config_fields.h"
 #include "ckptlab/number_text.h"
+#include "ckptlab/saturating.h"
 
 namespace ckptlab {
+namespace {
+
+bool hasAttention(BlockKind block) { return block != BlockKind::Ffn; }
+
+// Heads against width, grouped-query heads against heads, the rotary head width and dropout
+// against the attention kind.
+void attentionRules(const ExperimentConfig& c, std::vector<FieldError>& errors) {
+    if (!hasAttention(c.block) || c.heads < 1) return;
+    const bool llama = c.block == BlockKind::Llama;
+    if (c.block == BlockKind::Transformer && c.width % c.heads != 0) {
+        errors.push_back({"heads",
+                          {MessageCode::HeadsMustDivideWidth,
+                           {std::to_string(c.width), std::to_string(c.heads)}}});
+    }
+    if (llama && c.head_dim == 0 && c.width % c.heads != 0) {
+        errors.push_back(
+            {"head-dim",
+             {MessageCode::HeadDimNotFormed, {std::to_string(c.width), std::to_string(c.heads)}}});
+    } else if (llama && headDimOf(c) % 2 != 0) {
+        errors.push_back(
+            {"head-dim", {MessageCode::HeadDimMustBeEven, {std::to_string(headDimOf(c))}}});
+    }
+    if (llama && c.kv_heads >= 1 && c.heads % c.kv_heads != 0) {
+        errors.push_back({"kv-heads",
+                          {MessageCode::KvHeadsMustDivideHeads,
+                           {std::to_string(c.heads), std::to_string(c.kv_heads)}}});
+    }
+    // Our memory-efficient kernel and LibTorch's sdpa would draw dropout masks the checkpoint
+    // cannot replay from the run's generator, so both run without dropout (Llama has none).
+    if (c.block == BlockKind::Transformer && c.attention != AttentionKind::Eager && c.dropout > 0) {
+        errors.push_back({"dropout",
+                          {MessageCode::AttentionWithoutDropout,
+                           {toString(c.attention), formatShortest(c.dropout)}}});
+    }
+}
+
+// The LM head's options need a vocabulary, and its sequence chunks at least a token each.
+void chainEndRules(const ExperimentConfig& c, std::vector<FieldError>& errors) {
+    if (!hasChainEnds(c)) {
+        if (c.loss_chunks != 1)
+            errors.push_back(
+                {"loss-chunks",
+                 {MessageCode::NeedsVocab, {"loss-chunks", std::to_string(c.loss_chunks)}}});
+        if (c.tie_embeddings)
+            errors.push_back(
+                {"tie-embeddings", {MessageCode::NeedsVocab, {"tie-embeddings", "true"}}});
+        return;
+    }
+    if (c.loss_chunks > c.seq)
+        errors.push_back({"loss-chunks",
+                          {MessageCode::LossChunksAboveTokens,
+                           {std::to_string(c.seq), std::to_string(c.loss_chunks)}}});
+}
+
+// Byte counts that would pass 2^63 inside the plain ranges: no single tensor does (eager scores
+// are at most 2^54 bytes, the logits below 2^63 with their gradients), but the scores eager
+// attention keeps of all layers together can, and a saturated estimate would only say "does not
+// fit" without saying why.
+void overflowRules(const ExperimentConfig& c, std::vector<FieldError>& errors) {
+    using sat::mul;
+    // The scores, the probabilities and a dropout mask per layer, at 4 bytes, the widest.
+    if (hasAttention(c.block) && c.attention == AttentionKind::Eager &&
+        sat::saturated(mul(c.depth, mul(c.batch, c.heads, c.seq, c.seq), 4, 3)))
+        errors.push_back({"seq", {MessageCode::AttentionScoresOverflow, {"seq"}}});
+}
+
+}  // namespace
 
 std::vector<FieldError> validate(const ExperimentConfig& c) {
     std::vector<FieldError> errors;
@@ -17,18 +85,9 @@ std::vector<FieldError> validate(const ExperimentConfig& c) {
     for (const ConfigField& field : configFields())
         if (auto error = rangeError(field, c)) errors.push_back(std::move(*error));
     // The rules across fields.
-    if (c.block == BlockKind::Transformer && c.heads >= 1) {
-        if (c.width % c.heads != 0) {
-            errors.push_back({"heads",
-                              {MessageCode::HeadsMustDivideWidth,
-                               {std::to_string(c.width), std::to_string(c.heads)}}});
-        }
-        if (c.kv_heads >= 1 && c.heads % c.kv_heads != 0) {
-            errors.push_back({"kv-heads",
-                              {MessageCode::KvHeadsMustDivideHeads,
-                               {std::to_string(c.heads), std::to_string(c.kv_heads)}}});
-        }
-    }
+    attentionRules(c, errors);
+    chainEndRules(c, errors);
+    overflowRules(c, errors);
     if (!parseDeviceIndex(c.device)) {
         errors.push_back(
             {"device",
@@ -51,9 +110,40 @@ std::optional<int> parseDeviceIndex(const std::string& device) {
     return static_cast<int>(*index);
 }
 
-std::string toString(BlockKind kind) { return kind == BlockKind::Ffn ? "ffn" : "transformer"; }
+std::string toString(BlockKind kind) {
+    switch (kind) {
+    case BlockKind::Transformer: return "transformer";
+    case BlockKind::Llama: return "llama";
+    case BlockKind::Ffn: break;
+    }
+    return "ffn";
+}
 
-std::string toString(DType dtype) { return dtype == DType::Float32 ? "float32" : "bfloat16"; }
+// Files keep the names they always had for fp32 and bf16, so older files read the same.
+std::string toString(DType dtype) {
+    switch (dtype) {
+    case DType::BFloat16: return "bfloat16";
+    case DType::MixedBFloat16: return "mixed-bf16";
+    case DType::Float32: break;
+    }
+    return "float32";
+}
+
+std::string toString(AttentionKind kind) {
+    switch (kind) {
+    case AttentionKind::MemoryEfficient: return "memory-efficient";
+    case AttentionKind::Sdpa: return "sdpa";
+    case AttentionKind::Eager: break;
+    }
+    return "eager";
+}
+
+std::optional<AttentionKind> parseAttentionKind(const std::string& text) {
+    if (text == "eager") return AttentionKind::Eager;
+    if (text == "memory-efficient") return AttentionKind::MemoryEfficient;
+    if (text == "sdpa") return AttentionKind::Sdpa;
+    return std::nullopt;
+}
 
 std::string toString(Optimizer optimizer) {
     switch (optimizer) {
@@ -67,12 +157,14 @@ std::string toString(Optimizer optimizer) {
 std::optional<BlockKind> parseBlockKind(const std::string& text) {
     if (text == "ffn") return BlockKind::Ffn;
     if (text == "transformer") return BlockKind::Transformer;
+    if (text == "llama") return BlockKind::Llama;
     return std::nullopt;
 }
 
 std::optional<DType> parseDType(const std::string& text) {
     if (text == "float32" || text == "fp32") return DType::Float32;
     if (text == "bfloat16" || text == "bf16") return DType::BFloat16;
+    if (text == "mixed-bf16") return DType::MixedBFloat16;
     return std::nullopt;
 }
 
@@ -106,6 +198,24 @@ std::optional<AllocatorKind> parseAllocatorKind(const std::string& text) {
 }
 
 int bytesPerElement(DType dtype) { return dtype == DType::Float32 ? 4 : 2; }
+
+int parameterBytesPerElement(DType dtype) { return dtype == DType::BFloat16 ? 2 : 4; }
+
+int headDimOf(const ExperimentConfig& c) {
+    if (c.head_dim > 0) return c.head_dim;
+    return c.heads > 0 ? c.width / c.heads : 0;
+}
+
+int kvHeadsOf(const ExperimentConfig& c) { return c.kv_heads > 0 ? c.kv_heads : c.heads; }
+
+int ffnWidthOf(const ExperimentConfig& c) {
+    if (c.ffn_width > 0) return c.ffn_width;
+    if (c.block != BlockKind::Llama) return 4 * c.width;
+    const long long hidden = 2LL * 4 * c.width / 3;  // Llama's reference code, multiple_of 256
+    return static_cast<int>((hidden + 255) / 256 * 256);
+}
+
+bool hasChainEnds(const ExperimentConfig& c) { return c.vocab > 0; }
 
 std::vector<std::string> splitList(const std::string& text, const std::string& field) {
     std::vector<std::string> items;

@@ -24,7 +24,8 @@ public:
         f_.zero_means = "";
         f_.unit = "";
         f_.range_message = MessageCode::FieldOutOfRange;
-        f_.transformer_only = false;
+        f_.applies = nullptr;
+        f_.zero_is_unset = false;
         f_.in_lessons = true;
         f_.changes = changes | kChangesIdentity;  // every field tells one run from another
     }
@@ -64,9 +65,13 @@ public:
         f_.range_message = message;
         return *this;
     }
-    Entry& transformerOnly() {
-        f_.transformer_only = true;
+    Entry& appliesWhen(bool (*applies)(const ExperimentConfig&)) {
+        f_.applies = applies;
         return *this;
+    }
+    Entry& zeroIsUnset(const char* text) {
+        f_.zero_is_unset = true;
+        return zeroMeans(text);
     }
     Entry& notInLessons() {
         f_.in_lessons = false;
@@ -79,12 +84,24 @@ private:
 };
 
 using C = ExperimentConfig;
+
+// Which configs read a field.
+bool attentionBlock(const C& c) { return c.block != BlockKind::Ffn; }
+bool transformerBlock(const C& c) { return c.block == BlockKind::Transformer; }
+bool llamaBlock(const C& c) { return c.block == BlockKind::Llama; }
+bool memoryEfficientAttention(const C& c) {
+    return attentionBlock(c) && c.attention == AttentionKind::MemoryEfficient;
+}
+bool rmsNorms(const C& c) { return llamaBlock(c) || hasChainEnds(c); }
+
 constexpr unsigned kCost = kChangesCost, kWork = kChangesWork, kMachine = kChangesMachine;
 
 std::vector<ConfigField> makeTable() {
     return {
         Entry("block", &C::block, "block", kCost | kWork)
-            .cli("--block", "Block kind: ffn (the seed's block) or transformer")
+            .cli("--block",
+                 "Block kind: ffn (the seed's block), transformer (pre-LN attention and FFN) or "
+                 "llama (RMSNorm, rotary grouped-query attention, SwiGLU MLP)")
             .stored("block", "block"),
         // Not part of the cost key itself: the cost model measures a chain of
         // costMeasurementDepth(config) blocks, which the key holds instead.
@@ -105,29 +122,89 @@ std::vector<ConfigField> makeTable() {
             .stored("batch", "batch")
             .range(limits::batch),
         Entry("heads", &C::heads, "heads", kCost | kWork)
-            .cli("--heads", "Attention heads (transformer)")
+            .cli("--heads", "Attention heads (transformer, llama)")
             .stored("heads", "heads")
             .range(limits::heads)
-            .transformerOnly(),
-        // Grouped-query attention's key/value heads, for the Llama-family block; no block of
-        // today reads it, so it changes no work yet (only the run it names and, to be safe,
-        // the cost key).
-        Entry("kv-heads", &C::kv_heads, "key/value heads", kCost)
+            .appliesWhen(attentionBlock),
+        Entry("kv-heads", &C::kv_heads, "key/value heads", kCost | kWork)
             .cli("--kv-heads",
-                 "Key/value heads of grouped-query attention, for the Llama block (ffn and "
-                 "transformer blocks do not use it); 0 = as many as --heads, else it must "
-                 "divide --heads")
+                 "Key/value heads of grouped-query attention (llama); 0 = as many as --heads, "
+                 "else it must divide --heads")
             .stored("kvHeads", "kv_heads", JsonPresence::UnlessDefault)
             .range(limits::kvHeads)
             .zeroMeans("same as heads")
-            .transformerOnly(),
+            .appliesWhen(llamaBlock),
+        Entry("head-dim", &C::head_dim, "head width", kCost | kWork)
+            .cli("--head-dim", "Width of each attention head (llama); 0 = width / heads")
+            .stored("headDim", "head_dim", JsonPresence::UnlessDefault)
+            .range(limits::headDim)
+            .zeroMeans("width / heads")
+            .appliesWhen(llamaBlock),
+        Entry("ffn-width", &C::ffn_width, "MLP width", kCost | kWork)
+            .cli("--ffn-width",
+                 "Hidden width of the MLP; 0 = 4 x width (ffn, transformer) or Llama's rule, "
+                 "8/3 x width rounded up to a multiple of 256 (llama)")
+            .stored("ffnWidth", "ffn_width", JsonPresence::UnlessDefault)
+            .range(limits::ffnWidth)
+            .zeroMeans("the block's default"),
+        Entry("rope-theta", &C::rope_theta, "rotary base", kCost | kWork)
+            .cli("--rope-theta", "Base of the rotary position embeddings (llama)")
+            .stored("ropeTheta", "rope_theta", JsonPresence::UnlessDefault)
+            .range(limits::ropeThetaMin, limits::ropeThetaMax)
+            .appliesWhen(llamaBlock),
+        Entry("rms-norm-eps", &C::rms_norm_eps, "RMSNorm epsilon", kCost | kWork)
+            .cli("--rms-norm-eps", "Epsilon of the RMSNorms (llama, and the LM head's)")
+            .stored("rmsNormEps", "rms_norm_eps", JsonPresence::UnlessDefault)
+            .range(limits::rmsNormEpsMin, limits::rmsNormEpsMax)
+            .appliesWhen(rmsNorms),
+        Entry("qkv-bias", &C::qkv_bias, "q/k/v bias", kCost | kWork)
+            .cli("--qkv-bias", "Biases on the q, k and v projections, as in Qwen2 (llama)")
+            .stored("qkvBias", "qkv_bias", JsonPresence::UnlessDefault)
+            .appliesWhen(llamaBlock),
         Entry("dropout", &C::dropout, "dropout", kCost | kWork)
             .cli("--dropout", "Attention dropout (transformer)")
             .stored("dropout", "dropout")
             .range(0, limits::dropoutMax)
-            .transformerOnly(),
-        Entry("dtype", &C::dtype, "dtype", kCost | kWork)
-            .cli("--dtype", "float32 or bfloat16")
+            .appliesWhen(transformerBlock),
+        Entry("attention", &C::attention, "attention", kCost | kWork)
+            .cli("--attention",
+                 "How attention is computed (transformer, llama): eager (the S x S scores kept "
+                 "for backward), memory-efficient (query/key chunks with an online softmax, "
+                 "scores recomputed in backward, as FlashAttention) or sdpa (LibTorch's "
+                 "scaled_dot_product_attention, LibTorch 2.0 and later)")
+            .stored("attention", "attention", JsonPresence::UnlessDefault)
+            .appliesWhen(attentionBlock),
+        Entry("attention-chunk", &C::attention_chunk, "attention chunk", kCost | kWork)
+            .cli("--attention-chunk", "Queries and keys per chunk of memory-efficient attention")
+            .stored("attentionChunk", "attention_chunk", JsonPresence::UnlessDefault)
+            .range(limits::attentionChunk)
+            .appliesWhen(memoryEfficientAttention),
+        Entry("vocab", &C::vocab, "vocabulary", kCost | kWork)
+            .cli("--vocab",
+                 "Vocabulary size: a token embedding in front and a final RMSNorm, LM head and "
+                 "cross-entropy at the end; left out, the chain has neither (random activations "
+                 "in, their sum as the loss)")
+            .stored("vocab", "vocab", JsonPresence::UnlessDefault)
+            .range(limits::vocab)
+            .zeroIsUnset("no embedding or LM head"),
+        Entry("tie-embeddings", &C::tie_embeddings, "tied embeddings", kCost | kWork)
+            .cli("--tie-embeddings", "The LM head reuses the embedding's weight (needs --vocab)")
+            .stored("tieEmbeddings", "tie_embeddings", JsonPresence::UnlessDefault)
+            .appliesWhen(hasChainEnds),
+        Entry("loss-chunks", &C::loss_chunks, "loss chunks", kCost | kWork)
+            .cli("--loss-chunks",
+                 "The LM head and loss in this many sequence chunks, each recomputed in "
+                 "backward, so the whole logits never exist at once (needs --vocab)")
+            .stored("lossChunks", "loss_chunks", JsonPresence::UnlessDefault)
+            .range(limits::lossChunks)
+            .appliesWhen(hasChainEnds),
+        // Called precision on the command line and in the app; the results file keeps the key
+        // dtype and the names float32 and bfloat16, so every older file reads as it did.
+        Entry("precision", &C::dtype, "precision", kCost | kWork)
+            .cli("--precision",
+                 "float32 (fp32), bfloat16 (bf16: weights, activations, gradients and optimizer "
+                 "state) or mixed-bf16 (fp32 master weights and optimizer state, bf16 compute "
+                 "under autocast)")
             .stored("dtype", "dtype"),
         Entry("device", &C::device, "device", kCost | kMachine)
             .cli("--device", "cpu, or cuda / cuda:N when LibTorch has CUDA")

@@ -28,6 +28,7 @@ FieldValue toValue(BlockKind v) { return toString(v); }
 FieldValue toValue(DType v) { return toString(v); }
 FieldValue toValue(Optimizer v) { return toString(v); }
 FieldValue toValue(AllocatorKind v) { return toString(v); }
+FieldValue toValue(AttentionKind v) { return toString(v); }
 
 // Sets `out` from `v` when there is one.
 template <typename T, typename V>
@@ -73,6 +74,9 @@ bool fromValue(const FieldValue& value, Optimizer& out) {
 bool fromValue(const FieldValue& value, AllocatorKind& out) {
     return fromChoice(value, out, parseAllocatorKind);
 }
+bool fromValue(const FieldValue& value, AttentionKind& out) {
+    return fromChoice(value, out, parseAttentionKind);
+}
 
 // A limit as the help and the messages write it: "16384", "0.9", "0.001", "16777216".
 std::string limitText(double value) {
@@ -92,7 +96,9 @@ std::optional<double> numberOf(const ConfigField& field, const ExperimentConfig&
 std::string numberText(const ConfigField& field, const ExperimentConfig& config) {
     const FieldValue value = valueOf(field, config);
     if (const auto* i = std::get_if<long long>(&value)) return std::to_string(*i);
-    return formatGeneral(std::get<double>(value));
+    // The shortest text that reads back the same: the comparison tells configs apart by this
+    // text, so 500000.5 and 500000 must not both read "500000".
+    return formatShortest(std::get<double>(value));
 }
 
 }  // namespace
@@ -115,24 +121,30 @@ FieldType typeOf(const ConfigField& field) {
 
 std::vector<std::string> choicesOf(const ConfigField& field) {
     return std::visit(
-        Overloaded{[](BlockKind C::*) {
-                       return std::vector<std::string>{toString(BlockKind::Ffn),
-                                                       toString(BlockKind::Transformer)};
-                   },
-                   [](DType C::*) {
-                       return std::vector<std::string>{toString(DType::Float32),
-                                                       toString(DType::BFloat16)};
-                   },
-                   [](Optimizer C::*) {
-                       return std::vector<std::string>{toString(Optimizer::None),
-                                                       toString(Optimizer::Sgd),
-                                                       toString(Optimizer::Adam)};
-                   },
-                   [](AllocatorKind C::*) {
-                       return std::vector<std::string>{toString(AllocatorKind::Caching),
-                                                       toString(AllocatorKind::System)};
-                   },
-                   [](auto) { return std::vector<std::string>{}; }},
+        Overloaded{
+            [](BlockKind C::*) {
+                return std::vector<std::string>{toString(BlockKind::Ffn),
+                                                toString(BlockKind::Transformer),
+                                                toString(BlockKind::Llama)};
+            },
+            [](DType C::*) {
+                return std::vector<std::string>{toString(DType::Float32), toString(DType::BFloat16),
+                                                toString(DType::MixedBFloat16)};
+            },
+            [](Optimizer C::*) {
+                return std::vector<std::string>{toString(Optimizer::None), toString(Optimizer::Sgd),
+                                                toString(Optimizer::Adam)};
+            },
+            [](AttentionKind C::*) {
+                return std::vector<std::string>{toString(AttentionKind::Eager),
+                                                toString(AttentionKind::MemoryEfficient),
+                                                toString(AttentionKind::Sdpa)};
+            },
+            [](AllocatorKind C::*) {
+                return std::vector<std::string>{toString(AllocatorKind::Caching),
+                                                toString(AllocatorKind::System)};
+            },
+            [](auto) { return std::vector<std::string>{}; }},
         field.member);
 }
 
@@ -186,12 +198,16 @@ std::optional<FieldValue> parseValueText(const ConfigField& field, const std::st
 }
 
 std::string displayText(const ConfigField& field, const ExperimentConfig& config) {
-    if (field.transformer_only && config.block != BlockKind::Transformer) return "-";
+    if (!fieldApplies(field, config)) return "-";
     const FieldType type = typeOf(field);
     if (type == FieldType::Bool) return std::get<bool>(valueOf(field, config)) ? "yes" : "no";
     if (type != FieldType::Int && type != FieldType::Real) return valueText(field, config);
     if (*field.zero_means && numberOf(field, config) == 0.0) return field.zero_means;
     return numberText(field, config) + (*field.unit ? std::string(" ") + field.unit : "");
+}
+
+bool fieldApplies(const ConfigField& field, const ExperimentConfig& config) {
+    return field.applies == nullptr || field.applies(config);
 }
 
 std::string rangeText(const ConfigField& field) {

@@ -20,6 +20,22 @@ const char* messagePattern(MessageCode code) {
         return "device must be cpu: this LibTorch has no usable CUDA (got \"%1\")";
     case MessageCode::DeviceIndexTooHigh:
         return "device must be cuda:0 to cuda:%1 on this machine (got \"%2\")";
+    case MessageCode::HeadDimMustBeEven:
+        return "head-dim must be even: rotary embeddings turn pairs of features (got %1)";
+    case MessageCode::HeadDimNotFormed:
+        return "head-dim: width %1 is not a whole number of heads (%2); give --head-dim";
+    case MessageCode::LossChunksAboveTokens:
+        return "loss-chunks must be at most seq (%1 tokens, got %2)";
+    case MessageCode::NeedsVocab: return "%1 applies to the LM head: give vocab too (got %1 %2)";
+    case MessageCode::AttentionWithoutDropout:
+        return "attention %1 runs without dropout: set dropout to 0 (got %2)";
+    case MessageCode::AttentionScoresOverflow:
+        return "%1 is too large: the scores eager attention keeps of all layers (depth x batch x "
+               "heads x seq x seq) would need more than 2^63 bytes";
+    case MessageCode::SdpaNeedsLibTorch2:
+        return "attention sdpa needs LibTorch 2.0 or later (this one is %1)";
+    case MessageCode::DeviceWithoutBf16:
+        return "precision %1 needs bf16 arithmetic on the device; %2 has none";
     case MessageCode::UnknownStrategy: return "unknown strategy \"%1\" (known: %2)";
     case MessageCode::StrategyTakesNoParameter:
         return "strategy \"%1\" takes no parameter (got \"%2\")";
@@ -31,8 +47,8 @@ const char* messagePattern(MessageCode code) {
     case MessageCode::StrategyParameterOutOfRange:
         return "%1:N needs N between %2 and %3 for depth %4 (got %5)";
     case MessageCode::StrategyNeedsTransformer:
-        return "strategy \"%1\" checkpoints a sub-block of the transformer block; use block "
-               "transformer";
+        return "strategy \"%1\" checkpoints a sub-block of an attention block; use block "
+               "transformer or llama";
     case MessageCode::NoStrategy: return "strategies: give at least one strategy";
     case MessageCode::StrategyListedTwice:
         return "strategies: %1 is listed twice (items %2 and %3)";

@@ -38,6 +38,8 @@ std::optional<Phase> parsePhase(const std::string& text) {
 }
 
 std::string describeWhere(Phase phase, int block) {
+    if (block == kEmbeddingBlock) return toString(phase) + " of the embedding";
+    if (block == kHeadBlock) return toString(phase) + " of the LM head";
     if (block < 0) return toString(phase);
     return toString(phase) + " of block " + std::to_string(block);
 }

@@ -53,8 +53,10 @@ const std::vector<StrategyKindInfo>& strategyKinds() {
         {K::UpTo, "upto", "upto:K", "checkpoint blocks 0..K-1 only (the other half of from:K)",
          true, 10},
         {K::Sqrt, "sqrt", "sqrt", "ceil(sqrt(L)) segments (Chen et al. 2016)", false, 0},
-        {K::Attn, "attn", "attn", "transformer: checkpoint only the attention sub-block", false, 0},
-        {K::FfnOnly, "ffn", "ffn", "transformer: checkpoint only the FFN sub-block", false, 0},
+        {K::Attn, "attn", "attn", "transformer, llama: checkpoint only the attention sub-block",
+         false, 0},
+        {K::FfnOnly, "ffn", "ffn", "transformer, llama: checkpoint only the MLP (FFN) sub-block",
+         false, 0},
         {K::Revolve, "revolve", "revolve:S", "Griewank's binomial schedule with S stored states",
          true, 3},
         {K::SeedBug, "seed-bug", "seed-bug:K",
@@ -137,7 +139,7 @@ void checkStrategy(const Strategy& strategy, int depth, BlockKind block) {
         }
     }
     if ((strategy.kind == StrategyKind::Attn || strategy.kind == StrategyKind::FfnOnly) &&
-        block != BlockKind::Transformer) {
+        block == BlockKind::Ffn) {
         throw StrategyError({MessageCode::StrategyNeedsTransformer, {head}});
     }
 }

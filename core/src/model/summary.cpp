@@ -51,6 +51,7 @@ SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline) {
     row.grad_ok = run.grad_check.passed();
     row.max_abs_diff = run.grad_check.max_abs_diff;
     row.grad_note = run.grad_check.note;
+    row.grad_bitwise = run.grad_check.bitwise_equal;
     row.error = run.error;
     row.out_of_memory = run.out_of_memory;
     if (const auto& a = run.allocator) {

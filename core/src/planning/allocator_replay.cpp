@@ -35,13 +35,15 @@ bool liveAt(const std::vector<bool>& live, int n, int from = 0) {
 
 }  // namespace
 
-bool consistentScript(const AllocationScript& script) {
+bool consistentScript(const AllocationScript& script, bool inputGradient) {
     std::vector<bool> live;
     if (script.empty() || !follow(script.forward, live) || !liveAt(live, script.output))
         return false;
     const int forwardAllocations = static_cast<int>(live.size());
     live[script.output] = false;  // the consumer frees it, not this backward
-    if (!follow(script.backward, live) || !liveAt(live, script.input_grad, forwardAllocations))
+    if (!follow(script.backward, live)) return false;
+    if (inputGradient ? !liveAt(live, script.input_grad, forwardAllocations)
+                      : script.input_grad != -1)
         return false;
     std::vector<bool> nograd, optimizer;
     return follow(script.nograd, nograd) && liveAt(nograd, script.nograd_output) &&
@@ -49,19 +51,31 @@ bool consistentScript(const AllocationScript& script) {
 }
 
 AllocatorReplay::AllocatorReplay(const CostModel& model) : m_(model) {
-    for (const UnitCost& c : m_.units) scripted_.push_back(consistentScript(c.allocations));
+    if (m_.first) units_.push_back(&*m_.first);
+    for (const UnitCost& c : m_.units) units_.push_back(&c);
+    if (m_.last) units_.push_back(&*m_.last);
+    for (const UnitCost* c : units_)
+        scripted_.push_back(consistentScript(c->allocations, !(m_.first && c == &*m_.first)));
+}
+
+std::size_t AllocatorReplay::indexOf(int unit) const {
+    if (unit == kEmbedding) return 0;
+    if (unit == kHead) return units_.size() - 1;
+    return static_cast<std::size_t>(unit) + (m_.first ? 1 : 0);
 }
 
 std::int64_t AllocatorReplay::placeBaseline() {
     std::int64_t bytes = 0;
-    for (const UnitCost& c : m_.units) {
-        forEachParameter(c, [&](std::int64_t p) {
+    for (const UnitCost* c : units_) {
+        forEachParameter(*c, [&](std::int64_t p) {
             place(p);
             bytes += p;
         });
     }
-    place(m_.units.front().output_bytes);  // the input has a unit's output's shape
-    return bytes + m_.units.front().output_bytes;
+    // Without ends the input has a unit's output's shape.
+    const std::int64_t input = m_.input_bytes > 0 ? m_.input_bytes : m_.units.front().output_bytes;
+    place(input);
+    return bytes + input;
 }
 
 void AllocatorReplay::run(const std::vector<AllocationStep>& steps, std::vector<Block>& handles) {
@@ -74,7 +88,7 @@ void AllocatorReplay::run(const std::vector<AllocationStep>& steps, std::vector<
 }
 
 AllocatorReplay::Kept AllocatorReplay::forward(int unit) {
-    const UnitCost& c = m_.units[unit];
+    const UnitCost& c = cost(unit);
     Kept kept;
     if (scripted(unit)) {
         run(c.allocations.forward, kept.rest);
@@ -89,7 +103,7 @@ AllocatorReplay::Kept AllocatorReplay::forward(int unit) {
 }
 
 AllocatorReplay::Block AllocatorReplay::nogradForward(int unit) {
-    const UnitCost& c = m_.units[unit];
+    const UnitCost& c = cost(unit);
     if (!scripted(unit)) {
         transient(nogradPeakOf(c));
         return place(c.output_bytes);
@@ -102,19 +116,38 @@ AllocatorReplay::Block AllocatorReplay::nogradForward(int unit) {
     return output;
 }
 
-AllocatorReplay::Block AllocatorReplay::backward(int unit, Kept& kept) {
-    const UnitCost& c = m_.units[unit];
-    if (!scripted(unit)) {
-        transient(backwardPeakOf(c));
-        for (Block& b : kept.rest) free(b);
+AllocatorReplay::Block AllocatorReplay::aggregateBackward(int unit, Kept& kept) {
+    const UnitCost& c = cost(unit);
+    const std::int64_t chainOutput = m_.units.back().output_bytes;
+    transient(unit == kHead        ? headBackwardPeakOf(c, chainOutput)
+              : unit == kEmbedding ? embeddingBackwardPeakOf(c)
+                                   : backwardPeakOf(c));
+    for (Block& b : kept.rest) free(b);
+    std::int64_t listed = 0;
+    forEachParameter(c, [&](std::int64_t p) { listed += p; });
+    if (listed == c.param_grad_bytes)
         forEachParameter(c, [&](std::int64_t p) { stepEnd_.push_back(place(p)); });
-        return place(c.output_bytes);  // the gradient of its input, its output's shape
+    else  // the head's with tied embeddings: the shared weight's gradient too
+        stepEnd_.push_back(place(c.param_grad_bytes));
+    if (unit == kEmbedding) return {};
+    if (unit == kHead) {
+        stepEnd_.push_back(place(c.output_bytes));  // the loss's gradient
+        return place(chainOutput);
     }
+    return place(c.output_bytes);  // the gradient of its input, its output's shape
+}
+
+AllocatorReplay::Block AllocatorReplay::backward(int unit, Kept& kept) {
+    const UnitCost& c = cost(unit);
+    if (!scripted(unit)) return aggregateBackward(unit, kept);
     std::vector<Block>& handles = kept.rest;
     const std::size_t forwardAllocations = handles.size();
     run(c.allocations.backward, handles);
-    const Block inputGrad = handles[c.allocations.input_grad];
-    handles[c.allocations.input_grad] = {};
+    Block inputGrad;
+    if (c.allocations.input_grad >= 0) {
+        inputGrad = handles[c.allocations.input_grad];
+        handles[c.allocations.input_grad] = {};
+    }
     for (std::size_t n = 0; n < handles.size(); ++n) {
         if (n < forwardAllocations)
             free(handles[n]);  // kept by the forward, gone with the unit's graph
@@ -128,16 +161,16 @@ AllocatorReplay::Block AllocatorReplay::backward(int unit, Kept& kept) {
 void AllocatorReplay::optimizer(bool createState) {
     std::int64_t peak = 0;
     bool allScripted = true;
-    for (std::size_t u = 0; u < m_.units.size(); ++u) {
+    for (std::size_t u = 0; u < units_.size(); ++u) {
         if (createState)
-            for (std::int64_t t : m_.units[u].optimizer_state_tensors) place(t);
-        peak = std::max(peak, m_.units[u].optimizer_peak);
+            for (std::int64_t t : units_[u]->optimizer_state_tensors) place(t);
+        peak = std::max(peak, units_[u]->optimizer_peak);
         allScripted = allScripted && scripted_[u];
     }
     if (!allScripted) return transient(peak);
-    for (const UnitCost& c : m_.units) {
+    for (const UnitCost* c : units_) {
         std::vector<Block> handles;
-        run(c.allocations.optimizer, handles);
+        run(c->allocations.optimizer, handles);
         for (Block& b : handles) free(b);
     }
 }

@@ -25,13 +25,18 @@ public:
 
     explicit AllocatorReplay(const CostModel& model);
 
-    // Every unit's parameters, then the input. Returns their bytes.
+    // Every unit's parameters (the embedding's first, the head's last), then the input.
+    // Returns their bytes.
     std::int64_t placeBaseline();
+    // Units are the chain's by number; kEmbedding and kHead name the chain's ends.
+    static constexpr int kEmbedding = -1;
+    static constexpr int kHead = -2;
     Kept forward(int unit);
     // A forward without grad; returns its output.
     Block nogradForward(int unit);
     // A unit's backward: frees what its forward kept (its output excepted: its consumer frees
-    // it), leaves its parameters' gradients until endStep() and returns its input's gradient.
+    // it), leaves its parameters' gradients until endStep() and returns its input's gradient
+    // (none for the embedding; the head's other gradient, the loss's, stays until endStep()).
     Block backward(int unit, Kept& kept);
     // The optimizer's step: with `createState` first the state its first step creates, which
     // stays; then its temporaries.
@@ -51,11 +56,16 @@ public:
     std::int64_t reservedPeak() const { return allocator_.peakReserved(); }
 
 private:
-    bool scripted(int unit) const { return scripted_[static_cast<std::size_t>(unit)]; }
+    // Units in the order of the model's parameters: the embedding, the chain, the head.
+    std::size_t indexOf(int unit) const;
+    const UnitCost& cost(int unit) const { return *units_[indexOf(unit)]; }
+    bool scripted(int unit) const { return scripted_[indexOf(unit)]; }
     // Runs `steps`: handles[n] is the block of the script's allocation number n.
     void run(const std::vector<AllocationStep>& steps, std::vector<Block>& handles);
+    Block aggregateBackward(int unit, Kept& kept);
 
     const CostModel& m_;
+    std::vector<const UnitCost*> units_;
     std::vector<bool> scripted_;  // per unit: its script is present and consistent
     CachingAllocatorModel allocator_;
     std::vector<Block> stepEnd_;
@@ -63,6 +73,8 @@ private:
 
 // Whether a script can be replayed: every number it names is an allocation made before and
 // still allocated, and its output, input gradient and no-grad output are left allocated.
-bool consistentScript(const AllocationScript& script);
+// `inputGradient` false: the unit's input has no gradient (the embedding's token ids), so its
+// input_grad is -1.
+bool consistentScript(const AllocationScript& script, bool inputGradient = true);
 
 }  // namespace ckptlab::detail

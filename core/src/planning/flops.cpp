@@ -9,26 +9,54 @@
 
 namespace ckptlab {
 
+namespace {
+
+// Matmul FLOPs of `tokens` rows through Linear(in → out): 2 per multiply-add.
+double linearFlops(double tokens, double in, double out) { return 2 * tokens * in * out; }
+
+// The MLP: up and down (ffn, transformer), gate, up and down (llama), hidden ffnWidthOf.
+double mlpFlops(const ExperimentConfig& c) {
+    const double tokens = double(c.batch) * c.seq;
+    const int matrices = c.block == BlockKind::Llama ? 3 : 2;
+    return matrices * linearFlops(tokens, c.width, ffnWidthOf(c));
+}
+
+// Q·Kᵀ and P·V per batch and query head, [S, Dh]·[Dh, S] and [S, S]·[S, Dh], over the full
+// S × S even when causal: the eager path computes the masked half too.
+double scoreFlops(const ExperimentConfig& c, double queryWidth) {
+    return 2 * (2.0 * c.batch * c.seq * c.seq * queryWidth);
+}
+
+// The query heads' total width: d for the transformer, heads × head width for llama.
+double attentionQueryWidth(const ExperimentConfig& c) {
+    return c.block == BlockKind::Llama ? double(c.heads) * headDimOf(c) : double(c.width);
+}
+
+double attentionFlops(const ExperimentConfig& c) {
+    const double tokens = double(c.batch) * c.seq, d = c.width;
+    if (c.block != BlockKind::Llama)  // qkv d→3d, the heads splitting d, proj d→d
+        return linearFlops(tokens, d, 3 * d) + scoreFlops(c, d) + linearFlops(tokens, d, d);
+    // Grouped-query: k and v are kv heads wide, the scores still one per query head.
+    const double q = double(c.heads) * headDimOf(c), kv = double(kvHeadsOf(c)) * headDimOf(c);
+    return linearFlops(tokens, d, q) + 2 * linearFlops(tokens, d, kv) + scoreFlops(c, q) +
+           linearFlops(tokens, q, d);
+}
+
+}  // namespace
+
+double headForwardFlops(const ExperimentConfig& config) {
+    if (!hasChainEnds(config)) return 0;
+    return linearFlops(double(config.batch) * config.seq, config.width, config.vocab);
+}
+
 double unitForwardFlops(const ExperimentConfig& config, int part) {
-    const double b = config.batch, s = config.seq, d = config.width;
-    const double tokens = b * s;
-    const double ffn = 2 * tokens * d * (4 * d) + 2 * tokens * (4 * d) * d;
-    if (config.block == BlockKind::Ffn) {
-        if (part != 0)
-            throw std::invalid_argument("an ffn block has one part (got " + std::to_string(part) +
-                                        ")");
-        return ffn;
-    }
-    if (part == 1) return ffn;
-    if (part != 0)
-        throw std::invalid_argument("a transformer block has parts 0 and 1 (got " +
+    const int parts = unitsPerBlockOf(config.block);
+    if (part < 0 || part >= parts)
+        throw std::invalid_argument("a " + toString(config.block) + " block has " +
+                                    (parts == 1 ? "one part" : "parts 0 and 1") + " (got " +
                                     std::to_string(part) + ")");
-    const double qkv = 2 * tokens * d * (3 * d);
-    // Per batch and head: [S, Dh]·[Dh, S] and [S, S]·[S, Dh]; heads·Dh = d.
-    const double scores = 2 * b * s * s * d;
-    const double context = 2 * b * s * s * d;
-    const double projection = 2 * tokens * d * d;
-    return qkv + scores + context + projection;
+    if (config.block == BlockKind::Ffn || part == 1) return mlpFlops(config);
+    return attentionFlops(config);
 }
 
 double blockForwardFlops(const ExperimentConfig& config) {
@@ -46,11 +74,22 @@ StepFlops stepFlops(const ExperimentConfig& config, const std::vector<int>& forw
                                     " (one per unit), got " + std::to_string(forwardCounts.size()));
     StepFlops flops;
     for (std::size_t u = 0; u < units; ++u) {
-        const double once = unitForwardFlops(config, static_cast<int>(u % parts));
+        const int part = static_cast<int>(u % parts);
+        const double once = unitForwardFlops(config, part);
         const int runs = forwardCounts.empty() ? 1 : forwardCounts[u];
         flops.forward += once;
         if (runs > 1) flops.recompute += (runs - 1) * once;
         flops.backward += 2 * once;
+        // Memory-efficient attention's backward computes each chunk pair's scores again.
+        const bool attention = config.block != BlockKind::Ffn && part == 0;
+        if (attention && config.attention == AttentionKind::MemoryEfficient)
+            flops.recompute += runs * scoreFlops(config, attentionQueryWidth(config)) / 2;
+    }
+    if (hasChainEnds(config)) {
+        const double head = headForwardFlops(config);
+        flops.forward += head;
+        if (config.loss_chunks > 1) flops.recompute += head;  // each chunk runs again in backward
+        flops.backward += 2 * head;
     }
     return flops;
 }

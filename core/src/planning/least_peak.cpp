@@ -56,13 +56,16 @@ private:
     PeakChoice solve(int i, int j, bool body) {
         PeakChoice result;
         const UnitCost& c = memory_.unit(i);
+        const std::int64_t extra = memory_.recomputeForwardExtra(body);
         {  // Unit i with grad, then the rest, then unit i's backward.
-            std::int64_t peak = forwardPeakOf(c);
+            std::int64_t peak = forwardPeakOf(c) + extra;
             double time = c.forward_ms + backwardMsOf(c, body);
             if (i + 1 < j) {
                 const PeakChoice& rest = best(i + 1, j, body);
                 peak = std::max(peak, c.kept_bytes + rest.peak);
                 time += rest.time;
+            } else {
+                peak = std::max(peak, c.kept_bytes + memory_.tailPeak(body));
             }
             peak = std::max(peak, memory_.levelAtPlainBackward(i, j, body) + backwardPeakOf(c));
             result = {peak, time, -1};
@@ -72,7 +75,7 @@ private:
         std::int64_t nogradPeak = 0;
         double nogradMs = 0;
         for (int k = i + 1; k <= j && !(body && k == j); ++k) {
-            nogradPeak = std::max(nogradPeak, memory_.nogradPeakIn(i, k - 1));
+            nogradPeak = std::max(nogradPeak, memory_.nogradPeakIn(i, k - 1) + extra);
             nogradMs += memory_.unit(k - 1).nograd_ms;
             std::int64_t peak = nogradPeak;
             double time = nogradMs;
@@ -80,6 +83,8 @@ private:
                 const PeakChoice& rest = best(k, j, body);
                 peak = std::max(peak, memory_.keptByCheckpoint(k) + rest.peak);
                 time += rest.time;
+            } else {
+                peak = std::max(peak, memory_.keptByCheckpoint(k) + memory_.tailPeak(body));
             }
             const PeakChoice& recompute = best(i, k, true);
             peak = std::max(peak, memory_.levelAtCheckpointBackward(k, j, body) + recompute.peak);

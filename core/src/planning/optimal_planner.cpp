@@ -69,9 +69,13 @@ private:
         Choice best;
         const UnitCost& c = memory_.unit(i);
         // Unit i with grad, then the rest, then unit i's backward.
-        if (up(forwardPeakOf(c)) <= m) {
+        const std::int64_t extra = memory_.recomputeForwardExtra(body);
+        if (up(forwardPeakOf(c) + extra) <= m) {
             double rest = 0;
-            if (i + 1 < j) rest = this->best(i + 1, j, m - up(c.kept_bytes), body).time;
+            if (i + 1 < j)
+                rest = this->best(i + 1, j, m - up(c.kept_bytes), body).time;
+            else if (up(c.kept_bytes) + up(memory_.tailPeak(body)) > m)
+                rest = kInfinite;  // the head's forward and backward do not fit above it
             const std::int64_t level = up(memory_.levelAtPlainBackward(i, j, body));
             if (rest < kInfinite && level + up(backwardPeakOf(c)) <= m)
                 best = {c.forward_ms + rest + backwardMsOf(c, body), -1};
@@ -82,13 +86,15 @@ private:
         std::int64_t nogradPeak = 0;
         double nogradMs = 0;
         for (int k = i + 1; k <= j && !(body && k == j); ++k) {
-            nogradPeak = std::max(nogradPeak, up(memory_.nogradPeakIn(i, k - 1)));
+            nogradPeak = std::max(nogradPeak, up(memory_.nogradPeakIn(i, k - 1) + extra));
             nogradMs += memory_.unit(k - 1).nograd_ms;
             if (nogradPeak > m) break;  // longer segments only run more without grad
             double rest = 0;
             if (k < j) {
                 rest = this->best(k, j, m - up(memory_.keptByCheckpoint(k)), body).time;
                 if (rest == kInfinite) continue;
+            } else if (up(memory_.keptByCheckpoint(k)) + up(memory_.tailPeak(body)) > m) {
+                continue;  // the head's forward and backward do not fit above it
             }
             const double recompute =
                 this->best(i, k, m - up(memory_.levelAtCheckpointBackward(k, j, body)), true).time;
@@ -169,16 +175,17 @@ bool OptimalPlanner::tryPlan(std::int64_t budget, PlannedSchedule* out) const {
     const std::int64_t quantum = std::max<std::int64_t>(1, budget / quanta_);
     Dp dp(model_, quantum);
     const int n = static_cast<int>(model_.units.size());
-    const std::int64_t m = budget / quantum;
-    const bool dpFits =
-        ChainMemory(model_).endOfStepPeak() <= budget && dp.best(0, n, m, false).time < kInfinite;
+    // Above where the chain starts (after the embedding's forward, with ends).
+    const std::int64_t chainBudget = budget / quantum - dp.up(ChainMemory(model_).chainStart());
+    const bool dpFits = ChainMemory(model_).fixedPeak() <= budget &&
+                        dp.best(0, n, chainBudget, false).time < kInfinite;
     if (!dpFits && !candidate) return false;
     if (out) {
         PlannedSchedule planned = candidate ? *candidate : PlannedSchedule{};
         if (dpFits) {
             Plan plan;
             plan.unitLevel = true;
-            plan.segments = dp.build(0, n, m, false);
+            plan.segments = dp.build(0, n, chainBudget, false);
             const Prediction p = predict(model_, plan);
             if (!candidate || p.step_ms < candidate->prediction.step_ms) planned = {plan, p};
         }
@@ -200,7 +207,9 @@ PlannedSchedule OptimalPlanner::plan(std::int64_t budget) const {
 
 std::int64_t OptimalPlanner::roundingSlack(std::int64_t budget) const {
     const std::int64_t quantum = std::max<std::int64_t>(1, budget / quanta_);
-    return (static_cast<std::int64_t>(model_.units.size()) + 4) * quantum;
+    // The chain's ends add two rounded terms: where the chain starts and the head's peak.
+    const std::int64_t ends = (model_.first ? 1 : 0) + (model_.last ? 1 : 0);
+    return (static_cast<std::int64_t>(model_.units.size()) + 4 + ends) * quantum;
 }
 
 std::int64_t OptimalPlanner::minimumPeak() const { return floor_; }

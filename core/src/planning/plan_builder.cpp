@@ -83,7 +83,8 @@ std::vector<Segment> scaled(const std::vector<Segment>& segments, int units) {
 
 }  // namespace
 
-int unitsPerBlockOf(BlockKind block) { return block == BlockKind::Transformer ? 2 : 1; }
+// Attention blocks are two units (attention, MLP), the ffn block one.
+int unitsPerBlockOf(BlockKind block) { return block == BlockKind::Ffn ? 1 : 2; }
 
 Plan toUnitLevel(const Plan& plan, int unitsPerBlock) {
     if (plan.unitLevel) return plan;

@@ -7,9 +7,19 @@
 //   (engine/gradient_handover.h);
 // - a checkpoint frees its RNG state at the end of its backward;
 // - the output of item k of a sequence is freed when item k+1's backward ends (the consumer
-//   releases its saved input); the last item's output lives until its context ends;
+//   releases its saved input); the last item's output lives until its context ends. A unit
+//   that does not keep its input (UnitCost::keeps_input) frees it when its forward is done, or
+//   the first unit of a run of plain units when the run's forward is done (the engine's
+//   segment loop holds its input until then); a sequence's own input is its caller's;
 // - every unit's backward allocates its parameters' gradients and its input's gradient, frees
 //   its saved tensors and the gradient it received (unless a checkpoint still holds it).
+// - with the chain's ends (CostModel::first, last), the embedding runs before the chain and its
+//   output, the chain's input, is freed by the chain's first item's backward; the head runs
+//   after it (its forward is the forward's end: the step's forward returns the loss), and the
+//   chain's output is its saved input, freed when its backward ends; its backward starts from
+//   the loss and hands the gradient of the chain's output to the chain's last item, which
+//   frees it; the embedding's backward frees the chain's input gradient; the loss's gradient
+//   lives until the whole backward ends, the loss until the step's end;
 // With ReplayAllocator::Yes every event is also placed in a model of CUDA's caching allocator
 // (allocator_replay.h); its reserved bytes at the end of the step are the prediction's reserved
 // peak.
@@ -59,8 +69,9 @@ private:
     struct Item {
         const Segment* segment;  // a checkpoint, or a single plain unit when `unit` >= 0
         int unit = -1;
-        bool recomputed = false;  // its forward ran in a recompute, just before its backward
-        int placed = -1;          // with the allocator: its index in placed_
+        bool recomputed = false;   // its forward ran in a recompute, just before its backward
+        int placed = -1;           // with the allocator: its index in placed_
+        bool outputFreed = false;  // in forward, by a consumer that does not keep its input
     };
     // In the allocator, what an item's forward left: its output and what else it keeps, and a
     // checkpoint's RNG state.
@@ -83,42 +94,122 @@ private:
         if (allocator_) allocator_->free(block);
     }
 
+    // Every unit's, the ends' included.
+    template <class F>
+    void forEachUnit(F f) const {
+        if (m_.first) f(*m_.first);
+        for (const auto& c : m_.units) f(c);
+        if (m_.last) f(*m_.last);
+    }
+
     // Parameters, input and optimizer state.
     std::int64_t baselineBytes() const {
-        std::int64_t bytes = m_.units.front().output_bytes;  // the input: an output's shape
-        for (const auto& c : m_.units) {
+        // Without ends the input has an output's shape.
+        std::int64_t bytes = m_.input_bytes > 0 ? m_.input_bytes : m_.units.front().output_bytes;
+        forEachUnit([&](const UnitCost& c) {
             bytes += c.parameter_tensors.empty() ? c.param_grad_bytes : 0;
             for (std::int64_t t : c.parameter_tensors) bytes += t;
             for (std::int64_t t : c.optimizer_state_tensors) bytes += t;
-        }
+        });
         return bytes;
+    }
+
+    // The embedding's forward: what it leaves, its output the chain's input.
+    Placed forwardEmbedding() {
+        const UnitCost& c = *m_.first;
+        touch(forwardPeakOf(c));
+        alloc(c.kept_bytes);
+        spend(c.forward_ms, false);
+        return {
+            allocator_ ? allocator_->forward(AllocatorReplay::kEmbedding) : AllocatorReplay::Kept{},
+            {}};
+    }
+
+    // The head's forward: the loss, which the step holds, and what its backward needs.
+    AllocatorReplay::Kept forwardHead() {
+        const UnitCost& c = *m_.last;
+        touch(forwardPeakOf(c));
+        alloc(c.kept_bytes);
+        spend(c.forward_ms, false);
+        if (!allocator_) return {};
+        AllocatorReplay::Kept kept = allocator_->forward(AllocatorReplay::kHead);
+        allocator_->holdUntilStepEnds(kept.output);
+        return kept;
+    }
+
+    // The head's backward, from the loss: it frees its saved input, the chain's output
+    // (`chainOutput`, in the allocator), and returns the gradient of the chain's output, for
+    // the chain's last item to free.
+    Block backwardHead(AllocatorReplay::Kept& kept, Block& chainOutput) {
+        const UnitCost& c = *m_.last;
+        const std::int64_t outputBytes = m_.units.back().output_bytes;
+        touch(headBackwardPeakOf(c, outputBytes));
+        release(c.kept_bytes - c.output_bytes);  // the loss stays with the step
+        alloc(c.param_grad_bytes);
+        alloc(outputBytes);     // the gradient of the chain's output
+        alloc(c.output_bytes);  // the loss's gradient, until the backward ends
+        release(outputBytes);   // the chain's output, its saved input
+        spend(c.backward_ms, false);
+        if (!allocator_) return {};
+        const Block grad = allocator_->backward(AllocatorReplay::kHead, kept);
+        allocator_->free(chainOutput);
+        return grad;
+    }
+
+    // The embedding's backward: its parameters' gradients (added in place into the head's
+    // with tied embeddings); it frees the chain's input gradient and leaves none of its own.
+    void backwardEmbedding(Placed& embedding, Block inputGrad) {
+        const UnitCost& c = *m_.first;
+        touch(embeddingBackwardPeakOf(c));
+        release(c.kept_bytes - c.output_bytes);
+        alloc(c.param_grad_bytes);
+        release(m_.units.front().output_bytes);
+        spend(c.backward_ms, false);
+        if (!allocator_) return;
+        allocator_->backward(AllocatorReplay::kEmbedding, embedding.kept);
+        free(inputGrad);
     }
 
     // One step: forward, backward and the optimizer's temporaries, in the allocator with
     // `createOptimizerState` after the optimizer's state, which stays. Returns the bytes
     // allocated when forward ends.
     std::int64_t step(const Plan& units, bool createOptimizerState) {
+        std::optional<Placed> embedding;
+        if (m_.first) embedding = forwardEmbedding();
         auto items = forwardSequence(units.segments, false);
+        AllocatorReplay::Kept head;
+        if (m_.last) head = forwardHead();
         const std::int64_t activations = mem_;
-        if (allocator_) {
+        Block outputGrad;
+        if (m_.last) {
+            outputGrad = backwardHead(head, outputBlock(items.back()));
+        } else if (allocator_) {
             // The loss and its gradient, one element each (the count leaves them out), live
             // until the step ends.
             allocator_->holdUntilStepEnds(allocator_->place(1));
             allocator_->holdUntilStepEnds(allocator_->place(1));
         }
-        const Block inputGrad = backwardSequence(items, {}, /*incomingGradBytes=*/0,
-                                                 /*holdIncoming=*/true);
+        const std::int64_t outputGradBytes = m_.last ? m_.units.back().output_bytes : 0;
+        const Block inputGrad = backwardSequence(items, outputGrad, outputGradBytes,
+                                                 /*holdIncoming=*/!m_.last);
+        if (embedding) {
+            // The chain's first item released its saved input, the embedding's output.
+            release(m_.first->output_bytes);
+            if (allocator_) allocator_->free(embedding->kept.output);
+            backwardEmbedding(*embedding, inputGrad);
+        }
+        if (m_.last) release(m_.last->output_bytes);  // the loss's gradient: backward ended
         std::int64_t optimizerPeak = 0;
         double optimizerMs = 0;
-        for (const auto& u : m_.units) {
+        forEachUnit([&](const UnitCost& u) {
             optimizerMs += u.optimizer_ms;
             optimizerPeak = std::max(optimizerPeak, u.optimizer_peak);
-        }
+        });
         touch(optimizerPeak);
         time_ += optimizerMs;
         if (allocator_) {
-            allocator_->holdUntilStepEnds(inputGrad);
-            allocator_->holdUntilStepEnds(outputBlock(items.back()));  // the chain's output
+            if (!embedding) allocator_->holdUntilStepEnds(inputGrad);
+            if (!m_.last) allocator_->holdUntilStepEnds(outputBlock(items.back()));  // the output
             allocator_->optimizer(createOptimizerState);
         }
         return activations;
@@ -143,6 +234,7 @@ private:
                 auto inner = forwardSequence(s.inner, recompute);
                 items.insert(items.end(), inner.begin(), inner.end());
             } else {
+                const std::size_t before = items.size();  // the item whose output is the input
                 for (int u = s.begin; u < s.end; ++u) {
                     const auto& c = m_.units[u];
                     touch(forwardPeakOf(c));
@@ -153,10 +245,19 @@ private:
                         placed_.push_back({allocator_->forward(u), {}});
                     }
                     spend(c.forward_ms, recompute);
+                    if (u > s.begin && !c.keeps_input) freeOutput(items[items.size() - 2]);
                 }
+                if (before > 0 && !m_.units[s.begin].keeps_input) freeOutput(items[before - 1]);
             }
         }
         return items;
+    }
+
+    // An item's output that its consumer's forward let go (the consumer does not keep it).
+    void freeOutput(Item& item) {
+        release(outputOf(item));
+        if (allocator_) allocator_->free(outputBlock(item));
+        item.outputFreed = true;
     }
 
     // A checkpoint's body without grad: inner checkpoints are plain runs here. Returns, in the
@@ -197,7 +298,7 @@ private:
             gradBytes = first > 0 ? m_.units[first - 1].output_bytes : m_.units[first].output_bytes;
             held = false;
             // This item's backward released its saved input: the previous item's output.
-            if (k > 0) {
+            if (k > 0 && !items[k - 1].outputFreed) {
                 release(outputOf(items[k - 1]));
                 if (allocator_) allocator_->free(outputBlock(items[k - 1]));
             }
@@ -233,10 +334,12 @@ private:
         // Recompute with grad, nested checkpoints included, then differentiate it.
         std::vector<Segment> body = s.inner;
         if (body.empty()) body.push_back({s.begin, s.end, false, {}});
-        // The generator's state when the recompute starts, to go on from afterwards: only in
-        // the allocator (the counted peak leaves these few KiB out).
+        // The generator's state when the recompute starts, to go on from afterwards: alive
+        // while the recompute's forward runs.
         Block resume = allocator_ ? allocator_->place(m_.checkpoint_bytes) : Block{};
+        alloc(m_.checkpoint_bytes);
         auto items = forwardSequence(body, true);
+        release(m_.checkpoint_bytes);
         free(resume);
         // The recomputed output is dropped before its backward starts: only its graph node
         // is needed (the engine's checkpoint, like PyTorch's non-reentrant one). The incoming

@@ -47,7 +47,7 @@ bool sameModel(const ExperimentConfig& a, const ExperimentConfig& b) {
         const std::string key = field.key;
         if (key == "allocator") continue;
         if (!(field.changes & kChangesWork) && key != "seed" && key != "memory-limit") continue;
-        if (field.transformer_only && a.block != BlockKind::Transformer) continue;
+        if (!fieldApplies(field, a)) continue;
         if (valueOf(field, a) != valueOf(field, b)) return false;  // block first: a's is b's
     }
     return true;
