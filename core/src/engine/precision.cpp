@@ -1,3 +1,11 @@
+// at::RecordFunction has a member only where NDEBUG is undefined (ATen/record_function.h), and
+// LibTorch's libraries are built with NDEBUG: a debug or sanitizer build of this file would read
+// the callbacks' RecordFunction (its name, its inputs) at the wrong offsets. So this file always
+// sees the layout the library has (core/CMakeLists.txt also keeps the precompiled header out).
+#ifndef NDEBUG
+#define NDEBUG
+#endif
+
 #include "engine/precision.h"
 
 #include <ATen/autocast_mode.h>

@@ -140,7 +140,8 @@ private:
     // The head's backward, from the loss: it frees its saved input, the chain's output
     // (`chainOutput`, in the allocator), and returns the gradient of the chain's output, for
     // the chain's last item to free.
-    Block backwardHead(AllocatorReplay::Kept& kept, Block& chainOutput) {
+    // `chainOutput` is the chain's output block, null without the allocator's replay.
+    Block backwardHead(AllocatorReplay::Kept& kept, Block* chainOutput) {
         const UnitCost& c = *m_.last;
         const std::int64_t outputBytes = m_.units.back().output_bytes;
         touch(headBackwardPeakOf(c, outputBytes));
@@ -152,7 +153,7 @@ private:
         spend(c.backward_ms, false);
         if (!allocator_) return {};
         const Block grad = allocator_->backward(AllocatorReplay::kHead, kept);
-        allocator_->free(chainOutput);
+        allocator_->free(*chainOutput);
         return grad;
     }
 
@@ -182,7 +183,8 @@ private:
         const std::int64_t activations = mem_;
         Block outputGrad;
         if (m_.last) {
-            outputGrad = backwardHead(head, outputBlock(items.back()));
+            // Without the replay nothing was placed, so there is no block to name.
+            outputGrad = backwardHead(head, allocator_ ? &outputBlock(items.back()) : nullptr);
         } else if (allocator_) {
             // The loss and its gradient, one element each (the count leaves them out), live
             // until the step ends.
