@@ -43,6 +43,22 @@ constexpr int kKeptChainBlocks = 4;
 // Inputs and output gradients of the measurement, from a generator of its own (generators.h).
 constexpr std::uint64_t kProbeSeedOffset = 2;
 
+// Hidden states (B, S, d) in the config's stored dtype, drawn in turn from the probes' own
+// generator: every probe starts it afresh, so each sees the same input and output gradient.
+class HiddenDraws {
+public:
+    HiddenDraws(const ExperimentConfig& config, const torch::Device& device)
+        : shape_{config.batch, config.seq, config.width},
+          options_(torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device)),
+          generator_(engine::makeGenerator(device, config.seed + kProbeSeedOffset)) {}
+    torch::Tensor next() { return engine::randn(shape_, generator_, options_); }
+
+private:
+    std::vector<std::int64_t> shape_;
+    torch::TensorOptions options_;
+    at::Generator generator_;
+};
+
 // How much longer a block's backward takes when its activations were kept since a forward
 // through the whole chain than right after its own forward: the ratio of the medians of the
 // two, taken in the same rounds (so a slow period of the machine hits both). Gradients are set
@@ -56,14 +72,9 @@ double measureKeptRatio(const ExperimentConfig& config, const torch::Device& dev
     chainConfig.depth = std::min(config.depth, kKeptChainBlocks);
     if (chainConfig.depth < 2) return 1.0;
     engine::Model chain = engine::buildModel(chainConfig, device);
-    const auto options =
-        torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
-    at::Generator generator = engine::makeGenerator(device, config.seed + kProbeSeedOffset);
-    torch::Tensor input =
-        engine::randn({config.batch, config.seq, config.width}, generator, options)
-            .requires_grad_();
-    torch::Tensor gradOut =
-        engine::randn({config.batch, config.seq, config.width}, generator, options);
+    HiddenDraws draws(config, device);
+    torch::Tensor input = draws.next().requires_grad_();
+    torch::Tensor gradOut = draws.next();
     auto clearGrads = [&] {
         input.mutable_grad().reset();
         for (auto& p : chain.parameters()) p.mutable_grad().reset();
@@ -183,13 +194,10 @@ struct ProbeTarget {
 // One block's part: its input and its output's gradient drawn from the probe's generator.
 ProbeTarget partTarget(engine::Block& block, int part, const ExperimentConfig& config,
                        const torch::Device& device) {
-    const auto options =
-        torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
-    at::Generator generator = engine::makeGenerator(device, config.seed + kProbeSeedOffset);
+    HiddenDraws draws(config, device);
     ProbeTarget t;
-    t.input = engine::randn({config.batch, config.seq, config.width}, generator, options)
-                  .requires_grad_();
-    t.gradOut = engine::randn({config.batch, config.seq, config.width}, generator, options);
+    t.input = draws.next().requires_grad_();
+    t.gradOut = draws.next();
     t.forward = [&block, part](const torch::Tensor& x) { return block.forwardPart(part, x); };
     t.params = block.partParameters(part);
     t.gradParams = t.params;
@@ -379,12 +387,10 @@ private:
 // embedding's backward runs, which then adds into it.
 ProbeTarget embeddingTarget(engine::Model& model, const torch::Tensor& tokens,
                             const ExperimentConfig& config, const torch::Device& device) {
-    const auto options =
-        torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
-    at::Generator generator = engine::makeGenerator(device, config.seed + kProbeSeedOffset);
+    HiddenDraws draws(config, device);
     ProbeTarget t;
     t.input = tokens;
-    t.gradOut = engine::randn({config.batch, config.seq, config.width}, generator, options);
+    t.gradOut = draws.next();
     engine::TokenEmbedding& embedding = model.embedding();
     t.forward = [&embedding](const torch::Tensor& x) { return embedding.forward(x); };
     t.params = model.embeddingParameters();
@@ -396,12 +402,9 @@ ProbeTarget embeddingTarget(engine::Model& model, const torch::Tensor& tokens,
 // The final norm, LM head and loss (in its chunks) on hidden states drawn like a unit's input.
 ProbeTarget headTarget(engine::Model& model, const torch::Tensor& targets,
                        const ExperimentConfig& config, const torch::Device& device) {
-    const auto options =
-        torch::TensorOptions().dtype(engine::scalarType(config.dtype)).device(device);
-    at::Generator generator = engine::makeGenerator(device, config.seed + kProbeSeedOffset);
+    HiddenDraws draws(config, device);
     ProbeTarget t;
-    t.input = engine::randn({config.batch, config.seq, config.width}, generator, options)
-                  .requires_grad_();
+    t.input = draws.next().requires_grad_();
     engine::LmHead& head = model.head();
     engine::CheckpointOptions checkpoint;
     checkpoint.generator = model.generator();
