@@ -673,6 +673,48 @@ fit %1</source>
         <source>reserved, free (fragmentation)</source>
         <translation>已预留但空闲（碎片）</translation>
     </message>
+    <message>
+        <source>weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>reserved, not allocated</source>
+        <translation>已预留、未分配</translation>
+    </message>
+    <message>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <source>capacity %1</source>
+        <translation>容量 %1</translation>
+    </message>
+    <message>
+        <source>%1: %2
+%3 of %4 reserved</source>
+        <translation>%1：%2
+%3（共预留 %4）</translation>
+    </message>
+    <message>
+        <source>%1: %2 reserved at the peak</source>
+        <translation>%1：峰值时预留 %2</translation>
+    </message>
+    <message>
+        <source>fastest that fits</source>
+        <translation>放得下的最快方案</translation>
+    </message>
+    <message>
+        <source>Memory at the peak: batch %1, sequence %2, capacity %3</source>
+        <translation>峰值时的内存：批大小 %1，序列长度 %2，容量 %3</translation>
+    </message>
+    <message>
+        <source>Memory at the step&apos;s peak (GB, 10^9 bytes)</source>
+        <translation>训练步峰值时的内存（GB，10^9 字节）</translation>
+    </message>
+    <message>
+        <source>Memory during one step of %1: predicted, not measured</source>
+        <translation>%1 一个训练步中的内存：预测值，非实测</translation>
+    </message>
 </context>
 <context>
     <name>ComparisonText</name>
@@ -1118,6 +1160,90 @@ fit %1</source>
     <message>
         <source>%1 is too large: the scores eager attention keeps of all layers (depth x batch x heads x seq x seq) would need more than 2^63 bytes</source>
         <translation>%1 过大：eager 注意力为所有层保留的分数（深度 × 批大小 × 头数 × 序列长度 × 序列长度）将需要超过 2^63 字节</translation>
+    </message>
+</context>
+<context>
+    <name>FitText</name>
+    <message>
+        <source>%1 GB</source>
+        <translation>%1 GB</translation>
+    </message>
+    <message>
+        <source>yes, %1 spare</source>
+        <translation>是，余 %1</translation>
+    </message>
+    <message>
+        <source>no, %1 short</source>
+        <translation>否，差 %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <extracomment>a largest batch or longest sequence of 0: not even the smallest fits</extracomment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Allocated</source>
+        <translation>已分配</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>已预留</translation>
+    </message>
+    <message>
+        <source>Fits?</source>
+        <translation>放得下？</translation>
+    </message>
+    <message>
+        <source>Largest batch</source>
+        <translation>最大批大小</translation>
+    </message>
+    <message>
+        <source>Longest sequence</source>
+        <translation>最长序列</translation>
+    </message>
+    <message>
+        <source>Tokens/s on this machine</source>
+        <translation>本机每秒词元数</translation>
+    </message>
+    <message>
+        <source>At the sequence asked for, against the capacity</source>
+        <translation>在所填序列长度下，对照容量</translation>
+    </message>
+    <message>
+        <source>At the batch asked for, against the capacity</source>
+        <translation>在所填批大小下，对照容量</translation>
+    </message>
+    <message>
+        <source>At the largest batch, from the times measured on this machine, not on the GPU</source>
+        <translation>在最大批大小下，按本机（而非 GPU）实测的时间计算</translation>
+    </message>
+    <message>
+        <source>The fastest schedule that fits in %1 is the planner&apos;s for a budget of %2 MiB above the step&apos;s start: %3 reserved, %4 spare.</source>
+        <translation>%1 中放得下的最快方案是规划器在训练步起点之上 %2 MiB 预算下给出的方案：预留 %3，余 %4。</translation>
+    </message>
+    <message>
+        <source>The fastest schedule that fits in %1 is %2: %3 reserved, %4 spare.</source>
+        <translation>%1 中放得下的最快方案是 %2：预留 %3，余 %4。</translation>
+    </message>
+    <message>
+        <source>Weights, gradients and optimizer state alone take %1, more than the %2 capacity: no checkpointing schedule can make it fit.</source>
+        <translation>仅权重、梯度和优化器状态就占 %1，超过 %2 的容量：任何检查点方案都无法让它放下。</translation>
+    </message>
+    <message>
+        <source>Nothing fits in %1: even the schedule that keeps the least needs more.</source>
+        <translation>%1 中什么都放不下：即使保存最少的方案也需要更多内存。</translation>
+    </message>
+    <message>
+        <source>It would fit in %1 (%2).</source>
+        <translation>它可以放进 %1（%2）。</translation>
+    </message>
+    <message>
+        <source>Not even the largest preset, %1, holds it.</source>
+        <translation>即使最大的预设 %1 也放不下。</translation>
     </message>
 </context>
 <context>
@@ -2093,6 +2219,233 @@ Replace them anyway?</source>
     </message>
 </context>
 <context>
+    <name>ckptlab::ui::FitInputs</name>
+    <message>
+        <source>Open config…</source>
+        <translation>打开配置文件…</translation>
+    </message>
+    <message>
+        <source>A model shipped with the lab, or a Hugging Face config.json</source>
+        <translation>随本实验室提供的模型，或 Hugging Face 的 config.json</translation>
+    </message>
+    <message>
+        <source>Tokens per sequence</source>
+        <translation>每个序列的词元数</translation>
+    </message>
+    <message>
+        <source>Sequences per step</source>
+        <translation>每个训练步的序列数</translation>
+    </message>
+    <message>
+        <source>Set from the model&apos;s torch_dtype when a model is chosen</source>
+        <translation>选择模型时按其 torch_dtype 设定</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <extracomment>a GPU capacity preset and GPUs that have it: &quot;80GB (A100 80GB, H100 80GB)&quot;</extracomment>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source> GB</source>
+        <translation> GB</translation>
+    </message>
+    <message>
+        <source>GB = 10^9 bytes, as GPUs are sold</source>
+        <translation>GB = 10^9 字节，与 GPU 标称容量一致</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Sequence</source>
+        <translation>序列长度(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Batch</source>
+        <translation>批大小(&amp;B)</translation>
+    </message>
+    <message>
+        <source>GPU &amp;capacity</source>
+        <translation>GPU 容量(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Precision</source>
+        <translation>精度(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Optimizer</source>
+        <translation>优化器(&amp;O)</translation>
+    </message>
+    <message>
+        <source>C&amp;ustom size</source>
+        <translation>自定义容量(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Open a model&apos;s config.json</source>
+        <translation>打开模型的 config.json</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Cannot use this model</source>
+        <translation>无法使用此模型</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used.
+
+%2</source>
+        <translation>无法使用 %1。
+
+%2</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used because of its field %2.
+
+%3</source>
+        <translation>无法使用 %1，问题出在字段 %2。
+
+%3</translation>
+    </message>
+    <message>
+        <source>No model</source>
+        <translation>没有模型</translation>
+    </message>
+    <message>
+        <source>Choose a model, or open a model&apos;s config.json.</source>
+        <translation>请选择一个模型，或打开模型的 config.json。</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::FitPanel</name>
+    <message>
+        <source>P&amp;lan</source>
+        <translation>规划(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Measure one layer at a few small shapes (a minute or more the first time), then predict every strategy at the real size</source>
+        <translation>先在几个小形状上测量一层（首次需要一分钟或更久），再预测每种策略在真实规模下的表现</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Choose a model and a GPU, then Plan</source>
+        <translation>选择模型和 GPU，然后点击“规划”</translation>
+    </message>
+    <message>
+        <source>Select a strategy to see its predicted timeline</source>
+        <translation>选择一种策略以查看其预测的时间线</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Chart as &amp;PNG…</source>
+        <translation>图表导出为 &amp;PNG…</translation>
+    </message>
+    <message>
+        <source>Chart as PNG (&amp;2×)…</source>
+        <translation>图表导出为 PNG（&amp;2×）…</translation>
+    </message>
+    <message>
+        <source>Chart as &amp;SVG…</source>
+        <translation>图表导出为 &amp;SVG…</translation>
+    </message>
+    <message>
+        <source>Table as &amp;CSV…</source>
+        <translation>表格导出为 &amp;CSV…</translation>
+    </message>
+    <message>
+        <source>At the peak</source>
+        <translation>峰值时</translation>
+    </message>
+    <message>
+        <source>Predicted timeline</source>
+        <translation>预测的时间线</translation>
+    </message>
+    <message>
+        <source>Planning failed.</source>
+        <translation>规划失败。</translation>
+    </message>
+    <message>
+        <source>Cannot plan this model</source>
+        <translation>无法规划此模型</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>Measuring one layer at small shapes: %1 of %2 (%3)</source>
+        <translation>正在小形状上测量一层：第 %1 个，共 %2 个（%3）</translation>
+    </message>
+    <message>
+        <source>Planning at the real size: %1 of %2 (%3)</source>
+        <translation>正在按真实规模规划：第 %1 个，共 %2 个（%3）</translation>
+    </message>
+    <message>
+        <source>Measured and planned in %1 s.</source>
+        <translation>测量和规划用时 %1 秒。</translation>
+    </message>
+    <message>
+        <source>Planned in %1 s with the fit measured before.</source>
+        <translation>沿用之前测得的拟合，规划用时 %1 秒。</translation>
+    </message>
+    <message>
+        <source>No predicted timeline for %1: %2</source>
+        <translation>%1 没有预测的时间线：%2</translation>
+    </message>
+    <message>
+        <source>%1; capacity %2 GB; predicted at the real size from a fit measured on this machine</source>
+        <translation>%1；容量 %2 GB；由本机测得的拟合按真实规模预测</translation>
+    </message>
+    <message>
+        <source>Cannot export chart</source>
+        <translation>无法导出图表</translation>
+    </message>
+    <message>
+        <source>Cannot export CSV</source>
+        <translation>无法导出 CSV</translation>
+    </message>
+    <message>
+        <source>Nothing to export</source>
+        <translation>没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>Plan a model first.</source>
+        <translation>请先规划一个模型。</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>SVG (*.svg)</source>
+        <translation>SVG (*.svg)</translation>
+    </message>
+    <message>
+        <source>PNG (*.png)</source>
+        <translation>PNG (*.png)</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+</context>
+<context>
     <name>ckptlab::ui::LessonMode</name>
     <message>
         <source>Lesson</source>
@@ -2558,6 +2911,18 @@ Close anyway and lose them?</source>
         <source>%1: %2</source>
         <comment>a strategy and why it cannot run</comment>
         <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Will it fit?</source>
+        <translation>放得下吗？</translation>
+    </message>
+    <message>
+        <source>Will It &amp;Fit?…</source>
+        <translation>放得下吗(&amp;F)？…</translation>
+    </message>
+    <message>
+        <source>A model at its real size on a GPU: which strategies fit, and how fast (Ctrl+Shift+F)</source>
+        <translation>真实规模的模型放在一块 GPU 上：哪些策略放得下，速度如何（Ctrl+Shift+F）</translation>
     </message>
 </context>
 <context>

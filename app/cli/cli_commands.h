@@ -14,6 +14,8 @@ int runExperiment(ExperimentOptions options, bool sweep);
 int plotResults(const PlotOptions& options);
 int runPareto(ExperimentOptions options, int points);
 int runPlan(ExperimentOptions options, const std::string& budgetsMib, int points, bool bruteForce);
+// plan --capacity: the model at its real size from one layer's fitted costs (full_size.h).
+int runPlanFullSize(ExperimentOptions options, const FullSizeOptions& fullSize);
 int runScaling(ExperimentOptions options, const std::string& axis, const std::string& values);
 int runLesson(const LessonOptions& options);
 

@@ -7,8 +7,10 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
+#include "ckptlab/model_config.h"
 #include "ckptlab/number_text.h"
 #include "ckptlab/output_paths.h"
 #include "ckptlab/results_io.h"
@@ -24,10 +26,35 @@ std::atomic<bool> gCancel{false};
 
 extern "C" void onInterrupt(int) { gCancel.store(true); }
 
+// The running executable, so an installed ckptlab-cli finds <prefix>/share/ckptlab/models.
+std::string executablePath() {
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : self.string();
+}
+
+// --model into the config; its notes (what the lab takes differently from the file) are
+// returned for stderr. Throws ModelConfigError.
+std::vector<std::string> applyModelOption(ExperimentOptions& o) {
+    if (o.model.empty()) return {};
+    const ModelDescription model = loadModel(o.model, executablePath());
+    applyModel(model, o.config);
+    std::vector<std::string> notes;
+    for (const std::string& note : model.notes) notes.push_back(model.name + ": " + note);
+    return notes;
+}
+
 }  // namespace
 
 // Parses the text options into the config; empty string when fine, else the message.
 std::string completeConfig(ExperimentOptions& o) {
+    // The model first: the options typed on the command line override it.
+    std::vector<std::string> modelNotes;
+    try {
+        modelNotes = applyModelOption(o);
+    } catch (const ModelConfigError& e) {
+        return std::string("--model: ") + e.what();
+    }
     if (std::string error = applyConfigOptions(o.configText, o.config); !error.empty())
         return error;
     try {
@@ -49,6 +76,11 @@ std::string completeConfig(ExperimentOptions& o) {
     }
     std::string error;
     o.shard = chooseShard(o.shardText, o.shardCountText, std::getenv, &error);
+    // Only for a config that will run, so a refusal (here or in the runner's check) stays one
+    // line.
+    if (error.empty() && !o.quiet && validate(o.config).empty())
+        for (const std::string& note : modelNotes)
+            std::cerr << "ckptlab-cli: note: --model " << note << "\n";
     return error;
 }
 

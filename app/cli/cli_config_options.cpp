@@ -1,5 +1,7 @@
 #include "cli_config_options.h"
 
+#include <functional>
+
 #include "ckptlab/config_fields.h"
 
 namespace ckptlab::cli {
@@ -21,6 +23,11 @@ const ConfigField* wordFor(const std::string& option, const std::string& text) {
     for (const ConfigField& field : configFields())
         if (*field.cli_word && option == field.cli && text == field.cli_word) return &field;
     return nullptr;
+}
+
+// Records that `option` was typed: CLI11 runs it on each value given, never on the default.
+std::function<void(const std::string&)> markGiven(ConfigOptionText& typed, std::string option) {
+    return [&typed, option](const std::string&) { typed.given.insert(option); };
 }
 
 // " or auto": the words `option` takes besides its own field's values.
@@ -94,29 +101,35 @@ void addConfigOptions(CLI::App* cmd, ConfigOptionText& typed) {
                         return value.empty() ? "must not be empty (leave it out for none)"
                                              : std::string();
                     },
-                    ""));
+                    ""))
+                ->each(markGiven(typed, field.cli));
             continue;
         }
         text = valueText(field, defaults);
         cmd->add_option(field.cli, text, helpOf(field))
             ->capture_default_str()
-            ->type_name(typeName(field));
+            ->type_name(typeName(field))
+            ->each(markGiven(typed, field.cli));
     }
     for (const auto& [older, option] : kOlderNames)
         if (const auto text = typed.values.find(option); text != typed.values.end())
-            cmd->add_option(older, text->second)->group("");  // hidden
+            cmd->add_option(older, text->second)
+                ->group("")  // hidden
+                ->each(markGiven(typed, option));
 }
 
 std::string applyConfigOptions(const ConfigOptionText& typed, ExperimentConfig& config) {
     for (const ConfigField& field : configFields()) {
         if (!*field.cli || *field.cli_word) continue;
+        // A flag can only switch a field on; left out, the field keeps the config's value.
         if (typeOf(field) == FieldType::Bool) {
-            if (const auto flag = typed.flags.find(field.cli); flag != typed.flags.end())
-                setValue(field, config, flag->second);
+            if (const auto flag = typed.flags.find(field.cli);
+                flag != typed.flags.end() && flag->second)
+                setValue(field, config, true);
             continue;
         }
         const auto text = typed.values.find(field.cli);
-        if (text == typed.values.end()) continue;
+        if (text == typed.values.end() || typed.given.count(field.cli) == 0) continue;
         if (const ConfigField* word = wordFor(field.cli, text->second)) {
             setValue(*word, config, true);
             continue;

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,17 @@ inline constexpr IntRange kPlanPoints{1, 50};
 struct ConfigOptionText {
     std::map<std::string, std::string> values;
     std::map<std::string, bool> flags;
+    // The options typed on the command line ("--width"): only they are applied, so an option
+    // left out keeps the config's value (the default, or the --model's).
+    std::set<std::string> given;
 };
 
 struct ExperimentOptions {
-    ExperimentConfig config;  // filled from configText by completeConfig
+    ExperimentConfig config;  // filled from model and configText by completeConfig
     ConfigOptionText configText;
+    // --model: a preset's name or a config.json, applied before configText's options, which
+    // override it (model_config.h).
+    std::string model;
     std::string strategy = "full";     // run, as typed
     std::vector<Strategy> strategies;  // parsed once from strategiesText by completeConfig
     std::string strategiesText;        // as typed: "none,full,every:2"
@@ -54,6 +61,13 @@ struct LessonOptions {
     std::string recordingsDir;  // default: <lessons>/recordings
     std::string lessonsDir;     // default: lessonsDirectory(executable)
     bool quiet = false;
+};
+
+// plan --capacity (cli_plan_full_size.cpp): the model at its real size against a device's
+// memory instead of the budget listing.
+struct FullSizeOptions {
+    std::string capacity;   // as typed: "80GB", "79.5GiB"; empty: the budget listing
+    std::string costsFrom;  // a results file whose measured `none` step scales the times
 };
 
 struct PlotOptions {

@@ -13,6 +13,7 @@
 #include "cli_compare.h"
 #include "cli_config_options.h"
 #include "cli_merge.h"
+#include "cli_models.h"
 
 using namespace ckptlab;
 using namespace ckptlab::cli;
@@ -89,6 +90,16 @@ std::string rangeText(IntRange r) {
 
 void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
     addConfigOptions(cmd, o.configText);
+    cmd->add_option("--model", o.model,
+                    "A published model's shape: a preset (see ckptlab-cli models) or a Hugging "
+                    "Face config.json (LlamaForCausalLM, MistralForCausalLM, Qwen2ForCausalLM); "
+                    "the options typed with it override its values")
+        ->type_name("FILE|NAME")
+        ->check(CLI::Validator(
+            [](std::string& value) {
+                return value.empty() ? std::string("must not be empty") : "";
+            },
+            ""));
     cmd->add_option("--json", o.jsonPath, "Write results JSON (opens in the app)")
         ->check(nonEmpty());
     cmd->add_option("--csv", o.csvPath, "Write the summary table as CSV")->check(nonEmpty());
@@ -128,6 +139,7 @@ struct Request {
     std::string planBudgets;
     int planPoints = 5;
     bool planBruteForce = false;
+    FullSizeOptions planFullSize;
     std::string scalingAxis, scalingValues;
     PlotOptions plot;
     LessonOptions lesson;
@@ -186,16 +198,38 @@ CLI::App* addPlanCommand(CLI::App& app, Request& r) {
         "Print the optimal schedule for memory budgets from the measured cost model, "
         "without running it");
     addExperimentOptions(plan, r.plan);
+    auto* capacity =
+        plan->add_option("--capacity", r.planFullSize.capacity,
+                         "Plan the model at its real size for a device of this memory: 80GB "
+                         "(10^9 bytes), 79.5GiB (2^30 bytes) or a preset (24GB, 40GB, 48GB, 80GB, "
+                         "94GB, 141GB): every strategy's peak, whether it fits, the largest "
+                         "batch and longest sequence, and the fastest schedule that fits")
+            ->check(nonEmpty())
+            ->type_name("SIZE");
+    plan->add_option("--costs-from", r.planFullSize.costsFrom,
+                     "With --capacity: a results JSON of the same model shape (e.g. from a GPU); "
+                     "its measured none step scales the predicted times to that machine")
+        ->check(nonEmpty())
+        ->type_name("FILE")
+        ->needs(capacity);
+    plan->add_option("--strategies", r.plan.strategiesText,
+                     "With --capacity: comma-separated strategies (default: none, full, attn, "
+                     "ffn, every:2, sqrt, less those the model cannot take)")
+        ->check(nonEmptyList("leave --strategies out for the default"))
+        ->needs(capacity);
     plan->add_option("--budgets", r.planBudgets,
                      "Comma-separated peak budgets in MiB above the step's start (default: "
                      "--points budgets from the smallest feasible to the no-checkpoint peak)")
-        ->check(nonEmptyList("leave --budgets out for --points budgets"));
+        ->check(nonEmptyList("leave --budgets out for --points budgets"))
+        ->excludes(capacity);
     plan->add_option("--points", r.planPoints,
                      "Budgets when --budgets is not given " + rangeText(kPlanPoints))
-        ->capture_default_str();
+        ->capture_default_str()
+        ->excludes(capacity);
     plan->add_flag("--brute-force", r.planBruteForce,
                    "Check each schedule against every schedule of the planner's class (at most "
-                   "8 units)");
+                   "8 units)")
+        ->excludes(capacity);
     return plan;
 }
 
@@ -274,6 +308,7 @@ struct Commands {
     CLI::App *run, *sweep, *pareto, *plan, *scaling, *plot, *lesson;
     CLI::App* compare = nullptr;
     CLI::App* merge = nullptr;
+    CLI::App* models = nullptr;
 };
 
 Commands addCommands(CLI::App& app, Request& r) {
@@ -291,6 +326,7 @@ Commands addCommands(CLI::App& app, Request& r) {
     c.lesson = addLessonCommand(app, r);
     c.compare = addCompareCommand(app, r.compare);
     c.merge = addMergeCommand(app, r.merge);
+    c.models = addModelsCommand(app);
     return c;
 }
 
@@ -302,11 +338,15 @@ int runCommand(const Commands& c, const Request& r) {
         if (*c.run) return runExperiment(r.run, false);
         if (*c.sweep) return runExperiment(r.sweep, true);
         if (*c.pareto) return runPareto(r.pareto, r.paretoPoints);
-        if (*c.plan) return runPlan(r.plan, r.planBudgets, r.planPoints, r.planBruteForce);
+        if (*c.plan)
+            return r.planFullSize.capacity.empty()
+                       ? runPlan(r.plan, r.planBudgets, r.planPoints, r.planBruteForce)
+                       : runPlanFullSize(r.plan, r.planFullSize);
         if (*c.scaling) return runScaling(r.scaling, r.scalingAxis, r.scalingValues);
         if (*c.lesson) return runLesson(r.lesson);
         if (*c.compare) return runCompare(r.compare);
         if (*c.merge) return runMerge(r.merge);
+        if (*c.models) return runModels();
         return plotResults(r.plot);
     } catch (const std::exception& e) {
         return reportFailure(e, r.verbose);

@@ -83,6 +83,9 @@ expect 2 "--brute-force needs at most 8 units" -- plan --brute-force --depth 5 -
 expect 2 "--budgets must be between 0.001" -- plan --budgets 0 "${tiny[@]}"
 expect 2 "below the smallest feasible schedule" -- plan --budgets 0.001 "${tiny[@]}"
 expect 0 "" -- plan --brute-force --points 2 "${tiny[@]}"
+expect 2 "--capacity must be a size such as 80GB (10^9 bytes) or 79.5GiB" -- plan --capacity 80 "${tiny[@]}"
+expect 2 "--capacity excludes --budgets" -- plan --capacity 24GB --budgets 10 "${tiny[@]}"
+expect 2 "--costs-from requires --capacity" -- plan --costs-from x.json "${tiny[@]}"
 expect 2 "--vary must be depth, seq, width or batch" -- scaling --vary color --values 1,2
 expect 2 "values: give at least two values to fit" -- scaling --vary depth --values 4
 expect 2 "--values: item 1 (\"0\") must be a whole number between 1 and 512" -- scaling --vary depth --values 0,4

@@ -109,6 +109,21 @@ TEST(Prediction, Bf16LlamaPartsFreeTheirInputAndArePredictedExactly) {
                                     /*peakSlack=*/8);
 }
 
+TEST(Prediction, TiedEmbeddingsArePredictedToTheByte) {
+    // The tied weight's two gradients meet in the engine, which adds them into a new tensor in
+    // the embedding's backward: with a vocabulary large next to the tokens that sum is the
+    // step's peak, one vocab x width tensor above what the embedding's own backward makes.
+    ExperimentConfig c = predictionConfig(BlockKind::Llama);
+    c.vocab = 2000;
+    c.tie_embeddings = true;
+    c.seq = 8;
+    c.depth = 2;
+    for (const DType precision : {DType::Float32, DType::MixedBFloat16}) {
+        c.dtype = precision;
+        expectPredictionsWithin5Percent(c, {"none", "full", "attn"}, /*peakSlack=*/8);
+    }
+}
+
 TEST(Prediction, AdamStateAndStepAreIncluded) {
     ExperimentConfig c = predictionConfig(BlockKind::Ffn);
     c.optimizer = Optimizer::Adam;

@@ -19,6 +19,7 @@
 #include "base/projector_mode.h"
 #include "ckptlab/runner.h"
 #include "controllers/file_controller.h"
+#include "controllers/fit_controller.h"
 #include "controllers/prediction_controller.h"
 #include "controllers/sweep_controller.h"
 #include "document/comparison_text.h"
@@ -28,6 +29,7 @@
 #include "document/time_text.h"
 #include "panels/charts_panel.h"
 #include "panels/curve_sweep_panel.h"
+#include "panels/fit_panel.h"
 #include "panels/memory_estimate_label.h"
 #include "panels/parameter_panel.h"
 #include "panels/progress_status.h"
@@ -46,6 +48,7 @@ MainWindow::MainWindow(AddOn addOn, QWidget* parent)
     m_document->setObjectName(QStringLiteral("document"));
     m_sweep = new SweepController(this);
     m_predictions = new PredictionController(this);
+    m_fit = new FitController(this);
     createPanels();
     m_files = new FileController(m_document, &m_settings, this, m_busy);
     m_exporter = new ChartExporter(m_charts, m_document, &m_settings, this);
@@ -62,6 +65,7 @@ MainWindow::MainWindow(AddOn addOn, QWidget* parent)
 MainWindow::~MainWindow() {
     m_sweep->shutdown();  // before the document and views it reports into go away
     m_predictions->shutdown();
+    m_fit->shutdown();
 }
 
 void MainWindow::createPanels() {
@@ -141,6 +145,15 @@ void MainWindow::createPanels() {
 
     // The experiment dock runs the full height; the table sits under the charts only.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+
+    // "Will it fit?": its own floating window, hidden until Run → Will It Fit? shows it.
+    m_fitDock = new QDockWidget(tr("Will it fit?"), this);
+    m_fitDock->setObjectName(QStringLiteral("fitDock"));
+    m_fitDock->setWidget(new FitPanel(m_fit, &m_settings));
+    addDockWidget(Qt::RightDockWidgetArea, m_fitDock);
+    m_fitDock->setFloating(true);
+    m_fitDock->resize(1200, 780);
+    m_fitDock->hide();
 
     m_progress = new ProgressStatus;
     statusBar()->addPermanentWidget(m_progress);
@@ -320,6 +333,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     // Stops a running sweep (the runner honours cancel within about a second) and joins it.
     m_sweep->shutdown();
     m_predictions->shutdown();
+    m_fit->shutdown();
     event->accept();
 }
 

@@ -35,6 +35,7 @@ class ChartExporter;
 class ChartsPanel;
 class CurveSweepPanel;
 class FileController;
+class FitController;
 class MemoryEstimateLabel;
 class ParameterPanel;
 class PredictionController;
@@ -142,6 +143,7 @@ private:
     ResultsDocument* m_document;
     SweepController* m_sweep;
     PredictionController* m_predictions;
+    FitController* m_fit;  // "Will it fit?": outlives its panel, which a rebuild replaces
     ParameterPanel* m_parameters = nullptr;
     StrategyList* m_strategies = nullptr;
     MemoryEstimateLabel* m_memory = nullptr;
@@ -156,6 +158,7 @@ private:
     QPushButton* m_cancelButton = nullptr;
     CurveSweepPanel* m_curves = nullptr;
     QDockWidget* m_experimentDock = nullptr;
+    QDockWidget* m_fitDock = nullptr;
 
     QAction* m_openAction = nullptr;
     QAction* m_addAction = nullptr;  // Add Results File…: another file beside those open
@@ -167,6 +170,7 @@ private:
     QAction* m_paretoAction = nullptr;
     QAction* m_scalingAction = nullptr;
     QAction* m_cancelAction = nullptr;
+    QAction* m_fitAction = nullptr;  // Run → Will It Fit?: shows the fit dock
     QMenu* m_viewMenu = nullptr;
 
     QString m_statusNote;  // the last sweep's summary, shown again after hover texts

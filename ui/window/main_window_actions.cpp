@@ -96,6 +96,17 @@ void MainWindow::createActions() {
            "dimension, with fitted exponents"));
     connect(m_scalingAction, &QAction::triggered, this, &MainWindow::startScalingSweep);
 
+    m_fitAction = new QAction(tr("Will It &Fit?…"), this);
+    m_fitAction->setObjectName(QStringLiteral("fitAction"));
+    m_fitAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    m_fitAction->setToolTip(
+        tr("A model at its real size on a GPU: which strategies fit, and how fast (Ctrl+Shift+F)"));
+    connect(m_fitAction, &QAction::triggered, this, [this] {
+        m_fitDock->show();
+        m_fitDock->raise();
+        m_fitDock->activateWindow();
+    });
+
     m_cancelAction = new QAction(themed("process-stop", QStyle::SP_MediaStop), tr("&Cancel"), this);
     m_cancelAction->setObjectName(QStringLiteral("cancelAction"));
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
@@ -123,6 +134,8 @@ void MainWindow::createMenus() {
     run->addAction(m_paretoAction);
     run->addAction(m_scalingAction);
     run->addAction(m_cancelAction);
+    run->addSeparator();
+    run->addAction(m_fitAction);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>())

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ckptlab/config.h"
+#include "ckptlab/result.h"
 #include "ckptlab/strategy.h"
 
 namespace ckptlab {
@@ -49,6 +50,10 @@ struct UnitCost {
     // Llama part saves only its RMSNorm's fp32 copy of the input, so inside a chain the
     // previous unit's output is freed once this unit's forward is done (predict.cpp).
     bool keeps_input = true;
+    // Of `kept_bytes`, autocast's bf16 copies of its weights that its forward keeps for its
+    // backward (mixed-bf16; 0 in the other precisions): counted as weight copies, not
+    // activations, in the predicted split.
+    std::int64_t weight_copy_bytes = 0;
     double forward_ms = 0;  // with grad
     double nograd_ms = 0;
     double backward_ms = 0;  // a recomputed unit's (see cost_measure.cpp)
@@ -124,6 +129,26 @@ struct CostModel {
     bool optimizer = false;
 };
 
+// What is allocated above the step's start at the predicted peak, by what it is; the parts sum
+// to Prediction::peak_bytes. The measured run's Breakdown (result.h) counts by its own rules
+// (test_predicted_split.cpp says where the two agree).
+struct PredictedSplit {
+    // What forwards and recomputes keep: units run with grad (their weight copies excepted),
+    // the outputs of units run without grad, checkpoints' RNG states, the embedding's output.
+    std::int64_t activations = 0;
+    std::int64_t gradients = 0;  // parameters' gradients and inputs' gradients alive
+    // mixed-bf16: autocast's bf16 copies of weights that forwards kept for their backward (the
+    // LM head's too, as the measured breakdown counts them).
+    std::int64_t weight_copies = 0;
+    // The rest of the chain's last end (CostModel::last): what its forward keeps, the loss, its
+    // forward's and backward's transients and the loss's gradient.
+    std::int64_t logits = 0;
+    // Transient peaks of the other units' forwards and backwards and of the optimizer, above
+    // what is allocated.
+    std::int64_t other = 0;
+    std::int64_t total() const { return activations + gradients + weight_copies + logits + other; }
+};
+
 struct Prediction {
     std::int64_t peak_bytes = 0;  // above the step's start
     std::int64_t activation_bytes = 0;
@@ -135,11 +160,24 @@ struct Prediction {
     // (caching_allocator.h), the baseline placed first: the bytes it has reserved at the
     // step's end, its peak, baseline included.
     std::optional<std::int64_t> reserved_peak_bytes;
+    PredictedSplit split;
+    // With PredictTimeline::Yes, the replayed step as a measured run's trace is (RunResult's
+    // timeline and phases), for the same charts: the phases (Forward, Recompute, Backward,
+    // Optimizer) of each unit's work back to back from 0 to step_ms, by the units' times (all 0
+    // in a model without times), its block the unit's index over unitsPerBlock (kEmbeddingBlock,
+    // kHeadBlock for the ends); each allocation and free at the end of the work that makes it,
+    // a transient peak as an allocation and a free at once, so the highest total is peak_bytes.
+    // Empty otherwise.
+    std::vector<TimelineEvent> timeline;
+    std::vector<PhaseSpan> phases;
 };
 
 // Whether predict() also replays the caching allocator: it costs several times the rest, so
 // the planner's searches leave it out.
 enum class ReplayAllocator { No, Yes };
+// Whether predict() also writes the step's timeline and phases (Prediction::timeline): the
+// planner's searches leave them out.
+enum class PredictTimeline { No, Yes };
 
 // Replays the plan over the chain: what each forward keeps, when each tensor is freed (the
 // checkpoint engine's rules), each backward's temporaries and the gradients that accumulate.
@@ -150,7 +188,8 @@ enum class ReplayAllocator { No, Yes };
 // its aggregates as blocks (its kept bytes as the output and one block of the rest, each
 // transient as one block allocated and freed at once, its parameters' gradients per tensor).
 Prediction predict(const CostModel& model, const Plan& plan,
-                   ReplayAllocator allocator = ReplayAllocator::No);
+                   ReplayAllocator allocator = ReplayAllocator::No,
+                   PredictTimeline timeline = PredictTimeline::No);
 
 // measureCostModel, which runs LibTorch to fill a CostModel, is declared in runner.h.
 

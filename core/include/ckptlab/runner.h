@@ -120,8 +120,22 @@ std::int64_t availableMemory(const std::string& device);
 // for times), a kept block's backward on a chain of costMeasurementDepth(config) blocks, and
 // replicates the block along the chain (cost_model.h). Runs LibTorch; a few block steps long.
 // The one cost model of the runner, the CLI's plan and the app's live forecast.
+// With `times` false only the bytes are measured (the times stay 0): what a fit of the bytes
+// over several shapes needs (measureCostFit), at a fraction of the cost.
+enum class MeasureTimes { Yes, No };
 CostModel measureCostModel(const ExperimentConfig& config,
-                           const std::atomic<bool>* cancel = nullptr);
+                           const std::atomic<bool>* cancel = nullptr,
+                           MeasureTimes times = MeasureTimes::Yes);
+
+// The cost model of `config` at its real size without building it whole: one layer and the
+// chain's ends measured at the small shapes of fitShapes (full_size.h), each byte count fitted
+// exactly and checked on a shape the fit did not use, the times by least squares. `progress`
+// hears each shape as it starts.
+struct CostFit;
+CostFit measureCostFit(
+    const ExperimentConfig& config,
+    const std::function<void(const std::string& stage, int done, int total)>& progress = {},
+    const std::atomic<bool>* cancel = nullptr);
 
 // The chain measureCostModel builds to time a kept block's backward: min(depth, 4) blocks (1
 // block: no kept-block slowdown to measure). Configs equal but for depths with the same

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <type_traits>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/runner.h"
@@ -35,6 +36,23 @@ std::int64_t maxTotal(const engine::MemoryTracker& tracker, std::size_t from) {
     const auto& records = tracker.records();
     for (std::size_t i = from; i < records.size(); ++i) best = std::max(best, records[i].total);
     return best;
+}
+
+// Bytes of the allocations among the tracker's records before `end` that `marked` lists (by
+// record index) and that are still allocated there.
+std::int64_t liveBytesOf(const engine::MemoryTracker& tracker,
+                         const std::unordered_set<std::size_t>& marked, std::size_t end) {
+    std::unordered_map<const void*, std::int64_t> live;
+    const auto& records = tracker.records();
+    for (std::size_t i = 0; i < end && i < records.size(); ++i) {
+        if (records[i].delta > 0 && marked.count(i) > 0)
+            live[records[i].ptr] = records[i].delta;
+        else if (records[i].delta < 0)
+            live.erase(records[i].ptr);
+    }
+    std::int64_t bytes = 0;
+    for (const auto& [ptr, size] : live) bytes += size;
+    return bytes;
 }
 
 // Blocks of the chain on which a kept block's backward is timed.
@@ -282,11 +300,19 @@ public:
         auto tracker = std::make_shared<engine::MemoryTracker>(device_);
         {
             engine::TrackingScope scope(tracker);
+            // mixed-bf16: autocast's bf16 copies of the weights, marked as the runner's traced
+            // step marks them for the breakdown; those the forward keeps are weight_copy_bytes.
+            std::optional<engine::WeightCastRecorder> weightCasts;
+            if (autocast_) weightCasts.emplace(tracker, weights());
             torch::Tensor y = forward();
             c.output_bytes = y.numel() * y.element_size();
             c.kept_bytes = tracker->total();
             c.forward_peak = maxTotal(*tracker, 0);
             const std::size_t backwardStart = tracker->records().size();
+            if (weightCasts) {
+                c.weight_copy_bytes = liveBytesOf(*tracker, weightCasts->copies(), backwardStart);
+                weightCasts.reset();
+            }
             ScriptRecorder script;
             script.take(*tracker, 0, backwardStart, c.allocations.forward);
             c.allocations.output = script.numberOf(y);
@@ -321,7 +347,7 @@ public:
             script.take(*nograd, 0, nograd->records().size(), c.allocations.nograd);
             c.allocations.nograd_output = script.numberOf(y);
         }
-        c.backward_peak = std::max<std::int64_t>(c.backward_peak, 0);
+        c.backward_peak = std::max<std::int64_t>(c.backward_peak, 0) + tiedSumBytes(c);
         return c;
     }
 
@@ -369,6 +395,26 @@ public:
     }
 
 private:
+    // A tied weight's two gradients, the head's and the embedding's, meet in the step's
+    // autograd engine, which adds them into a new tensor (PyTorch's too: an aten::add of two
+    // vocab x width tensors in the embedding's backward) once the embedding's backward has
+    // run and released the gradient it received. The probe's preset gradient takes the
+    // embedding's in place instead, so the sum's moment is added here: a weight's gradient
+    // more, less the received gradient already gone.
+    std::int64_t tiedSumBytes(const UnitCost& c) const {
+        std::int64_t tied = 0;
+        for (const auto& p : target_.presetGrads) tied += p.numel() * p.element_size();
+        return tied > 0 ? std::max<std::int64_t>(0, tied - c.output_bytes) : 0;
+    }
+
+    // Every weight its forward reads: its own and those whose gradients it makes (the head's
+    // tied weight is the embedding's parameter but the head's to cast).
+    std::vector<torch::Tensor> weights() const {
+        std::vector<torch::Tensor> all = target_.params;
+        all.insert(all.end(), target_.gradParams.begin(), target_.gradParams.end());
+        return all;
+    }
+
     bool isPreset(const torch::Tensor& p) const {
         for (const auto& q : target_.presetGrads)
             if (q.is_same(p)) return true;
@@ -425,7 +471,7 @@ namespace {
 // The chain's ends (CostModel::first, last), each measured once like a unit, on the step's
 // token ids and targets.
 void measureEnds(CostModel& cost, engine::Model& model, const ExperimentConfig& config,
-                 const torch::Device& device, const std::atomic<bool>* cancel) {
+                 const torch::Device& device, const std::atomic<bool>* cancel, MeasureTimes times) {
     const torch::Tensor tokens = engine::buildInput(config, device);
     const torch::Tensor targets = engine::buildTargets(config, tokens);
     cost.input_bytes =
@@ -434,8 +480,9 @@ void measureEnds(CostModel& cost, engine::Model& model, const ExperimentConfig& 
         UnitProbe probe(std::move(target), config, device);
         engine::reseed(model.generator(), config.seed + 1);
         UnitCost c = probe.measureMemory();
-        probe.measureTimes(c, std::max(1, config.warmup), std::max(kMinCostRepeats, config.repeats),
-                           cancel);
+        if (times == MeasureTimes::Yes)
+            probe.measureTimes(c, std::max(1, config.warmup),
+                               std::max(kMinCostRepeats, config.repeats), cancel);
         return c;
     };
     cost.first = measure(embeddingTarget(model, tokens, config, device));
@@ -459,7 +506,8 @@ CostModel costModelAtDepth(const CostModel& measured, int depth) {
     return chain;
 }
 
-CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<bool>* cancel) {
+CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<bool>* cancel,
+                           MeasureTimes times) {
     // Re-entrant: inside a sweep or pareto this is their scope again.
     const engine::MeasurementScope measuring(config.threads, cancel);
     ExperimentConfig one = config;
@@ -485,18 +533,19 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
         c.keeps_input = probe.keepsInput();
         // One block is cheap next to the sweep: time it at least 5 times, so a single slow
         // repeat (a page fault, a neighbour) cannot make every prediction of the sweep wrong.
-        probe.measureTimes(c, std::max(1, config.warmup), std::max(kMinCostRepeats, config.repeats),
-                           cancel);
+        if (times == MeasureTimes::Yes)
+            probe.measureTimes(c, std::max(1, config.warmup),
+                               std::max(kMinCostRepeats, config.repeats), cancel);
         perPart.push_back(c);
     }
-    if (!device.is_cuda()) {
+    if (!device.is_cuda() && times == MeasureTimes::Yes) {
         const double ratio = measureKeptRatio(config, device, std::max(1, config.warmup),
                                               std::max(kMinCostRepeats, config.repeats), cancel);
         for (auto& c : perPart) c.backward_kept_ms = c.backward_ms * ratio;
     }
     for (int b = 0; b < config.depth; ++b)
         for (const auto& c : perPart) cost.units.push_back(c);
-    if (model.hasEnds()) measureEnds(cost, model, one, device, cancel);
+    if (model.hasEnds()) measureEnds(cost, model, one, device, cancel, times);
     return cost;
 }
 

@@ -23,7 +23,11 @@
 // With ReplayAllocator::Yes every event is also placed in a model of CUDA's caching allocator
 // (allocator_replay.h); its reserved bytes at the end of the step are the prediction's reserved
 // peak.
+// Every allocation and free of the count carries a category of PredictedSplit, and the
+// categories are copied whenever a new peak is reached (the split); with PredictTimeline::Yes
+// each is also an event of the predicted timeline, at the end of the work that makes it.
 #include <algorithm>
+#include <array>
 #include <optional>
 
 #include "ckptlab/cost_model.h"
@@ -36,9 +40,16 @@ namespace {
 using detail::AllocatorReplay;
 using Block = AllocatorReplay::Block;
 
+// The split's categories, in the order of the array the replay counts them in.
+enum Category { kActivations, kGradients, kWeightCopies, kLogits, kOther, kCategories };
+
+// `kTimeline`: with the timeline's events and spans (PredictTimeline::Yes); a parameter so that
+// the planner's replays pay nothing for it.
+template <bool kTimeline>
 class Replay {
 public:
-    Replay(const CostModel& model, bool withAllocator) : m_(model) {
+    Replay(const CostModel& model, bool withAllocator)
+        : m_(model), unitsPerBlock_(std::max(1, model.unitsPerBlock)) {
         if (withAllocator) allocator_.emplace(model);
     }
 
@@ -54,7 +65,10 @@ public:
                 step(units, /*createOptimizerState=*/true);
                 allocator_->endStep();
                 mem_ = peak_ = 0;
+                now_ = atPeak_ = {};
                 time_ = recomputeMs_ = 0;
+                events_.clear();
+                spans_.clear();
             }
         }
         p.activation_bytes = step(units, false);
@@ -62,6 +76,10 @@ public:
         p.step_ms = time_;
         p.recompute_ms = recomputeMs_;
         if (allocator_) p.reserved_peak_bytes = allocator_->reservedPeak();
+        p.split = {atPeak_[kActivations], atPeak_[kGradients], atPeak_[kWeightCopies],
+                   atPeak_[kLogits], atPeak_[kOther]};
+        p.timeline = std::move(events_);
+        p.phases = std::move(spans_);
         return p;
     }
 
@@ -80,16 +98,76 @@ private:
         Block rng;
     };
 
-    void alloc(std::int64_t bytes) {
+    void alloc(std::int64_t bytes, Category category) {
         mem_ += bytes;
-        peak_ = std::max(peak_, mem_);
+        now_[category] += bytes;
+        if (mem_ > peak_) {
+            peak_ = mem_;
+            atPeak_ = now_;
+        }
+        if constexpr (kTimeline) event(bytes, mem_);
     }
-    void release(std::int64_t bytes) { mem_ -= bytes; }
-    void touch(std::int64_t transient) { peak_ = std::max(peak_, mem_ + transient); }
-    void spend(double ms, bool recompute) {
+    void release(std::int64_t bytes, Category category) {
+        mem_ -= bytes;
+        now_[category] -= bytes;
+        if constexpr (kTimeline) event(-bytes, mem_);
+    }
+    // A peak above what is allocated that the work leaves behind at once.
+    void touch(std::int64_t transient, Category category) {
+        if (mem_ + transient > peak_) {
+            peak_ = mem_ + transient;
+            atPeak_ = now_;
+            atPeak_[category] += transient;
+        }
+        if constexpr (kTimeline) {
+            event(transient, mem_ + transient);
+            event(-transient, mem_);
+        }
+    }
+    // What a forward with grad keeps: its weight copies apart from the rest (`category`).
+    static std::int64_t weightCopiesOf(const UnitCost& c) {
+        return std::clamp<std::int64_t>(c.weight_copy_bytes, 0,
+                                        std::max<std::int64_t>(0, c.kept_bytes - c.output_bytes));
+    }
+    // The bytes of `category` that are weight copies move to kWeightCopies as one allocation.
+    void allocKept(const UnitCost& c, Category category) {
+        if (c.weight_copy_bytes > 0) {
+            const std::int64_t copies = weightCopiesOf(c);
+            now_[kWeightCopies] += copies;
+            now_[category] -= copies;
+        }
+        alloc(c.kept_bytes, category);
+    }
+    // What its backward frees of that: all but the output.
+    void releaseSaved(const UnitCost& c, Category category) {
+        if (c.weight_copy_bytes > 0) {
+            const std::int64_t copies = weightCopiesOf(c);
+            now_[kWeightCopies] -= copies;
+            now_[category] += copies;
+        }
+        release(c.kept_bytes - c.output_bytes, category);
+    }
+
+    // The next piece of work: `ms` more of the step's time, labelled `phase` and `block`; the
+    // allocations and frees that follow are stamped at its end.
+    void work(Phase phase, int block, double ms, bool recompute) {
+        const double begin = time_;
         time_ += ms;
         if (recompute) recomputeMs_ += ms;
+        if constexpr (kTimeline) {
+            phase_ = phase;
+            block_ = block;
+            if (!spans_.empty() && spans_.back().phase == phase && spans_.back().block == block &&
+                spans_.back().end_ms == begin)
+                spans_.back().end_ms = time_;
+            else
+                spans_.push_back({phase, block, begin, time_});
+        }
     }
+    void event(std::int64_t delta, std::int64_t total) {
+        if (delta != 0) events_.push_back({time_, delta, total, phase_, block_});
+    }
+    int blockOf(int unit) const { return unit / unitsPerBlock_; }
     void free(Block& block) {
         if (allocator_) allocator_->free(block);
     }
@@ -117,9 +195,9 @@ private:
     // The embedding's forward: what it leaves, its output the chain's input.
     Placed forwardEmbedding() {
         const UnitCost& c = *m_.first;
-        touch(forwardPeakOf(c));
-        alloc(c.kept_bytes);
-        spend(c.forward_ms, false);
+        work(Phase::Forward, kEmbeddingBlock, c.forward_ms, false);
+        touch(forwardPeakOf(c), kOther);
+        allocKept(c, kActivations);
         return {
             allocator_ ? allocator_->forward(AllocatorReplay::kEmbedding) : AllocatorReplay::Kept{},
             {}};
@@ -128,9 +206,9 @@ private:
     // The head's forward: the loss, which the step holds, and what its backward needs.
     AllocatorReplay::Kept forwardHead() {
         const UnitCost& c = *m_.last;
-        touch(forwardPeakOf(c));
-        alloc(c.kept_bytes);
-        spend(c.forward_ms, false);
+        work(Phase::Forward, kHeadBlock, c.forward_ms, false);
+        touch(forwardPeakOf(c), kLogits);
+        allocKept(c, kLogits);
         if (!allocator_) return {};
         AllocatorReplay::Kept kept = allocator_->forward(AllocatorReplay::kHead);
         allocator_->holdUntilStepEnds(kept.output);
@@ -144,13 +222,13 @@ private:
     Block backwardHead(AllocatorReplay::Kept& kept, Block* chainOutput) {
         const UnitCost& c = *m_.last;
         const std::int64_t outputBytes = m_.units.back().output_bytes;
-        touch(headBackwardPeakOf(c, outputBytes));
-        release(c.kept_bytes - c.output_bytes);  // the loss stays with the step
-        alloc(c.param_grad_bytes);
-        alloc(outputBytes);     // the gradient of the chain's output
-        alloc(c.output_bytes);  // the loss's gradient, until the backward ends
-        release(outputBytes);   // the chain's output, its saved input
-        spend(c.backward_ms, false);
+        work(Phase::Backward, kHeadBlock, c.backward_ms, false);
+        touch(headBackwardPeakOf(c, outputBytes), kLogits);
+        releaseSaved(c, kLogits);  // the loss stays with the step
+        alloc(c.param_grad_bytes, kGradients);
+        alloc(outputBytes, kGradients);      // the gradient of the chain's output
+        alloc(c.output_bytes, kLogits);      // the loss's gradient, until the backward ends
+        release(outputBytes, kActivations);  // the chain's output, its saved input
         if (!allocator_) return {};
         const Block grad = allocator_->backward(AllocatorReplay::kHead, kept);
         allocator_->free(*chainOutput);
@@ -161,11 +239,11 @@ private:
     // with tied embeddings); it frees the chain's input gradient and leaves none of its own.
     void backwardEmbedding(Placed& embedding, Block inputGrad) {
         const UnitCost& c = *m_.first;
-        touch(embeddingBackwardPeakOf(c));
-        release(c.kept_bytes - c.output_bytes);
-        alloc(c.param_grad_bytes);
-        release(m_.units.front().output_bytes);
-        spend(c.backward_ms, false);
+        work(Phase::Backward, kEmbeddingBlock, c.backward_ms, false);
+        touch(embeddingBackwardPeakOf(c), kOther);
+        releaseSaved(c, kActivations);
+        alloc(c.param_grad_bytes, kGradients);
+        release(m_.units.front().output_bytes, kGradients);  // the chain's input's gradient
         if (!allocator_) return;
         allocator_->backward(AllocatorReplay::kEmbedding, embedding.kept);
         free(inputGrad);
@@ -196,19 +274,21 @@ private:
                                                  /*holdIncoming=*/!m_.last);
         if (embedding) {
             // The chain's first item released its saved input, the embedding's output.
-            release(m_.first->output_bytes);
+            release(m_.first->output_bytes, kActivations);
             if (allocator_) allocator_->free(embedding->kept.output);
             backwardEmbedding(*embedding, inputGrad);
         }
-        if (m_.last) release(m_.last->output_bytes);  // the loss's gradient: backward ended
+        // The loss's gradient: backward ended.
+        if (m_.last) release(m_.last->output_bytes, kLogits);
         std::int64_t optimizerPeak = 0;
         double optimizerMs = 0;
         forEachUnit([&](const UnitCost& u) {
             optimizerMs += u.optimizer_ms;
             optimizerPeak = std::max(optimizerPeak, u.optimizer_peak);
         });
-        touch(optimizerPeak);
-        time_ += optimizerMs;
+        if (m_.optimizer || optimizerMs > 0 || optimizerPeak > 0)
+            work(Phase::Optimizer, -1, optimizerMs, false);
+        touch(optimizerPeak, kOther);
         if (allocator_) {
             if (!embedding) allocator_->holdUntilStepEnds(inputGrad);
             if (!m_.last) allocator_->holdUntilStepEnds(outputBlock(items.back()));  // the output
@@ -226,7 +306,7 @@ private:
                 // (where the measured peaks put it).
                 const Block rng = allocator_ ? allocator_->place(m_.checkpoint_bytes) : Block{};
                 const Block output = forwardWithoutGrad(s.begin, s.end, recompute);
-                alloc(m_.checkpoint_bytes);
+                alloc(m_.checkpoint_bytes, kActivations);
                 items.push_back({&s, -1, recompute});
                 if (allocator_) {
                     items.back().placed = static_cast<int>(placed_.size());
@@ -239,14 +319,14 @@ private:
                 const std::size_t before = items.size();  // the item whose output is the input
                 for (int u = s.begin; u < s.end; ++u) {
                     const auto& c = m_.units[u];
-                    touch(forwardPeakOf(c));
-                    alloc(c.kept_bytes);
+                    work(forwardPhase(recompute), blockOf(u), c.forward_ms, recompute);
+                    touch(forwardPeakOf(c), kOther);
+                    allocKept(c, kActivations);
                     items.push_back({&s, u, recompute});
                     if (allocator_) {
                         items.back().placed = static_cast<int>(placed_.size());
                         placed_.push_back({allocator_->forward(u), {}});
                     }
-                    spend(c.forward_ms, recompute);
                     if (u > s.begin && !c.keeps_input) freeOutput(items[items.size() - 2]);
                 }
                 if (before > 0 && !m_.units[s.begin].keeps_input) freeOutput(items[before - 1]);
@@ -257,7 +337,7 @@ private:
 
     // An item's output that its consumer's forward let go (the consumer does not keep it).
     void freeOutput(Item& item) {
-        release(outputOf(item));
+        release(outputOf(item), kActivations);
         if (allocator_) allocator_->free(outputBlock(item));
         item.outputFreed = true;
     }
@@ -268,15 +348,15 @@ private:
         Block previous;
         for (int u = begin; u < end; ++u) {
             const auto& c = m_.units[u];
-            touch(nogradPeakOf(c));
-            alloc(c.output_bytes);
+            work(forwardPhase(recompute), blockOf(u), c.nograd_ms, recompute);
+            touch(nogradPeakOf(c), kOther);
+            alloc(c.output_bytes, kActivations);
             const Block output = allocator_ ? allocator_->nogradForward(u) : Block{};
             if (u > begin) {
-                release(m_.units[u - 1].output_bytes);
+                release(m_.units[u - 1].output_bytes, kActivations);
                 free(previous);
             }
             previous = output;
-            spend(c.nograd_ms, recompute);
         }
         return previous;
     }
@@ -301,7 +381,7 @@ private:
             held = false;
             // This item's backward released its saved input: the previous item's output.
             if (k > 0 && !items[k - 1].outputFreed) {
-                release(outputOf(items[k - 1]));
+                release(outputOf(items[k - 1]), kActivations);
                 if (allocator_) allocator_->free(outputBlock(items[k - 1]));
             }
         }
@@ -317,17 +397,17 @@ private:
 
     Block backwardUnit(Item& item, Block grad, std::int64_t gradBytes, bool held) {
         const auto& c = m_.units[item.unit];
-        touch(backwardPeakOf(c));
-        release(c.kept_bytes - c.output_bytes);
-        alloc(c.param_grad_bytes);
-        alloc(c.output_bytes);  // the gradient of its input, the same shape as its output
+        work(Phase::Backward, blockOf(item.unit), backwardMsOf(c, item.recomputed), false);
+        touch(backwardPeakOf(c), kOther);
+        releaseSaved(c, kActivations);
+        alloc(c.param_grad_bytes, kGradients);
+        alloc(c.output_bytes, kGradients);  // the gradient of its input, its output's shape
         const Block inputGrad =
             allocator_ ? allocator_->backward(item.unit, placed_[item.placed].kept) : Block{};
         if (!held) {
-            release(gradBytes);
+            release(gradBytes, kGradients);
             free(grad);
         }
-        spend(backwardMsOf(c, item.recomputed), false);
         return inputGrad;
     }
 
@@ -339,37 +419,52 @@ private:
         // The generator's state when the recompute starts, to go on from afterwards: alive
         // while the recompute's forward runs.
         Block resume = allocator_ ? allocator_->place(m_.checkpoint_bytes) : Block{};
-        alloc(m_.checkpoint_bytes);
+        alloc(m_.checkpoint_bytes, kActivations);
         auto items = forwardSequence(body, true);
-        release(m_.checkpoint_bytes);
+        release(m_.checkpoint_bytes, kActivations);
         free(resume);
         // The recomputed output is dropped before its backward starts: only its graph node
         // is needed (the engine's checkpoint, like PyTorch's non-reentrant one). The incoming
         // gradient goes to the body's backward as its own.
-        release(outputOf(items.back()));
+        release(outputOf(items.back()), kActivations);
         if (allocator_) allocator_->free(outputBlock(items.back()));
         const Block inputGrad = backwardSequence(items, grad, gradBytes, held);
-        release(m_.checkpoint_bytes);
+        release(m_.checkpoint_bytes, kActivations);
         if (allocator_) allocator_->free(placed_[item.placed].rng);
         // The forward's output of this checkpoint was released by its consumer already,
         // except at the end of the chain where the step still holds it.
         return inputGrad;
     }
 
+    static Phase forwardPhase(bool recompute) {
+        return recompute ? Phase::Recompute : Phase::Forward;
+    }
+
     const CostModel& m_;
+    const int unitsPerBlock_;
     std::int64_t mem_ = 0;
     std::int64_t peak_ = 0;
+    std::array<std::int64_t, kCategories> now_{};     // mem_ by category
+    std::array<std::int64_t, kCategories> atPeak_{};  // the split at peak_
     double time_ = 0;
     double recomputeMs_ = 0;
+    // With the timeline: the work running now, and what the step did so far.
+    Phase phase_ = Phase::Idle;
+    int block_ = -1;
+    std::vector<TimelineEvent> events_;
+    std::vector<PhaseSpan> spans_;
     std::optional<AllocatorReplay> allocator_;
     std::vector<Placed> placed_;
 };
 
 }  // namespace
 
-Prediction predict(const CostModel& model, const Plan& plan, ReplayAllocator allocator) {
+Prediction predict(const CostModel& model, const Plan& plan, ReplayAllocator allocator,
+                   PredictTimeline timeline) {
     if (model.units.empty()) return {};
-    return Replay(model, allocator == ReplayAllocator::Yes).run(plan);
+    const bool withAllocator = allocator == ReplayAllocator::Yes;
+    if (timeline == PredictTimeline::Yes) return Replay<true>(model, withAllocator).run(plan);
+    return Replay<false>(model, withAllocator).run(plan);
 }
 
 }  // namespace ckptlab

@@ -1,0 +1,391 @@
+// ckptlab-cli plan --capacity: does the model fit a device at its real size, with which
+// checkpointing, how fast. One layer and the chain's ends are measured at small shapes, their
+// costs fitted (measureCostFit) and the whole chain replayed at the asked size (planFullSize).
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ckptlab/full_size.h"
+#include "ckptlab/number_text.h"
+#include "ckptlab/output_paths.h"
+#include "ckptlab/planner.h"
+#include "ckptlab/results_io.h"
+#include "ckptlab/runner.h"
+#include "cli_commands.h"
+#include "cli_common.h"
+#include "cli_costs_from.h"
+#include "cli_plan_full_size.h"
+
+namespace ckptlab::cli {
+namespace {
+
+constexpr double kGB = 1e9;                        // sizes are GB (or MB) unless they say GiB
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;  // the capacity is also shown in GiB
+
+std::string gb(std::int64_t bytes) { return formatFixed(static_cast<double>(bytes) / kGB, 2); }
+std::string gib(std::int64_t bytes) { return formatFixed(static_cast<double>(bytes) / kGiB, 2); }
+
+// The table's unit: GB, or MB (10^6 bytes) for a model whose every size is below a GB, which two
+// decimals of GB would show as 0.00.
+struct SizeUnit {
+    double bytes = kGB;
+    const char* name = "GB";
+    const char* definition = "10^9 bytes";
+    std::string operator()(std::int64_t value) const {
+        return formatFixed(static_cast<double>(value) / bytes, 2);
+    }
+    std::string signedText(std::int64_t value) const {
+        return formatFixedSigned(static_cast<double>(value) / bytes, 2);
+    }
+};
+
+SizeUnit unitFor(const FullSizePlan& plan) {
+    std::int64_t largest = plan.state_bytes;
+    for (const StrategyAtSize& s : plan.strategies) largest = std::max(largest, s.reserved);
+    if (largest >= kGB) return {};
+    return {1e6, "MB", "10^6 bytes"};
+}
+
+// Seconds and rates with three significant digits at most, never in exponent form.
+std::string threeDigits(double value) {
+    if (!(value >= 0)) return "-";
+    if (value >= 100) return formatFixed(value, 0);
+    if (value >= 10) return formatFixed(value, 1);
+    return formatFixed(value, value >= 1 ? 2 : 3);
+}
+
+// Seconds since the command started, for the progress lines.
+class Clock {
+public:
+    double seconds() const {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    }
+
+private:
+    std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+std::string shapeText(const MeasuredShape& shape) {
+    std::string text = "B=" + std::to_string(shape.batch) + " S=" + std::to_string(shape.seq);
+    if (shape.vocab > 0) text += " V=" + std::to_string(shape.vocab);
+    if (shape.attention_chunk > 0) text += " chunk=" + std::to_string(shape.attention_chunk);
+    if (!shape.timed) return text + " (memory only)";
+    return text + (shape.bytes ? " (memory and time)" : " (time only)");
+}
+
+// The strategies a full-size plan compares by default: none, full, the Llama and transformer
+// blocks' selective ones, every:2 and sqrt, less those the model cannot take.
+std::vector<Strategy> defaultStrategies(const ExperimentConfig& config, std::string* note) {
+    const std::vector<Strategy> wanted =
+        parseStrategies({"none", "full", "attn", "ffn", "every:2", "sqrt"});
+    return strategiesForModel(wanted, "the default list", config, note);
+}
+
+// The inputs refused before anything is measured; throws std::invalid_argument naming the
+// option.
+void checkInputs(const ExperimentOptions& o) {
+    for (const auto& [value, option] : {std::pair{o.csvPath, "--csv"},
+                                        {o.tracePath, "--trace"},
+                                        {o.pngDir, "--png"},
+                                        {o.svgDir, "--svg"}})
+        if (!value.empty())
+            throw std::invalid_argument(std::string("plan --capacity writes no ") + option +
+                                        ": its answer is the printed table and --json (leave " +
+                                        option + " out, or run the planned schedule with sweep)");
+    if (const std::vector<FieldError> errors = validate(o.config); !errors.empty())
+        throw std::invalid_argument(errors.front().message.english);
+    for (const Strategy& strategy : o.strategies)
+        checkStrategy(strategy, o.config.depth, o.config.block);
+}
+
+// --capacity as typed; parseCapacity's message names the option and its forms, the presets are
+// added.
+std::int64_t capacityOf(const std::string& text) {
+    try {
+        return parseCapacity(text);
+    } catch (const std::invalid_argument& e) {
+        std::string presets;
+        for (const CapacityPreset& p : capacityPresets())
+            presets += std::string(presets.empty() ? "" : ", ") + p.name + " (" + p.examples + ")";
+        throw std::invalid_argument(std::string(e.what()) + "; presets: " + presets);
+    }
+}
+
+// What every schedule holds whatever it checkpoints, from the cost model at the asked size.
+struct HeldState {
+    std::int64_t weights = 0, gradients = 0, optimizer = 0, parameters = 0;
+};
+
+HeldState heldState(const CostModel& costs, DType dtype) {
+    HeldState state;
+    auto add = [&](const UnitCost& unit) {
+        std::int64_t weights = 0;
+        for (std::int64_t bytes : unit.parameter_tensors) weights += bytes;
+        if (unit.parameter_tensors.empty()) weights = unit.param_grad_bytes;
+        state.weights += weights;
+        state.gradients += unit.param_grad_bytes;
+        for (std::int64_t bytes : unit.optimizer_state_tensors) state.optimizer += bytes;
+    };
+    for (const UnitCost& unit : costs.units) add(unit);
+    if (costs.first) add(*costs.first);
+    if (costs.last) add(*costs.last);
+    state.parameters = state.weights / parameterBytesPerElement(dtype);
+    return state;
+}
+
+// "8,030,261,248": digits in groups of three, as the models command prints them.
+std::string grouped(std::int64_t value) {
+    std::string digits = std::to_string(value), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
+}
+
+// "8.03 billion (8,030,261,248)", "213,568".
+std::string parametersText(std::int64_t parameters) {
+    const double p = static_cast<double>(parameters);
+    if (parameters >= 1'000'000'000)
+        return formatFixed(p / 1e9, 2) + " billion (" + grouped(parameters) + ")";
+    if (parameters >= 1'000'000)
+        return formatFixed(p / 1e6, 1) + " million (" + grouped(parameters) + ")";
+    return grouped(parameters);
+}
+
+// The model's name: the --model as the user gave it (a preset's name or a file), else its block
+// and width.
+std::string modelName(const ExperimentOptions& o) {
+    if (!o.model.empty()) return o.model;
+    return toString(o.config.block) + " d=" + std::to_string(o.config.width);
+}
+
+void printMethod(const CostFit& fit) {
+    std::printf("method: %s\n", fit.method.c_str());
+    std::printf("fit checked on %d shape%s it did not use: largest difference %lld B\n",
+                fit.check_shapes, fit.check_shapes == 1 ? "" : "s",
+                static_cast<long long>(fit.check_residual_bytes));
+}
+
+void printModel(const ExperimentOptions& o, const HeldState& state) {
+    const ExperimentConfig& c = o.config;
+    std::printf("model: %s, %s parameters, %d layers, S=%d, B=%d, %s, optimizer %s, %s attention\n",
+                modelName(o).c_str(), parametersText(state.parameters).c_str(), c.depth, c.seq,
+                c.batch, toString(c.dtype).c_str(), toString(c.optimizer).c_str(),
+                toString(c.attention).c_str());
+}
+
+std::string largestPresetText() {
+    const CapacityPreset& largest = capacityPresets().back();
+    return std::string(largest.name) + ", " + largest.examples;
+}
+
+// Weights, gradients and optimizer state, and plainly whether they alone exceed the capacity.
+void printState(const FullSizePlan& plan, const HeldState& state, const SizeUnit& unit) {
+    std::printf(
+        "held by every schedule: weights %s %s + gradients %s %s + optimizer state %s %s = %s "
+        "%s\n",
+        unit(state.weights).c_str(), unit.name, unit(state.gradients).c_str(), unit.name,
+        unit(state.optimizer).c_str(), unit.name, unit(plan.state_bytes).c_str(), unit.name);
+    if (plan.state_bytes <= plan.capacity) return;
+    std::printf(
+        "does not fit: weights, gradients and optimizer state alone are %s GB, above the %s GB "
+        "capacity; no checkpointing lowers them\n",
+        gb(plan.state_bytes).c_str(), gb(plan.capacity).c_str());
+}
+
+void printTable(const FullSizePlan& plan, const std::string& timesLabel, const SizeUnit& unit) {
+    const ExperimentConfig& c = plan.config;
+    std::printf(
+        "\nsizes in %s (%s); allocated and reserved include the weights; max B at S=%d, max S "
+        "at B=%d\n"
+        "times %s, at each strategy's largest batch\n",
+        unit.name, unit.definition, c.seq, c.batch, timesLabel.c_str());
+    std::printf("%-16s %9s %9s %8s %7s %8s %9s %8s %7s %7s %4s %9s %6s %6s %8s %9s\n", "strategy",
+                "allocated", "reserved", "weights", "copies", "grads", "optimizer", "activ.",
+                "logits", "other", "fits", "margin", "max B", "max S", "step s", "tokens/s");
+    for (const StrategyAtSize& s : plan.strategies) {
+        const bool runs = s.largest_batch > 0;
+        std::printf("%-16s %9s %9s %8s %7s %8s %9s %8s %7s %7s %4s %9s %6s %6s %8s %9s\n",
+                    s.strategy.name().c_str(), unit(s.allocated).c_str(), unit(s.reserved).c_str(),
+                    unit(s.split.weights).c_str(), unit(s.split.weight_copies).c_str(),
+                    unit(s.split.gradients).c_str(), unit(s.split.optimizer_state).c_str(),
+                    unit(s.split.activations).c_str(), unit(s.split.logits).c_str(),
+                    unit(s.split.other).c_str(), s.fits ? "yes" : "no",
+                    unit.signedText(s.margin).c_str(),
+                    runs ? std::to_string(s.largest_batch).c_str() : "-",
+                    s.longest_seq > 0 ? std::to_string(s.longest_seq).c_str() : "-",
+                    runs ? threeDigits(s.step_ms_at_largest_batch / 1000).c_str() : "-",
+                    runs ? threeDigits(s.tokens_per_s).c_str() : "-");
+    }
+}
+
+// The answer: the fastest schedule that fits, or what would.
+void printAnswer(const FullSizePlan& plan, const SizeUnit& unit) {
+    const ExperimentConfig& c = plan.config;
+    if (plan.fastest && plan.fastest_at_size) {
+        const StrategyAtSize& f = *plan.fastest_at_size;
+        std::printf(
+            "\nfastest schedule that fits %s GB: %s\n"
+            "  allocated %s %s, reserved %s %s, margin %s %s; step %s s at B=%d (%s tokens/s)\n",
+            gb(plan.capacity).c_str(), f.strategy.name().c_str(), unit(f.allocated).c_str(),
+            unit.name, unit(f.reserved).c_str(), unit.name, unit.signedText(f.margin).c_str(),
+            unit.name, threeDigits(f.prediction.step_ms / 1000).c_str(), c.batch,
+            threeDigits(f.prediction.step_ms > 0 ? 1000.0 * c.batch * c.seq / f.prediction.step_ms
+                                                 : -1)
+                .c_str());
+        if (f.largest_batch > 0)
+            std::printf(
+                "  largest batch %d at S=%d: step %s s, %s tokens/s; longest sequence %d "
+                "at B=%d\n",
+                f.largest_batch, c.seq, threeDigits(f.step_ms_at_largest_batch / 1000).c_str(),
+                threeDigits(f.tokens_per_s).c_str(), f.longest_seq, c.batch);
+        if (checkpointSpans(plan.fastest->plan).empty())
+            std::printf("  schedule: nothing checkpointed, as none\n");
+        else
+            std::printf("  schedule (units: %s): %s\n",
+                        plan.fastest->plan.unitLevel && c.block != BlockKind::Ffn
+                            ? "the attention and the MLP of each layer, from 0"
+                            : "layers, from 0",
+                        describeSchedule(plan.fastest->plan).c_str());
+        return;
+    }
+    std::printf("\nnothing fits %s GB (%s GiB) at B=%d S=%d\n", gb(plan.capacity).c_str(),
+                gib(plan.capacity).c_str(), c.batch, c.seq);
+    if (plan.would_fit) {
+        std::printf(
+            "would fit: a %s device (%s), where the least-memory schedule reserves %s GB; try "
+            "--capacity %s\n",
+            plan.would_fit->name, plan.would_fit->examples, gb(plan.least_reserved).c_str(),
+            plan.would_fit->name);
+        return;
+    }
+    if (plan.state_bytes > capacityPresets().back().bytes)
+        std::printf(
+            "no capacity preset holds it: the state alone is above the largest (%s); a device of "
+            "more than %s GB would, or less state: --optimizer sgd or none keeps no Adam "
+            "moments, --precision bf16 stores weights, gradients and state in 2 bytes\n",
+            largestPresetText().c_str(), gb(plan.state_bytes).c_str());
+    else if (plan.least_reserved > 0)
+        std::printf(
+            "no capacity preset holds it (the largest is %s): the least-memory schedule "
+            "reserves %s GB; try --capacity %sGB, or a shorter --seq or smaller --batch\n",
+            largestPresetText().c_str(), gb(plan.least_reserved).c_str(),
+            formatFixed(std::ceil(static_cast<double>(plan.least_reserved) / kGB), 0).c_str());
+}
+
+void printNotes(const FullSizePlan& plan) {
+    for (const std::string& note : plan.notes) std::printf("note: %s\n", note.c_str());
+}
+
+}  // namespace
+
+int runPlanFullSize(ExperimentOptions o, const FullSizeOptions& fullSize) {
+    if (std::string error = completeConfig(o); !error.empty()) {
+        std::cerr << "ckptlab-cli: " << error << "\n";
+        return kBadInput;
+    }
+    std::int64_t capacity = 0;
+    std::vector<Strategy> strategies = o.strategies;
+    std::optional<ResultSet> costsFile;
+    std::optional<RunResult> costsNone;
+    try {
+        capacity = capacityOf(fullSize.capacity);
+        checkInputs(o);
+        if (strategies.empty()) {
+            std::string note;
+            strategies = defaultStrategies(o.config, &note);
+            if (!note.empty() && !o.quiet) std::cerr << "ckptlab-cli: note: " << note << "\n";
+        }
+        if (!fullSize.costsFrom.empty()) {
+            try {
+                costsFile = loadResults(fullSize.costsFrom);
+            } catch (const std::exception& e) {
+                throw std::invalid_argument("--costs-from: " + std::string(e.what()));
+            }
+            costsNone = costsFromRun(*costsFile, o.config, fullSize.costsFrom);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "ckptlab-cli: " << e.what() << "\n";
+        return kBadInput;
+    }
+
+    const Clock clock;
+    const std::vector<MeasuredShape> shapes = fitShapes(o.config);
+    auto measured = [&](const std::string& stage, int done, int total) {
+        if (o.quiet) return;
+        if (done >= total) return;  // the fit itself: arithmetic, no time worth a line
+        const bool known = total == static_cast<int>(shapes.size()) && done >= 0;
+        std::fprintf(
+            stderr, "[%6.1f s] measuring shape %d of %d: %s\n", clock.seconds(), done + 1, total,
+            known ? shapeText(shapes[static_cast<std::size_t>(done)]).c_str() : stage.c_str());
+    };
+    // Ctrl+C stops the measurement (the engine throws); the flag says it was the user.
+    const std::atomic<bool>* interrupted = makeHooks(true).cancel;
+    CostFit fit;
+    try {
+        fit = measureCostFit(o.config, measured, interrupted);
+    } catch (const std::exception&) {
+        if (!interrupted || !interrupted->load()) throw;
+        std::cerr << "ckptlab-cli: interrupted while measuring; nothing planned\n";
+        return kInterrupted;
+    }
+    if (!o.quiet)
+        std::fprintf(stderr, "[%6.1f s] measured %d shapes; planning at B=%d S=%d\n",
+                     clock.seconds(), static_cast<int>(fit.shapes.size()), o.config.batch,
+                     o.config.seq);
+    FullSizeProgress planning;
+    planning.step = [&](const std::string& stage, int done, int total) {
+        if (!o.quiet && done < total)
+            std::fprintf(stderr, "[%6.1f s] planning %d of %d: %s\n", clock.seconds(), done + 1,
+                         total, stage.c_str());
+    };
+    FullSizePlan plan = planFullSize(fit, capacity, strategies, planning);
+    if (!o.quiet) std::fprintf(stderr, "[%6.1f s] planned\n", clock.seconds());
+
+    // The threads the timed shapes ran at: the config's, or LibTorch's default.
+    const int threads = describeEnvironment(o.config).threads;
+    std::string timesLabel = "predicted on this machine (" +
+                             std::string(o.config.device == "cpu" ? "CPU" : o.config.device) +
+                             ", " + std::to_string(threads) + " thread" +
+                             (threads == 1 ? "" : "s") + ")";
+    std::optional<MachineTimeScale> scale;
+    if (costsNone) {
+        scale = timeScaleFrom(*costsFile, *costsNone, fit);
+        applyTimeScale(*scale, plan);
+        timesLabel = "predicted for " + scale->machine + " (scaled from its measured none step)";
+    }
+
+    const HeldState state =
+        heldState(costsAt(fit, o.config.batch, o.config.seq, o.config.depth), o.config.dtype);
+    printMethod(fit);
+    printModel(o, state);
+    std::printf("capacity: %s GB (%s GiB)\n", gb(capacity).c_str(), gib(capacity).c_str());
+    if (scale)
+        std::printf(
+            "times scaled to %s: its none step at B=%d S=%d depth %d measured %s ms, predicted "
+            "here %s ms: ratio %s\n",
+            scale->machine.c_str(), scale->batch, scale->seq, scale->depth,
+            formatFixed(scale->measured_none_ms, 1).c_str(),
+            formatFixed(scale->predicted_none_ms, 1).c_str(),
+            formatGeneral(scale->ratio, 4).c_str());
+    const SizeUnit unit = unitFor(plan);
+    printState(plan, state, unit);
+    printTable(plan, timesLabel, unit);
+    printAnswer(plan, unit);
+    printNotes(plan);
+    if (!o.jsonPath.empty()) {
+        writeTextFile(o.jsonPath, fullSizePlanJson(plan, fit, modelName(o), state.parameters,
+                                                   timesLabel, scale));
+        if (!o.quiet) std::cerr << "ckptlab-cli: wrote " << o.jsonPath << "\n";
+    }
+    return kOk;
+}
+
+}  // namespace ckptlab::cli

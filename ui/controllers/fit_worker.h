@@ -1,0 +1,63 @@
+#pragma once
+// "Will it fit?" on its worker thread: measures the model's cost fit (measureCostFit, a minute
+// or more of LibTorch) and plans every strategy at the real size against the capacity
+// (planFullSize). The last fit is kept, so a new capacity or strategy list only plans again.
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "ckptlab/full_size.h"
+#include "controllers/sweep_worker.h"
+
+namespace ckptlab::ui {
+
+struct FitRequest {
+    QString model;            // the preset's name or the config file's path (loadModel)
+    ExperimentConfig config;  // the model applied, with the asked sequence, batch, precision...
+    std::int64_t capacity = 0;
+    std::vector<Strategy> strategies;
+};
+
+struct FitOutcome {
+    FitRequest request;
+    std::shared_ptr<const CostFit> fit;
+    FullSizePlan plan;
+    bool measured = false;  // false: the fit of the previous request was reused
+    double seconds = 0;     // measuring and planning
+};
+using FitOutcomePtr = std::shared_ptr<const FitOutcome>;
+
+class FitWorker : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+public Q_SLOTS:
+    void plan(quint64 job, const ckptlab::ui::FitRequest& request, ckptlab::ui::CancelFlag cancel);
+
+Q_SIGNALS:
+    // `measuring`: a shape of the fit is measured (else a strategy is planned); `stage` is
+    // core's description of it.
+    void progress(quint64 job, bool measuring, const QString& stage, int done, int total);
+    void planned(quint64 job, const ckptlab::ui::FitOutcomePtr& outcome);
+    void failed(quint64 job, const QString& message);
+    // After every job, whatever its end (cancelled ones included).
+    void done(quint64 job, bool cancelled);
+
+private:
+    std::string m_key;  // what the kept fit was measured for
+    std::shared_ptr<const CostFit> m_fit;
+};
+
+// The predicted step of row `row` of fitRows(plan) (charts/fit_chart.h) at the plan's batch and
+// sequence, with its timeline and phases; plain arithmetic on the fit.
+Prediction predictFitRow(const CostFit& fit, const FullSizePlan& plan, int row);
+
+}  // namespace ckptlab::ui
+
+Q_DECLARE_METATYPE(ckptlab::ui::FitRequest)
+Q_DECLARE_METATYPE(ckptlab::ui::FitOutcomePtr)

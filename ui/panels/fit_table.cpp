@@ -1,0 +1,169 @@
+#include "panels/fit_table.h"
+
+#include <QCoreApplication>
+#include <QHeaderView>
+#include <QTableWidget>
+#include <algorithm>
+
+#include "charts/fit_chart.h"
+#include "ckptlab/number_text.h"
+
+namespace ckptlab::ui {
+
+namespace {
+
+class FitText {
+    Q_DECLARE_TR_FUNCTIONS(FitText)
+};
+
+QString gbText(std::int64_t bytes) {
+    return FitText::tr("%1 GB").arg(double(bytes) / kGB, 0, 'f', 2);
+}
+
+QString fitsText(const StrategyAtSize& row) {
+    return row.fits ? FitText::tr("yes, %1 spare").arg(gbText(row.margin))
+                    : FitText::tr("no, %1 short").arg(gbText(-row.margin));
+}
+
+QString countText(int value) {
+    //: a largest batch or longest sequence of 0: not even the smallest fits
+    return value > 0 ? QString::number(value) : FitText::tr("none");
+}
+
+// A CSV field, quoted when it holds a separator, a quote or a line break.
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    return quoted + '"';
+}
+
+}  // namespace
+
+QStringList fitTableHeaders() {
+    return {FitText::tr("Strategy"),
+            FitText::tr("Allocated"),
+            FitText::tr("Reserved"),
+            FitText::tr("Fits?"),
+            FitText::tr("Largest batch"),
+            FitText::tr("Longest sequence"),
+            FitText::tr("Tokens/s on this machine")};
+}
+
+std::vector<QStringList> fitTableCells(const FullSizePlan& plan) {
+    const QStringList names = fitRowNames(plan);
+    const std::vector<const StrategyAtSize*> rows = fitRows(plan);
+    std::vector<QStringList> cells;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const StrategyAtSize& row = *rows[i];
+        cells.push_back({names[int(i)], gbText(row.allocated), gbText(row.reserved), fitsText(row),
+                         countText(row.largest_batch), countText(row.longest_seq),
+                         row.tokens_per_s > 0 ? QString::number(row.tokens_per_s, 'f', 0)
+                                              : QStringLiteral("—")});
+    }
+    return cells;
+}
+
+void fillFitTable(QTableWidget* table, const FullSizePlan& plan) {
+    const QStringList headers = fitTableHeaders();
+    const std::vector<QStringList> cells = fitTableCells(plan);
+    const std::vector<const StrategyAtSize*> rows = fitRows(plan);
+    table->clearSelection();
+    table->setColumnCount(int(headers.size()));
+    table->setHorizontalHeaderLabels(headers);
+    table->horizontalHeaderItem(4)->setToolTip(
+        FitText::tr("At the sequence asked for, against the capacity"));
+    table->horizontalHeaderItem(5)->setToolTip(
+        FitText::tr("At the batch asked for, against the capacity"));
+    table->horizontalHeaderItem(6)->setToolTip(
+        FitText::tr("At the largest batch, from the times measured on this machine, not on the "
+                    "GPU"));
+    table->setRowCount(int(cells.size()));
+    for (int r = 0; r < int(cells.size()); ++r)
+        for (int c = 0; c < int(headers.size()); ++c) {
+            auto* item = new QTableWidgetItem(cells[size_t(r)][c]);
+            item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+            if (c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (c == 3)
+                item->setForeground(rows[size_t(r)]->fits ? QColor(0x1b, 0x7a, 0x2f)
+                                                          : QColor(0xb3, 0x1b, 0x1b));
+            table->setItem(r, c, item);
+        }
+    if (plan.fastest)
+        table->item(int(cells.size()) - 1, 0)
+            ->setToolTip(QString::fromStdString(describeSchedule(plan.fastest->plan)));
+    table->resizeColumnsToContents();
+    table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+}
+
+QStringList fitVerdict(const FullSizePlan& plan) {
+    QStringList lines;
+    const QString capacity = gbText(plan.capacity);
+    if (plan.fastest_at_size) {
+        const StrategyAtSize& fastest = *plan.fastest_at_size;
+        if (fastest.strategy.kind == StrategyKind::Optimal)
+            lines << FitText::tr(
+                         "The fastest schedule that fits in %1 is the planner's for a "
+                         "budget of %2 MiB above the step's start: %3 reserved, %4 "
+                         "spare.")
+                         .arg(capacity, QString::number(fastest.strategy.budget_mib, 'f', 0),
+                              gbText(fastest.reserved), gbText(fastest.margin));
+        else
+            lines << FitText::tr(
+                         "The fastest schedule that fits in %1 is %2: %3 reserved, %4 "
+                         "spare.")
+                         .arg(capacity, QString::fromStdString(fastest.strategy.name()),
+                              gbText(fastest.reserved), gbText(fastest.margin));
+    }
+    const bool anyFits =
+        plan.fastest_at_size || std::any_of(plan.strategies.begin(), plan.strategies.end(),
+                                            [](const StrategyAtSize& s) { return s.fits; });
+    if (plan.state_bytes > plan.capacity)
+        lines << FitText::tr(
+                     "Weights, gradients and optimizer state alone take %1, more than "
+                     "the %2 capacity: no checkpointing schedule can make it fit.")
+                     .arg(gbText(plan.state_bytes), capacity);
+    else if (!anyFits)
+        lines << FitText::tr(
+                     "Nothing fits in %1: even the schedule that keeps the least needs "
+                     "more.")
+                     .arg(capacity);
+    if (!anyFits) {
+        if (plan.would_fit)
+            lines << FitText::tr("It would fit in %1 (%2).")
+                         .arg(QLatin1String(plan.would_fit->name),
+                              QLatin1String(plan.would_fit->examples));
+        else if (!capacityPresets().empty())
+            lines << FitText::tr("Not even the largest preset, %1, holds it.")
+                         .arg(QLatin1String(capacityPresets().back().name));
+    }
+    return lines;
+}
+
+std::string fitTableCsv(const FullSizePlan& plan) {
+    std::string csv =
+        "strategy,fastest_that_fits,allocated_bytes,reserved_bytes,capacity_bytes,fits,"
+        "margin_bytes,largest_batch,longest_seq,tokens_per_s_this_machine,batch,seq,"
+        "weights_bytes,weight_copies_bytes,gradients_bytes,optimizer_state_bytes,"
+        "activations_bytes,logits_bytes,other_bytes\n";
+    const std::vector<const StrategyAtSize*> rows = fitRows(plan);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const StrategyAtSize& row = *rows[i];
+        const PeakSplit& s = row.split;
+        const bool fastest = i == plan.strategies.size();
+        const auto n = [](std::int64_t v) { return std::to_string(v); };
+        csv += csvField(row.strategy.name()) + ',' + (fastest ? "1" : "0") + ',' +
+               n(row.allocated) + ',' + n(row.reserved) + ',' + n(plan.capacity) + ',' +
+               (row.fits ? "1" : "0") + ',' + n(row.margin) + ',' + n(row.largest_batch) + ',' +
+               n(row.longest_seq) + ',' + formatShortest(row.tokens_per_s) + ',' +
+               n(plan.config.batch) + ',' + n(plan.config.seq) + ',' + n(s.weights) + ',' +
+               n(s.weight_copies) + ',' + n(s.gradients) + ',' + n(s.optimizer_state) + ',' +
+               n(s.activations) + ',' + n(s.logits) + ',' + n(s.other) + '\n';
+    }
+    return csv;
+}
+
+}  // namespace ckptlab::ui
