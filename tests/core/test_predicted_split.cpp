@@ -316,8 +316,8 @@ TEST(PredictedSplit, MeasuredMixedBf16LlamaWithEnds) {
         ASSERT_EQ(p.peak_bytes, run.metrics.peak_bytes);
         EXPECT_EQ(p.split.total(),
                   b.activations + b.gradients + b.weight_copies + b.logits + b.other);
-        EXPECT_EQ(p.split.logits, b.logits);
         if (run.strategy == test::strategy("none") || run.strategy == test::strategy("attn")) {
+            EXPECT_EQ(p.split.logits, b.logits);
             EXPECT_GT(p.split.weight_copies, 0);
             EXPECT_GT(p.split.logits, 0);
             EXPECT_EQ(p.split.activations, b.activations);

@@ -601,8 +601,10 @@ CostFit fitCosts(const ExperimentConfig& target, const std::vector<MeasuredShape
         "; every byte count solved exactly in the terms 1, S, S^2, B, B*S, B*S^2" +
         (withVocab ? ", V, B*S*V" : "") +
         " (batch 1 on its own: LibTorch allocates differently for one sequence)" +
-        (peaks ? ", each peak replayed from the fitted allocations" : "") + ", and checked at " +
-        checked +
+        (peaks ? ", each peak replayed from the fitted allocations"
+               : ", the peaks of units whose allocations differ between shapes fitted as "
+                 "polynomials too, exact at the measured shapes only") +
+        ", and checked at " + checked +
         "; each unit's times as a fixed cost plus its matmul FLOPs (the embedding's rows) at a "
         "rate, neither negative, by least squares over " +
         shapeList(shapes, [](const MeasuredShape& m) { return m.timed; }) + ", then extrapolated" +
