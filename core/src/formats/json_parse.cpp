@@ -8,22 +8,7 @@
 #include "ckptlab/results_io.h"
 
 namespace ckptlab::detail {
-namespace {
 
-// Line and column (from 1) of the byte at `position` (counted from 1), as nlohmann counts them.
-std::string lineAndColumn(const std::string& text, std::size_t position) {
-    const std::size_t end = std::min(position, text.size());
-    std::size_t line = 1, lineStart = 0;
-    for (std::size_t i = 0; i < end; ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            lineStart = i + 1;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(position - lineStart);
-}
-
-// Offset (from 0) of the first byte that breaks UTF-8, or npos.
 std::size_t firstInvalidUtf8(const std::string& text) {
     const auto* s = reinterpret_cast<const unsigned char*>(text.data());
     const std::size_t n = text.size();
@@ -55,6 +40,21 @@ std::size_t firstInvalidUtf8(const std::string& text) {
         i += length;
     }
     return std::string::npos;
+}
+
+namespace {
+
+// Line and column (from 1) of the byte at `position` (counted from 1), as nlohmann counts them.
+std::string lineAndColumn(const std::string& text, std::size_t position) {
+    const std::size_t end = std::min(position, text.size());
+    std::size_t line = 1, lineStart = 0;
+    for (std::size_t i = 0; i < end; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(position - lineStart);
 }
 
 std::string hexByte(unsigned char c) {

@@ -8,6 +8,10 @@
 
 namespace ckptlab::detail {
 
+// Offset (from 0) of the first byte that breaks UTF-8 (overlong forms, surrogates and code
+// points past U+10FFFF included), or npos.
+std::size_t firstInvalidUtf8(const std::string& text);
+
 // Only spaces, tabs and line breaks (or nothing).
 bool isBlank(const std::string& text);
 

@@ -12,6 +12,7 @@
 #include "ckptlab/model_config.h"
 #include "ckptlab/number_text.h"
 #include "ckptlab/saturating.h"
+#include "formats/json_parse.h"
 #include "formats/json_values.h"
 
 namespace ckptlab {
@@ -42,40 +43,6 @@ constexpr const char* kArchitectureList =
     throw ModelConfigError(field, field.empty() ? message : field + ": " + message);
 }
 
-// Offset of the first byte that breaks UTF-8 (overlong forms, surrogates and code points past
-// U+10FFFF included), or npos.
-std::size_t firstInvalidUtf8(const std::string& text) {
-    const auto* s = reinterpret_cast<const unsigned char*>(text.data());
-    const std::size_t n = text.size();
-    for (std::size_t i = 0; i < n;) {
-        const unsigned char c = s[i];
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        std::size_t length = 0;
-        unsigned char lo = 0x80, hi = 0xbf;  // the second byte's range
-        if (c >= 0xc2 && c <= 0xdf) {
-            length = 2;
-        } else if (c >= 0xe0 && c <= 0xef) {
-            length = 3;
-            if (c == 0xe0) lo = 0xa0;
-            if (c == 0xed) hi = 0x9f;
-        } else if (c >= 0xf0 && c <= 0xf4) {
-            length = 4;
-            if (c == 0xf0) lo = 0x90;
-            if (c == 0xf4) hi = 0x8f;
-        } else {
-            return i;
-        }
-        if (i + 1 >= n || s[i + 1] < lo || s[i + 1] > hi) return i;
-        for (std::size_t k = 2; k < length; ++k)
-            if (i + k >= n || (s[i + k] & 0xc0) != 0x80) return i;
-        i += length;
-    }
-    return std::string::npos;
-}
-
 // Checks that need no parsing: size, NUL bytes, UTF-8.
 void checkText(const std::string& text) {
     if (text.size() > kMaxModelConfigBytes)
@@ -84,7 +51,7 @@ void checkText(const std::string& text) {
     if (const std::size_t nul = text.find('\0'); nul != std::string::npos)
         refuse("", "a NUL byte at byte " + std::to_string(nul + 1) +
                        ": a config.json is text (is the file binary or damaged?)");
-    if (const std::size_t bad = firstInvalidUtf8(text); bad != std::string::npos) {
+    if (const std::size_t bad = detail::firstInvalidUtf8(text); bad != std::string::npos) {
         char hex[8];
         std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned char>(text[bad]));
         refuse("", std::string("not UTF-8 text: byte ") + hex + " at byte " +
