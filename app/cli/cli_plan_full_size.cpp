@@ -79,12 +79,11 @@ std::string shapeText(const MeasuredShape& shape) {
     return text + (shape.bytes ? " (memory and time)" : " (time only)");
 }
 
-// The strategies a full-size plan compares by default: none, full, the Llama and transformer
-// blocks' selective ones, every:2 and sqrt, less those the model cannot take.
+// The strategies a full-size plan compares by default (fullSizeStrategyTexts), less those the
+// model cannot take, which `note` names.
 std::vector<Strategy> defaultStrategies(const ExperimentConfig& config, std::string* note) {
-    const std::vector<Strategy> wanted =
-        parseStrategies({"none", "full", "attn", "ffn", "every:2", "sqrt"});
-    return strategiesForModel(wanted, "the default list", config, note);
+    return strategiesForModel(parseStrategies(fullSizeStrategyTexts()), "the default list", config,
+                              note);
 }
 
 // The inputs refused before anything is measured; throws std::invalid_argument naming the

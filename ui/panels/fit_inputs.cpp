@@ -26,16 +26,6 @@ namespace {
 // The model list's last item opens a file; its data is empty, a model's never is.
 constexpr int kCustomCapacity = -1;
 
-// The CLI's default list for a full-size plan: none, full, the Llama and transformer blocks'
-// selective ones, every:2 and sqrt, less those the model cannot take.
-std::vector<Strategy> fitStrategies(const ExperimentConfig& config) {
-    std::vector<Strategy> kept;
-    for (const char* text : {"none", "full", "attn", "ffn", "every:2", "sqrt"})
-        if (auto strategy = tryParseStrategy(text, config.depth, config.block))
-            kept.push_back(*strategy);
-    return kept;
-}
-
 std::string executablePath() { return QCoreApplication::applicationFilePath().toStdString(); }
 
 QSpinBox* spin(const char* name, IntRange range, int value) {
@@ -212,7 +202,7 @@ std::optional<FitRequest> FitInputs::request() {
         return std::nullopt;
     }
     request.capacity = capacity();
-    request.strategies = fitStrategies(request.config);
+    request.strategies = fullSizeStrategies(request.config);
     return request;
 }
 

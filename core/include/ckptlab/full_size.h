@@ -158,6 +158,12 @@ struct FullSizeProgress {
     std::function<void(const std::string& stage, int done, int total)> step;
 };
 
+// The strategies a full-size plan compares unless told otherwise (the CLI and the app): none,
+// full, the blocks' selective ones (attn, ffn), every:2 and sqrt, less those the model cannot
+// take.
+std::vector<Strategy> fullSizeStrategies(const ExperimentConfig& config);
+const std::vector<std::string>& fullSizeStrategyTexts();  // the same, before the model
+
 // Every strategy of `strategies` at the fit's batch and sequence against `capacity` bytes,
 // the planner's fastest schedule that fits, and each one's largest batch and longest sequence.
 FullSizePlan planFullSize(const CostFit& fit, std::int64_t capacity,

@@ -149,6 +149,20 @@ std::optional<PlannedSchedule> fastestFitting(const CostModel& costs, std::int64
 
 }  // namespace
 
+const std::vector<std::string>& fullSizeStrategyTexts() {
+    static const std::vector<std::string> texts = {"none", "full",    "attn",
+                                                   "ffn",  "every:2", "sqrt"};
+    return texts;
+}
+
+std::vector<Strategy> fullSizeStrategies(const ExperimentConfig& config) {
+    std::vector<Strategy> kept;
+    for (const std::string& text : fullSizeStrategyTexts())
+        if (auto strategy = tryParseStrategy(text, config.depth, config.block))
+            kept.push_back(*strategy);
+    return kept;
+}
+
 FullSizePlan planFullSize(const CostFit& fit, std::int64_t capacity,
                           const std::vector<Strategy>& strategies,
                           const FullSizeProgress& progress) {
