@@ -36,6 +36,17 @@ struct AllocationScript {
     bool empty() const { return forward.empty(); }
 };
 
+// A unit's backward when it ends a chain without a head (ExperimentConfig::vocab == 0): the
+// loss is then the output's sum, whose gradient is one value expanded to the output's shape
+// (every stride 0), and some kernels first copy such a gradient whole (LibTorch 2.x's bf16
+// matmul on CPUs with AVX-512 BF16 does). Inside the chain a unit's gradient is the next
+// unit's dense input gradient, as the probe's is.
+struct SumLossBackward {
+    std::int64_t backward_peak = 0;        // as UnitCost::backward_peak
+    std::vector<AllocationStep> backward;  // as AllocationScript::backward
+    int input_grad = -1;                   // as AllocationScript::input_grad
+};
+
 // One unit of the chain: the ffn block is one unit, the transformer block two (attention, FFN).
 // Bytes are measured by the allocator on one block with its input already allocated.
 struct UnitCost {
@@ -68,6 +79,11 @@ struct UnitCost {
     std::vector<std::int64_t> parameter_tensors;
     std::vector<std::int64_t> optimizer_state_tensors;
     AllocationScript allocations;  // measured; empty: the replay places the aggregates
+    // Measured layer units: the backward under the sum loss. While `at_chain_top` is set, the
+    // unit is the last of a chain without a head and this holds the plain backward instead,
+    // swapped out by placeChainTop.
+    std::optional<SumLossBackward> sum_loss;
+    bool at_chain_top = false;
 };
 
 // A unit's backward time: `recomputed` units run it right after their forward.
@@ -190,6 +206,16 @@ enum class PredictTimeline { No, Yes };
 Prediction predict(const CostModel& model, const Plan& plan,
                    ReplayAllocator allocator = ReplayAllocator::No,
                    PredictTimeline timeline = PredictTimeline::No);
+
+// Gives the last unit of a chain without a head (no `last`) its backward under the sum loss,
+// and every other unit its plain one: what measureCostModel and costModelAtDepth return, so
+// that every planner and the replay see the chain's top as it runs. Units without
+// `sum_loss` (hand-built, or fitted at full size) keep their backward.
+void placeChainTop(CostModel& model);
+
+// The plain backward back in every unit, as inside a chain: what a fit over several shapes
+// takes from each measured model.
+void removeChainTop(CostModel& model);
 
 // measureCostModel, which runs LibTorch to fill a CostModel, is declared in runner.h.
 

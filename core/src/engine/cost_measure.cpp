@@ -381,6 +381,33 @@ public:
         return c;
     }
 
+    // The backward of a layer unit at the top of a chain without a head: from the sum loss's
+    // gradient, one value expanded to the output's shape (cost_model.h). Made before the
+    // trace, as the step's loss and its gradient are not counted either.
+    SumLossBackward measureSumLossBackward() {
+        const torch::Tensor sumGrad =
+            torch::ones({}, target_.gradOut.options()).expand(target_.gradOut.sizes());
+        SumLossBackward top;
+        clearGrads();
+        auto tracker = std::make_shared<engine::MemoryTracker>(device_);
+        {
+            engine::TrackingScope scope(tracker);
+            torch::Tensor y = forward();
+            const std::int64_t kept = tracker->total();
+            const std::size_t backwardStart = tracker->records().size();
+            ScriptRecorder script;
+            std::vector<AllocationStep> forwardSteps;  // numbers the backward's on from these
+            script.take(*tracker, 0, backwardStart, forwardSteps);
+            y.backward(sumGrad);
+            top.backward_peak = std::max<std::int64_t>(maxTotal(*tracker, backwardStart) - kept, 0);
+            script.take(*tracker, backwardStart, tracker->records().size(), top.backward);
+            top.input_grad = script.numberOf(target_.input.grad());
+            y.reset();
+            clearGrads();
+        }
+        return top;
+    }
+
     // Times of one block, interleaved so that every kind sees the same machine: a forward
     // without grad, a forward with grad and its backward right after (a recomputed block's
     // case: its activations are still in the caches, its memory reused), and an optimizer
@@ -534,6 +561,7 @@ CostModel costModelAtDepth(const CostModel& measured, int depth) {
     for (int b = 0; b < depth; ++b)
         chain.units.insert(chain.units.end(), measured.units.begin(),
                            measured.units.begin() + static_cast<std::ptrdiff_t>(perBlock));
+    placeChainTop(chain);
     return chain;
 }
 
@@ -562,6 +590,7 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
         engine::reseed(model.generator(), config.seed + 1);
         UnitCost c = probe.measureMemory();
         c.keeps_input = probe.keepsInput();
+        if (!model.hasEnds()) c.sum_loss = probe.measureSumLossBackward();
         // One block is cheap next to the sweep: time it at least 5 times, so a single slow
         // repeat (a page fault, a neighbour) cannot make every prediction of the sweep wrong.
         if (times == MeasureTimes::Yes)
@@ -577,6 +606,7 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
     for (int b = 0; b < config.depth; ++b)
         for (const auto& c : perPart) cost.units.push_back(c);
     if (model.hasEnds()) measureEnds(cost, model, one, device, cancel, times);
+    placeChainTop(cost);
     return cost;
 }
 

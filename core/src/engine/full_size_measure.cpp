@@ -92,6 +92,10 @@ CostFit measureCostFit(const ExperimentConfig& config,
         CostModel measured =
             measureCostModel(at, cancel, shape.timed ? MeasureTimes::Yes : MeasureTimes::No);
         measured = costModelAtDepth(measured, 1);
+        // The fit is of a layer inside the chain; a sum loss's backward measured at one small
+        // shape must not reach the full-size chain.
+        removeChainTop(measured);
+        for (UnitCost& u : measured.units) u.sum_loss.reset();
         if (shape.timed) {
             if (at.depth > 1) {
                 const UnitCost& u = measured.units.front();
