@@ -4,6 +4,22 @@
 <context>
     <name>ChartText</name>
     <message>
+        <source>stored input (a checkpoint); write in each cell how often the block runs forward</source>
+        <translation>保存的输入（一个检查点）；在每个格子里写下该块前向运行的次数</translation>
+    </message>
+    <message>
+        <source>%1 (planned)</source>
+        <translation>%1（计划值）</translation>
+    </message>
+    <message>
+        <source>The cost model predicts the plan, and %1 plans the same segments as %2: its predicted point is %2's, the same memory and time. What ran differs: each recompute ran the last segment's blocks.</source>
+        <translation>代价模型预测的是计划，而 %1 计划的分段与 %2 相同：它的预测点就是 %2 的，峰值和时间都一样。实际运行的并不一样：每次重计算跑的都是最后一段的块。</translation>
+    </message>
+    <message>
+        <source>%1 predicted: the plan of %2</source>
+        <translation>%1 的预测：即 %2 的计划</translation>
+    </message>
+    <message>
         <source>embedding</source>
         <comment>the chain&apos;s token embedding</comment>
         <translation>嵌入层</translation>
@@ -174,7 +190,7 @@ saved at %3, freed at %4 (%5 alive)
     </message>
     <message>
         <source>Scaling</source>
-        <translation>规模扩展</translation>
+        <translation>规模扫描</translation>
     </message>
     <message>
         <source>forward</source>
@@ -465,11 +481,11 @@ fit %1</source>
     </message>
     <message>
         <source>Scaling of the step time</source>
-        <translation>每步时间的规模扩展</translation>
+        <translation>每步时间随规模的变化</translation>
     </message>
     <message>
         <source>Not a scaling sweep</source>
-        <translation>不是规模扩展扫描</translation>
+        <translation>不是规模扫描</translation>
     </message>
     <message>
         <source>Step time, fastest repeat (ms; no error bars)</source>
@@ -864,8 +880,8 @@ fit %1</source>
         <translation>transformer、llama：只对 MLP（FFN）子块设检查点</translation>
     </message>
     <message>
-        <source>segments with the tutorial&apos;s closure bug (fails the gradient check)</source>
-        <translation>带有教程闭包错误的分段（梯度校验失败）</translation>
+        <source>segments with the tutorial&apos;s closure bug: wrong gradients before the last segment, as in PyTorch (fails the gradient check)</source>
+        <translation>带有教程闭包错误的分段：最后一段之前的块梯度错误，与 PyTorch 相同（梯度校验失败）</translation>
     </message>
     <message>
         <source>fastest schedule whose predicted peak fits MiB (dynamic program)</source>
@@ -1247,6 +1263,69 @@ fit %1</source>
     </message>
 </context>
 <context>
+    <name>HandoutText</name>
+    <message>
+        <source>%1 — teacher's key</source>
+        <translation>%1 — 教师答案</translation>
+    </message>
+    <message>
+        <source>Teacher's key: the answers, the right choices and the measured values</source>
+        <translation>教师答案：答案、正确选项与测量值</translation>
+    </message>
+    <message>
+        <source>%1 (measured: %2)</source>
+        <translation>%1（测量值：%2）</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>Measured: %1 %2</source>
+        <translation>测量值：%1 %2</translation>
+    </message>
+    <message>
+        <source>Measured: no value in these results</source>
+        <translation>测量值：这些结果中没有该值</translation>
+    </message>
+    <message>
+        <source>Name: %1    Date: %2</source>
+        <translation>姓名：%1    日期：%2</translation>
+    </message>
+    <message>
+        <source>No right choice in these results: %1</source>
+        <translation>这些结果无法判定正确选项：%1</translation>
+    </message>
+    <message>
+        <source>Predict</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Quiz</source>
+        <translation>小测验</translation>
+    </message>
+    <message>
+        <source>Recorded on %1</source>
+        <translation>录制于：%1</translation>
+    </message>
+    <message>
+        <source>Sketch what you expect; the chart is shown in class.</source>
+        <translation>画出你预期的图；课上会展示实际的图表。</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>Then a quiz of %1 questions.</source>
+        <translation>最后是 %1 道小测验题。</translation>
+    </message>
+    <message>
+        <source>Your prediction: %1 %2      Measured in class: %1 %2</source>
+        <translation>你的预测：%1 %2      课上测得：%1 %2</translation>
+    </message>
+</context>
+<context>
     <name>LessonStrings</name>
     <message>
         <source>Steps and where their results come from</source>
@@ -1317,6 +1396,50 @@ fit %1</source>
         <translation>
             <numerusform>%1（%2，%n 个线程），%3</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>You predicted %1 %2; the measurement has no value for it yet (run the step live).</source>
+        <translation>你预测 %1 %2；测量结果中还没有对应的数值（请现场运行该步骤）。</translation>
+    </message>
+    <message>
+        <source>The measurement has no value for this prediction yet (run the step live).</source>
+        <translation>测量结果中还没有这个预测对应的数值（请现场运行该步骤）。</translation>
+    </message>
+    <message>
+        <source>No prediction; measured %1 %2.</source>
+        <translation>未做预测；测得 %1 %2。</translation>
+    </message>
+    <message>
+        <source>You predicted %1 %2; measured %3 %2.</source>
+        <translation>你预测 %1 %2；测得 %3 %2。</translation>
+    </message>
+    <message>
+        <source>The measurement does not decide between the choices yet (run the step live).</source>
+        <translation>测量结果还无法在这些选项中作出判定（请现场运行该步骤）。</translation>
+    </message>
+    <message>
+        <source>You chose %1; the measurement does not decide between the choices yet.</source>
+        <translation>你选择了%1；测量结果还无法在这些选项中作出判定。</translation>
+    </message>
+    <message>
+        <source>No prediction; the measurement says %1.</source>
+        <translation>未做预测；测量结果是%1。</translation>
+    </message>
+    <message>
+        <source>You chose %1; the measurement says %2.</source>
+        <translation>你选择了%1；测量结果是%2。</translation>
+    </message>
+    <message>
+        <source>%1 (%2 min)</source>
+        <translation>%1（%2 分钟）</translation>
+    </message>
+    <message>
+        <source>This step is not on the path (%1 min in all); Next goes back to it.</source>
+        <translation>这一步不在路径上（路径共 %1 分钟）；“下一步”会回到路径。</translation>
+    </message>
+    <message>
+        <source>Path step %1/%2: %3 min · %4 min done, %5 min left</source>
+        <translation>路径第 %1/%2 步：%3 分钟 · 已用 %4 分钟 · 剩 %5 分钟</translation>
     </message>
 </context>
 <context>
@@ -1401,11 +1524,28 @@ fit %1</source>
     </message>
     <message>
         <source>Under the %1 memory limit, out of memory: %2. %3</source>
-        <translation>在 %1 的内存上限下显存不足：%2。%3</translation>
+        <comment>on a GPU</comment>
+        <translation>在 %1 的显存上限下显存不足：%2。%3</translation>
+    </message>
+    <message>
+        <source>Under the %1 memory limit, out of memory: %2. %3</source>
+        <comment>on the CPU</comment>
+        <translation>在 %1 的内存上限下内存不足：%2。%3</translation>
     </message>
     <message>
         <source>Out of memory: %1. %2</source>
+        <comment>on a GPU</comment>
         <translation>显存不足：%1。%2</translation>
+    </message>
+    <message>
+        <source>Out of memory: %1. %2</source>
+        <comment>on the CPU</comment>
+        <translation>内存不足：%1。%2</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the runs that ran out of memory</comment>
+        <translation>；</translation>
     </message>
     <message>
         <source>Note: %1</source>
@@ -1430,7 +1570,7 @@ fit %1</source>
     <message numerus="yes">
         <source>Preparing a scaling sweep over %n size(s)…</source>
         <translation>
-            <numerusform>正在准备 %n 个规模的扩展扫描…</numerusform>
+            <numerusform>正在准备 %n 个取值的规模扫描…</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -2013,7 +2153,7 @@ Nothing was written.</source>
     </message>
     <message>
         <source>Scaling sweep</source>
-        <translation>规模扩展扫描</translation>
+        <translation>规模扫描</translation>
     </message>
     <message>
         <source>Run optimal schedules at evenly spread memory budgets, from the smallest feasible peak to the no-checkpoint peak, beside the checked hand-written strategies (Ctrl+Shift+R)</source>
@@ -2041,7 +2181,7 @@ Nothing was written.</source>
     </message>
     <message>
         <source>Scaling values: &quot;%1&quot; is not a whole number. Give whole numbers of %2, e.g. 4,8,16,32.</source>
-        <translation>扩展取值：“%1”不是整数。请给出 %2 的整数取值，例如 4,8,16,32。</translation>
+        <translation>规模扫描取值：“%1”不是整数。请给出 %2 的整数取值，例如 4,8,16,32。</translation>
     </message>
 </context>
 <context>
@@ -2068,7 +2208,7 @@ Nothing was written.</source>
     </message>
     <message>
         <source>Run Scaling Sweep</source>
-        <translation>运行规模扩展扫描</translation>
+        <translation>运行规模扫描</translation>
     </message>
     <message>
         <source>Lesson Step</source>
@@ -2575,6 +2715,66 @@ Replace them anyway?</source>
         <translation>没有可读取的课程“%1”。现有课程：%2。以下课程文件无法读取：
 %3</translation>
     </message>
+    <message>
+        <source>Predict first: the chart appears once the class has made its prediction in the Lesson panel, or skipped it.</source>
+        <translation>请先预测：全班在课程面板中做出预测（或跳过）后才显示图表。</translation>
+    </message>
+    <message>
+        <source>The measured numbers appear after the prediction.</source>
+        <translation>预测之后才显示测量数值。</translation>
+    </message>
+    <message>
+        <source>Prediction:</source>
+        <translation>预测对照：</translation>
+    </message>
+    <message>
+        <source>Class P&amp;ath…</source>
+        <translation>课堂路径(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Follow a class path through the lessons</source>
+        <translation>沿课堂路径经过各课程</translation>
+    </message>
+    <message>
+        <source>Class path</source>
+        <translation>课堂路径</translation>
+    </message>
+    <message>
+        <source>Path:</source>
+        <translation>路径：</translation>
+    </message>
+    <message>
+        <source>No path (free)</source>
+        <translation>不按路径（自由选择）</translation>
+    </message>
+    <message>
+        <source>&amp;Print Class Plan…</source>
+        <translation>打印课堂教案(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>The chosen path&apos;s class plan as a PDF (or Markdown)</source>
+        <translation>所选路径的课堂教案，存为 PDF（或 Markdown）</translation>
+    </message>
+    <message>
+        <source>Print class plan</source>
+        <translation>打印课堂教案</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf);;Markdown (*.md)</source>
+        <translation>PDF (*.pdf);;Markdown (*.md)</translation>
+    </message>
+    <message>
+        <source>Cannot write the class plan</source>
+        <translation>无法写入课堂教案</translation>
+    </message>
+    <message>
+        <source>%1 could not be written.</source>
+        <translation>无法写入 %1。</translation>
+    </message>
+    <message>
+        <source>Class plan written to %1</source>
+        <translation>课堂教案已写入 %1</translation>
+    </message>
 </context>
 <context>
     <name>ckptlab::ui::LessonPanel</name>
@@ -2597,6 +2797,10 @@ Replace them anyway?</source>
     <message>
         <source>Measure this step again on this machine; the answer then uses the new results</source>
         <translation>在本机重新测量这一步；答案随后使用新的结果</translation>
+    </message>
+    <message>
+        <source>A plan step is measured with ckptlab-cli lesson %1 --live (minutes: one layer at several shapes)</source>
+        <translation>规划步骤用 ckptlab-cli lesson %1 --live 测量（需要几分钟：在几种形状下测量一层）</translation>
     </message>
     <message>
         <source>Handout…</source>
@@ -2637,6 +2841,90 @@ Replace them anyway?</source>
     <message>
         <source>Show &amp;answer</source>
         <translation>显示答案(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Pa&amp;th:</source>
+        <translation>路径(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Follow a class path: Previous and Next go through its lessons and steps</source>
+        <translation>按课堂路径上课：上一步和下一步沿路径经过各课程和步骤</translation>
+    </message>
+    <message>
+        <source>No path (free)</source>
+        <translation>不按路径（自由选择）</translation>
+    </message>
+    <message>
+        <source>Print plan…</source>
+        <translation>打印教案…</translation>
+    </message>
+    <message>
+        <source>The class plan of the path, as a PDF to print</source>
+        <translation>该路径的课堂教案，存为可打印的 PDF</translation>
+    </message>
+    <message>
+        <source>&amp;Predict</source>
+        <translation>预测(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Commit the prediction; the chart is shown then</source>
+        <translation>提交预测，随后显示图表</translation>
+    </message>
+    <message>
+        <source>S&amp;kip</source>
+        <translation>跳过(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Show the chart without a prediction</source>
+        <translation>不做预测，直接显示图表</translation>
+    </message>
+    <message>
+        <source>Quiz</source>
+        <translation>小测验</translation>
+    </message>
+    <message>
+        <source>&amp;Check</source>
+        <translation>核对(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Compare the chosen answers with the measurement</source>
+        <translation>将所选答案与测量结果对照</translation>
+    </message>
+    <message>
+        <source>Predict:</source>
+        <translation>预测：</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>The measurement does not decide this question; run the step live.</source>
+        <translation>测量结果还无法判定这道题，请现场运行该步骤。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Right.&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;正确。&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Not answered.&lt;/b&gt; The measurement says: %1. %2</source>
+        <translation>&lt;b&gt;未作答。&lt;/b&gt;测量结果是：%1。%2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Not quite.&lt;/b&gt; The measurement says: %1. %2</source>
+        <translation>&lt;b&gt;不对。&lt;/b&gt;测量结果是：%1。%2</translation>
+    </message>
+    <message>
+        <source>&amp;Enlarge code…</source>
+        <translation>放大代码(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>The code side by side in a large window</source>
+        <translation>在大窗口中并排显示代码</translation>
+    </message>
+    <message>
+        <source>Code side by side</source>
+        <translation>并排代码</translation>
     </message>
 </context>
 <context>
@@ -2721,7 +3009,7 @@ Replace them anyway?</source>
     </message>
     <message>
         <source>Run &amp;Scaling Sweep</source>
-        <translation>运行规模扩展扫描(&amp;S)</translation>
+        <translation>运行规模扫描(&amp;S)</translation>
     </message>
     <message>
         <source>The checked strategies at every value of the chosen dimension, with fitted exponents</source>
@@ -2781,7 +3069,7 @@ Replace them anyway?</source>
     </message>
     <message>
         <source>Invalid scaling values</source>
-        <translation>扩展取值无效</translation>
+        <translation>规模扫描取值无效</translation>
     </message>
     <message>
         <source> (at %1 = %2)</source>

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <set>
 
 #include "ckptlab/lesson.h"
+#include "ckptlab/lesson_path.h"
+#include "ckptlab/lesson_time_checks.h"
 #include "ckptlab/output_paths.h"
 #include "ckptlab/results_io.h"
 #include "cli_commands.h"
@@ -48,13 +51,62 @@ void addMismatches(const Lesson& lesson, const LessonResults& results,
                 problems->push_back("lesson " + lesson.id + ", " + m);
 }
 
-int listLessons(const std::vector<Lesson>& lessons, const std::string& lang) {
+// A lesson's title filled from its recording ({term(memory)} reads as its device's word).
+std::string titleOf(const Lesson& lesson, const std::string& recordings, const std::string& lang) {
+    const LessonResults results = loadRecording(recordings, lesson);
+    return fillPlaceholders(lesson.title.in(lang), lesson, "", results, lang);
+}
+
+int listLessons(const std::vector<Lesson>& lessons, const std::string& recordings,
+                const std::string& lang) {
     for (const Lesson& l : lessons)
-        std::cout << l.id << "\t" << l.title.in(lang) << "\t" << l.steps.size()
+        std::cout << l.id << "\t" << titleOf(l, recordings, lang) << "\t" << l.steps.size()
                   << (lang == kLangChinese  ? " 个步骤"
                       : l.steps.size() == 1 ? " step"
                                             : " steps")
                   << "\n";
+    return kOk;
+}
+
+int listPaths(const std::vector<Lesson>& lessons, const std::string& dir, const std::string& lang) {
+    const LessonPathFolder folder = loadLessonPaths(dir, lessons);
+    for (const std::string& problem : folder.problems)
+        std::cerr << "ckptlab-cli: left out: " << problem << "\n";
+    const bool zh = lang == kLangChinese;
+    for (const LessonPath& p : folder.paths) {
+        const std::size_t n = p.entries.size();
+        std::cout << p.id << "\t" << p.title.in(lang) << "\t" << p.totalMinutes() << " "
+                  << lessonLabel(LessonLabel::Minutes, lang) << "\t" << n
+                  << (zh       ? " 个环节"
+                      : n == 1 ? " step"
+                               : " steps")
+                  << "\n";
+    }
+    if (folder.paths.empty() && folder.problems.empty())
+        std::cerr << "ckptlab-cli: no paths in " << (fs::path(dir) / "paths").string() << "\n";
+    return folder.problems.empty() ? kOk : kRunFailed;
+}
+
+int printPath(const std::vector<Lesson>& lessons, const std::string& dir,
+              const std::string& recordings, const LessonOptions& o) {
+    const LessonPathFolder folder = loadLessonPaths(dir, lessons);
+    const LessonPath* path = nullptr;
+    std::string ids;
+    for (const LessonPath& p : folder.paths) {
+        if (p.id == o.pathId) path = &p;
+        ids += (ids.empty() ? "" : ", ") + p.id;
+    }
+    if (!path) {
+        for (const std::string& problem : folder.problems)
+            std::cerr << "ckptlab-cli: left out: " << problem << "\n";
+        return badInput("--path: unknown path \"" + o.pathId +
+                        "\" (valid: " + (ids.empty() ? "none" : ids) + ")");
+    }
+    std::map<std::string, LessonResults> results;
+    for (const LessonPathEntry& e : path->entries)
+        if (const Lesson* l = findLesson(lessons, e.lesson); l && !results.count(l->id))
+            results[l->id] = loadRecording(recordings, *l);
+    std::cout << lessonPathPlan(*path, lessons, o.lang, results);
     return kOk;
 }
 
@@ -83,11 +135,23 @@ int checkLessons(const std::string& dir, const std::string& recordings) {
         const LessonResults results = loadRecording(recordings, lesson, &problems);
         addMismatches(lesson, results, &problems);
         for (auto& u : unresolvedPlaceholders(lesson, results)) problems.push_back(u);
+        for (auto& t : timingProblems(lesson, results)) problems.push_back(t);
         steps += lesson.steps.size();
         for (const LessonStep& s : lesson.steps)
             for (const LocalizedText* t : {&s.title, &s.observe, &s.question, &s.answer})
                 placeholders += placeholdersIn(t->en).size() + placeholdersIn(t->zh_CN).size();
     }
+    // The class paths, against the lessons that loaded.
+    std::vector<Lesson> loaded;
+    for (const std::string& path : paths) {
+        try {
+            loaded.push_back(loadLesson(path));
+        } catch (const LessonError&) {
+            // reported above
+        }
+    }
+    const LessonPathFolder pathFolder = loadLessonPaths(dir, loaded);
+    for (const auto& p : pathFolder.problems) problems.push_back(p);
     if (!problems.empty()) {
         for (const auto& p : problems) std::cout << p << "\n";
         std::cerr << "ckptlab-cli: lesson check failed: " << problems.size() << " problem"
@@ -96,7 +160,9 @@ int checkLessons(const std::string& dir, const std::string& recordings) {
     }
     std::cout << "lessons ok: " << paths.size() << (paths.size() == 1 ? " lesson, " : " lessons, ")
               << steps << " steps, " << placeholders
-              << " placeholders resolved in en and zh_CN against " << recordings << "\n";
+              << " placeholders resolved in en and zh_CN against " << recordings << ", "
+              << pathFolder.paths.size() << (pathFolder.paths.size() == 1 ? " path" : " paths")
+              << "\n";
     return kOk;
 }
 
@@ -115,7 +181,7 @@ int recordLessons(const std::vector<Lesson>& lessons, const LessonOptions& o) {
     std::vector<std::string> problems;
     for (const Lesson* lesson : chosen) {
         bool cancelled = false;
-        const LessonResults results = measureLesson(*lesson, o.quiet, &cancelled);
+        const LessonResults results = measureLesson(*lesson, o.quiet, o.timeLimitS, &cancelled);
         if (cancelled) {
             std::cerr << "ckptlab-cli: interrupted; lesson " << lesson->id << " not written\n";
             return kInterrupted;
@@ -146,7 +212,7 @@ int showLesson(const Lesson& lesson, const LessonOptions& o, const std::string& 
     if (o.live) {
         checkLessonRuns({&lesson});
         bool cancelled = false;
-        results = measureLesson(lesson, o.quiet, &cancelled);
+        results = measureLesson(lesson, o.quiet, o.timeLimitS, &cancelled);
         if (cancelled) {
             std::cerr << "ckptlab-cli: interrupted\n";
             return kInterrupted;
@@ -160,7 +226,7 @@ int showLesson(const Lesson& lesson, const LessonOptions& o, const std::string& 
         std::cerr << "ckptlab-cli: measure it now with --live, or record it with --record DIR\n";
 
     std::vector<std::string> unresolved;
-    printLesson(lesson, results, o.live, o.lang, &unresolved);
+    printLesson(lesson, results, o.live, o.lang, &unresolved, !o.noAnswers);
     if (!unresolved.empty()) {
         std::cout << "\n" << lessonLabel(LessonLabel::Unresolved, o.lang) << ":\n";
         for (const auto& u : unresolved) std::cout << "  " << u << "\n";
@@ -168,11 +234,11 @@ int showLesson(const Lesson& lesson, const LessonOptions& o, const std::string& 
     bool written = true;
     std::string error;
     if (!o.jsonPath.empty() &&
-        !writeLessonJson(lesson, results, o.live, o.lang, o.jsonPath, &error)) {
+        !writeLessonJson(lesson, results, o.live, o.lang, o.jsonPath, &error, !o.noAnswers)) {
         std::cerr << "ckptlab-cli: " << error << "\n";
         written = false;
     }
-    if (!o.pdfPath.empty() && !writeLessonPdf(lesson, results, o.lang, o.pdfPath, &error)) {
+    if (!o.pdfPath.empty() && !writeLessonPdf(lesson, results, o, &error)) {
         std::cerr << "ckptlab-cli: --pdf: " << error << "\n";
         written = false;
     }
@@ -189,8 +255,7 @@ std::string executablePath() {
 }  // namespace
 
 #ifndef CKPTLAB_WITH_CHARTS
-bool writeLessonPdf(const Lesson&, const LessonResults&, const std::string&, const std::string&,
-                    std::string* error) {
+bool writeLessonPdf(const Lesson&, const LessonResults&, const LessonOptions&, std::string* error) {
     *error = "this build has no charts (built without the GUI)";
     return false;
 }
@@ -199,15 +264,22 @@ bool writeLessonPdf(const Lesson&, const LessonResults&, const std::string&, con
 int runLesson(const LessonOptions& o) {
     if (!isSupportedLanguage(o.lang))
         return badInput("--lang must be en or zh_CN (got \"" + o.lang + "\")");
-    const int modes = int(o.list) + int(o.check) + int(!o.recordDir.empty()) +
-                      int(o.recordDir.empty() && !o.ids.empty());
+    const int modes = int(o.list) + int(o.check) + int(!o.recordDir.empty()) + int(o.paths) +
+                      int(!o.pathId.empty()) + int(o.recordDir.empty() && !o.ids.empty());
     if (modes != 1)
-        return badInput("lesson: give one of ID, --list, --check or --record DIR [ID...]");
-    if (!o.recordDir.empty() || o.list || o.check) {
+        return badInput(
+            "lesson: give one of ID, --list, --check or --record DIR [ID...] (or --paths, "
+            "--path ID)");
+    if (!o.recordDir.empty() || o.list || o.check || o.paths || !o.pathId.empty()) {
         if (o.live) return badInput("--live: only when showing a lesson (lesson ID --live)");
         if (!o.jsonPath.empty() || !o.pdfPath.empty())
             return badInput("--json/--pdf: only when showing a lesson (lesson ID --json FILE)");
+        if (o.noAnswers || o.teacher)
+            return badInput(
+                "--no-answers/--teacher: only when showing a lesson (lesson ID --no-answers)");
     }
+    if (o.noAnswers && o.teacher)
+        return badInput("--no-answers and --teacher: give one (a student's copy or the key)");
     const std::string dir =
         o.lessonsDir.empty() ? lessonsDirectory(executablePath()) : o.lessonsDir;
     if (dir.empty())
@@ -231,7 +303,9 @@ int runLesson(const LessonOptions& o) {
     } catch (const LessonError& e) {
         return badInput(e.what());
     }
-    if (o.list) return listLessons(lessons, o.lang);
+    if (o.list) return listLessons(lessons, recordings, o.lang);
+    if (o.paths) return listPaths(lessons, dir, o.lang);
+    if (!o.pathId.empty()) return printPath(lessons, dir, recordings, o);
     if (!o.recordDir.empty()) return recordLessons(lessons, o);
     if (o.ids.size() != 1) return badInput("lesson: give one lesson id to show (see --list)");
     const Lesson* lesson = findLesson(lessons, o.ids.front());

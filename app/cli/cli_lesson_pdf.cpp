@@ -1,4 +1,5 @@
-// `ckptlab-cli lesson ID --pdf FILE`: the handout through the app's own renderer, headless.
+// `ckptlab-cli lesson ID --pdf FILE [--no-answers | --teacher]`: the handout through the app's
+// own renderer, headless.
 #include "base/language.h"
 #include "cli_commands.h"
 #include "cli_lesson.h"
@@ -6,11 +7,14 @@
 
 namespace ckptlab::cli {
 
-bool writeLessonPdf(const Lesson& lesson, const LessonResults& results, const std::string& lang,
-                    const std::string& path, std::string* error) {
+bool writeLessonPdf(const Lesson& lesson, const LessonResults& results, const LessonOptions& o,
+                    std::string* error) {
+    ui::HandoutOptions options;
+    options.noAnswers = o.noAnswers;
+    options.teacher = o.teacher;
     return withHeadlessApp([&] {
-        ui::installLanguage(QString::fromStdString(lang));  // the handout's, for the whole run
-        return ui::writeLessonHandout(lesson, results, lang, path, error);
+        ui::installLanguage(QString::fromStdString(o.lang));  // the handout's, for the whole run
+        return ui::writeLessonHandout(lesson, results, o.lang, o.pdfPath, error, options);
     });
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ckptlab/config.h"
+#include "ckptlab/lesson_time_checks.h"
 #include "ckptlab/strategy.h"
 #include "cli_shard.h"
 
@@ -61,6 +62,14 @@ struct LessonOptions {
     std::string recordingsDir;  // default: <lessons>/recordings
     std::string lessonsDir;     // default: lessonsDirectory(executable)
     bool quiet = false;
+    bool paths = false;  // --paths: list the class paths
+    std::string pathId;  // --path ID: print a path's plan
+    // A student's copy: no answers, right choices or measured values (text, JSON and PDF).
+    bool noAnswers = false;
+    // The teacher's key: the answers and the machine the recording was made on.
+    bool teacher = false;
+    // --time-limit: the adaptive repeats' limit per step when measuring (--record, --live).
+    double timeLimitS = kLessonStepTimeLimitS;
 };
 
 // plan --capacity (cli_plan_full_size.cpp): the model at its real size against a device's

@@ -300,6 +300,25 @@ CLI::App* addLessonCommand(CLI::App& app, Request& r) {
                      "share/ckptlab/lessons, the source tree's resources/lessons)")
         ->check(nonEmpty());
     lesson->add_flag("--quiet,-q", o.quiet, "No progress lines while measuring");
+    lesson->add_flag("--paths", o.paths,
+                     "List the class paths (<lessons>/paths/*.json): id, title, minutes, steps");
+    lesson
+        ->add_option("--path", o.pathId,
+                     "Print the plan of a class path (see --paths) in Markdown, in --lang")
+        ->check(nonEmpty());
+    lesson
+        ->add_option("--time-limit", o.timeLimitS,
+                     "When measuring (--record, --live): the most seconds each step's timed "
+                     "rounds take (they stop earlier once every median's 95 % interval is within "
+                     "5 %)")
+        ->capture_default_str()
+        ->check(CLI::Range(0.1, 3600.0));
+    lesson->add_flag("--no-answers", o.noAnswers,
+                     "A student's copy (text, --json, --pdf): the questions and predictions "
+                     "without answers, right choices, measured values or the machine");
+    lesson->add_flag("--teacher", o.teacher,
+                     "The teacher's key (text, --json, --pdf): the answers, the right choices "
+                     "and the machine the recording was made on");
     return lesson;
 }
 

@@ -82,7 +82,7 @@ text=$("$cli" lesson "${lessons[@]}" --list) && grep -qP '^tiny\tA tiny lesson\t
     fail "--list: $text"
 
 # Live: measured now, the JSON says so.
-"$cli" lesson "${lessons[@]}" tiny --live -q --json "$out/live.json" > "$out/live.txt" ||
+"$cli" lesson "${lessons[@]}" tiny --live -q --time-limit 1 --json "$out/live.json" > "$out/live.txt" ||
     fail "--live exited $?"
 grep -q '^Measured live on: ' "$out/live.txt" || fail "--live machine line: $(cat "$out/live.txt")"
 grep -q '"source": "live"' "$out/live.json" || fail "--live JSON source"
@@ -98,9 +98,41 @@ grep -q 'depth.json: no recording for step "depth"' "$out/stale.txt" || fail "$(
 grep -qF 'step depth, answer (zh_CN): {peak_exponent(none)}: no results for step "depth"' \
     "$out/stale.txt" || fail "unresolved not listed: $(cat "$out/stale.txt")"
 # Recording into a fresh folder makes the same lesson pass.
-"$cli" lesson --lessons "$out/stale" --record "$out/stale/recordings" -q > /dev/null ||
+"$cli" lesson --lessons "$out/stale" --record "$out/stale/recordings" -q --time-limit 1 > /dev/null ||
     fail "--record exited $?"
 "$cli" lesson --lessons "$out/stale" --check > /dev/null || fail "--check after --record"
+
+# Two steps with the same experiment are recorded as one measurement (adaptive repeats, all
+# their strategies), and --check fails once their recordings are two.
+mkdir -p "$out/twice/recordings"
+python3 - "$data/01-tiny.json" "$out/twice/01-tiny.json" <<'PY'
+import copy, json, sys
+lesson = json.load(open(sys.argv[1]))
+again = copy.deepcopy(lesson["steps"][0])
+again["id"] = "again"
+again["experiment"]["strategies"] = ["none", "full", "every:2"]
+again.pop("focus", None)
+lesson["steps"].append(again)
+json.dump(lesson, open(sys.argv[2], "w"), ensure_ascii=False, indent=2)
+PY
+"$cli" lesson --lessons "$out/twice" --record "$out/twice/recordings" -q --time-limit 1 \
+    > /dev/null || fail "--record of two same steps exited $?"
+python3 - "$out/twice/recordings/tiny" <<'PY' || fail "the two same steps are not one measurement"
+import json, sys
+a = json.load(open(sys.argv[1] + "/compare.json"))
+b = json.load(open(sys.argv[1] + "/again.json"))
+assert a == b, "two recordings"
+runs = sorted(r["strategy"] for r in a["runs"])
+assert runs == ["every:2", "full", "none"], runs
+assert all(r["config"].get("repeats_auto") for r in a["runs"]), "not timed adaptively"
+PY
+"$cli" lesson --lessons "$out/twice" --check > /dev/null || fail "--check of one measurement"
+sed -i 's/"created_utc": "[^"]*"/"created_utc": "2026-01-01T00:00:00Z"/' \
+    "$out/twice/recordings/tiny/again.json"
+"$cli" lesson --lessons "$out/twice" --check > "$out/twice.txt" 2>&1 &&
+    fail "--check passed two measurements of one experiment"
+grep -qF 'steps compare and again run the same experiment' "$out/twice.txt" ||
+    fail "two measurements not named: $(cat "$out/twice.txt")"
 
 if [[ $failures -gt 0 ]]; then exit 1; fi
 echo "cli lesson ok"

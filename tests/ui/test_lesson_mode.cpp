@@ -294,8 +294,9 @@ void TestLessonMode::handoutIsAPdf() {
         QVERIFY(pdf.startsWith("%PDF-"));
         QVERIFY(pdf.trimmed().endsWith("%%EOF"));
         QVERIFY2(pdf.size() > 20000, qPrintable(QString::number(pdf.size())));
-        // A title page, then at least a page per step.
-        QVERIFY2(pdfPageCount(pdf) >= 1 + int(lesson.steps.size()),
+        // The steps follow the title on its first page instead of a page each after a page
+        // that is mostly blank.
+        QVERIFY2(pdfPageCount(pdf) >= 1 && pdfPageCount(pdf) <= int(lesson.steps.size()),
                  qPrintable(QString::number(pdfPageCount(pdf))));
     }
     QCOMPARE(currentLanguage(), QStringLiteral("en"));  // the handout's language was undone

@@ -5,10 +5,13 @@
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QLineSeries>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <memory>
 
 #include "charts/chart_builders.h"
 #include "charts/chart_interaction.h"
@@ -116,12 +119,27 @@ QString blockAxisTitle() {
                              : ChartText::tr("Block (bar thickness = bytes kept)");
 }
 
+constexpr int kTickSteps[] = {1, 2, 5, 10, 20, 25, 50, 100};
+
 // Blocks between ticks, so labels never collide (projector labels are taller).
 int blockTickInterval(int depth) {
-    const int steps[] = {1, 2, 5, 10, 20, 25, 50, 100};
-    for (int step : steps)
+    for (int step : kTickSteps)
         if (depth / step <= (isProjectorLook() ? 6 : 20)) return step;
     return 100;
+}
+
+// The same, and few enough labels for the axis's height: Qt Charts gives each label the
+// axis's height over the number of ticks, less 4 px of padding above and below, and prints
+// "…" for a label that is taller (a handout's chart is laid out smaller than the window's).
+// `extraRows`: labelled rows beside the blocks (the chain's ends).
+int fittingTickInterval(int depth, int extraRows, qreal height) {
+    const qreal need = QFontMetricsF(axisLabelFont()).height() + 2 * 4 + 3;
+    for (int step : kTickSteps) {
+        if (step < blockTickInterval(depth)) continue;
+        const int ticks = (std::max(depth, 1) - 1) / step + 1 + extraRows;
+        if (height / ticks >= need) return step;
+    }
+    return kTickSteps[std::size(kTickSteps) - 1];
 }
 
 // Blocks down the side, block 0 on top as in a Gantt chart; ticks thinned so labels never
@@ -138,6 +156,14 @@ QValueAxis* makeBlockAxis(int depth) {
     return y;
 }
 
+// The chain axis's labels: "embedding", every `step`-th block, "LM head".
+void labelChainAxis(QCategoryAxis* y, int depth, int step) {
+    for (const QString& label : y->categoriesLabels()) y->remove(label);
+    y->append(endRowName(-1, depth), -1);
+    for (int b = 0; b < depth; b += step) y->append(QString::number(b), b);
+    y->append(endRowName(depth, depth), depth);
+}
+
 // With the chain's ends: the same block rows and ticks, a row named "embedding" above block 0
 // and one named "LM head" below the last block. A category axis, since a value axis writes
 // numbers only; each label sits on its row's value.
@@ -150,11 +176,25 @@ QValueAxis* makeChainAxis(int depth) {
     y->setRange(-1.6, depth + 0.6);
     y->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     y->setStartValue(-1.6);
-    y->append(endRowName(-1, depth), -1);
-    for (int b = 0; b < depth; b += blockTickInterval(depth)) y->append(QString::number(b), b);
-    y->append(endRowName(depth, depth), depth);
+    labelChainAxis(y, depth, blockTickInterval(depth));
     y->setGridLineVisible(false);
     return y;
+}
+
+// Thins the block labels whenever the plot's height changes, so none is elided to "…".
+void fitBlockLabels(QChart* chart, QValueAxis* y, int depth) {
+    auto* chain = qobject_cast<QCategoryAxis*>(y);
+    auto step = std::make_shared<int>(blockTickInterval(depth));
+    QObject::connect(
+        chart, &QChart::plotAreaChanged, y, [y, chain, depth, step](const QRectF& plot) {
+            const int wanted = fittingTickInterval(depth, chain ? 2 : 0, plot.height());
+            if (wanted == *step) return;
+            *step = wanted;
+            if (chain)
+                labelChainAxis(chain, depth, wanted);
+            else
+                y->setTickInterval(wanted);
+        });
 }
 
 // The forward activations light, the recomputed ones dark, in the strategy's colour.
@@ -235,6 +275,7 @@ QChart* buildLifetimeChart(const ResultSet& results, const RunResult& run) {
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
 
+    fitBlockLabels(chart, y, depth);
     addLayers(chart, x, y, name, strategyColor(name, strategyOrder(results)), forward, recompute,
               maxBytes);
     addInteraction(chart, name, forward, recompute, depth);

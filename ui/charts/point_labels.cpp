@@ -4,9 +4,12 @@
 #include <QChart>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
+#include <QLineF>
+#include <QLineSeries>
 #include <QPen>
 #include <QScatterSeries>
 #include <QValueAxis>
+#include <algorithm>
 
 #include "charts/chart_style.h"
 
@@ -15,6 +18,35 @@ namespace ckptlab::ui {
 namespace {
 constexpr qreal kGap = 4;  // between a marker's edge and its label
 qreal area(const QRectF& r) { return r.isEmpty() ? 0 : r.width() * r.height(); }
+// How far a point's marker reaches from its centre: half its size and half its border (the
+// selected run's marker is larger, with a thicker border).
+qreal markerRadius(const QXYSeries* series) {
+    const auto* scatter = qobject_cast<const QScatterSeries*>(series);
+    if (!scatter) return 3;
+    return scatter->markerSize() / 2 + std::max<qreal>(1, scatter->pen().widthF()) / 2;
+}
+// Lines drawn over the plot (the Pareto frontier, a prediction's tie) as small squares along
+// them, so a label prefers a spot no line crosses.
+void addLineObstacles(QChart* chart, std::vector<QRectF>* taken) {
+    constexpr qreal kStep = 3;
+    const QRectF plot = chart->plotArea();
+    for (QAbstractSeries* series : chart->series()) {
+        auto* line = qobject_cast<QLineSeries*>(series);
+        if (!line || !line->isVisible() || line->count() < 2) continue;
+        QPointF previous = chart->mapToPosition(line->at(0), line);
+        for (int i = 1; i < line->count(); ++i) {
+            const QPointF next = chart->mapToPosition(line->at(i), line);
+            const qreal length = QLineF(previous, next).length();
+            const int steps = std::min(2000, int(length / kStep));
+            for (int k = 0; k <= steps; ++k) {
+                const QPointF at = previous + (next - previous) * (steps ? qreal(k) / steps : 0);
+                if (plot.contains(at))
+                    taken->push_back(QRectF(at - QPointF(1.5, 1.5), QSizeF(kStep, kStep)));
+            }
+            previous = next;
+        }
+    }
+}
 }  // namespace
 
 PointLabels::PointLabels(QChart* chart) : QObject(chart), m_chart(chart) {
@@ -36,6 +68,13 @@ void PointLabels::add(QXYSeries* series, int index, const QString& text, const Q
     }
     item->setZValue(1000);  // above every series
     m_labels.push_back({series, index, item});
+    // Selecting a run enlarges its marker after the labels were placed.
+    if (auto* scatter = qobject_cast<QScatterSeries*>(series)) {
+        connect(scatter, &QScatterSeries::markerSizeChanged, this, &PointLabels::relayout,
+                Qt::UniqueConnection);
+        connect(scatter, &QXYSeries::penChanged, this, &PointLabels::relayout,
+                Qt::UniqueConnection);
+    }
     if (!m_axesConnected) {  // zooming changes ranges without moving the plot area
         for (QAbstractAxis* axis : m_chart->axes())
             if (auto* values = qobject_cast<QValueAxis*>(axis))
@@ -53,15 +92,16 @@ void PointLabels::setText(int i, const QString& text) {
 
 void PointLabels::relayout() {
     const QRectF plot = m_chart->plotArea();
-    // Markers are obstacles too, so a label never covers another run's point.
+    // Markers are obstacles too, so a label never covers another run's point; lines cost less
+    // (each square they leave is small), so a label crosses one only when every spot does.
     std::vector<QRectF> taken;
+    addLineObstacles(m_chart, &taken);
     std::vector<QPointF> centres(m_labels.size());
     for (size_t i = 0; i < m_labels.size(); ++i) {
         const Label& label = m_labels[i];
         if (!label.series || label.index >= label.series->count()) continue;
         centres[i] = m_chart->mapToPosition(label.series->at(label.index), label.series);
-        const auto* scatter = qobject_cast<const QScatterSeries*>(label.series.data());
-        const qreal r = scatter ? scatter->markerSize() / 2 : 3;
+        const qreal r = markerRadius(label.series.data());
         taken.push_back(QRectF(centres[i] - QPointF(r, r), QSizeF(2 * r, 2 * r)));
     }
     for (size_t i = 0; i < m_labels.size(); ++i) {
@@ -70,8 +110,7 @@ void PointLabels::relayout() {
             label.series && label.index < label.series->count() && plot.contains(centres[i]);
         label.item->setVisible(visible);
         if (!visible) continue;
-        const auto* scatter = qobject_cast<const QScatterSeries*>(label.series.data());
-        const qreal r = (scatter ? scatter->markerSize() / 2 : 3) + kGap;
+        const qreal r = markerRadius(label.series.data()) + kGap;
         const QSizeF size = label.item->boundingRect().size();
         const QPointF c = centres[i];
         const QPointF candidates[] = {

@@ -10,6 +10,7 @@
 
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
+#include "charts/point_labels.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 
@@ -67,6 +68,17 @@ bool predictedPoint(const RunResult& run, QPointF* at) {
     return true;
 }
 
+QString predictionNote(const RunResult& run) {
+    if (run.strategy.kind != StrategyKind::SeedBug) return {};
+    const QString plan =
+        QString::fromStdString(makeStrategy(StrategyKind::Segments, run.strategy.param).name());
+    return ChartText::tr(
+               "The cost model predicts the plan, and %1 plans the same segments as "
+               "%2: its predicted point is %2's, the same memory and time. What ran "
+               "differs: each recompute ran the last segment's blocks.")
+        .arg(QString::fromStdString(run.strategy.name()), plan);
+}
+
 std::vector<QPointF> overlayValues(const ResultSet& results,
                                    const std::vector<const RunResult*>& runs) {
     std::vector<QPointF> values = frontierPoints(results);
@@ -77,7 +89,8 @@ std::vector<QPointF> overlayValues(const ResultSet& results,
 }
 
 void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const ResultSet& results,
-                           const std::vector<const RunResult*>& runs, const QStringList& order) {
+                           const std::vector<const RunResult*>& runs, const QStringList& order,
+                           PointLabels* labels) {
     // Beneath the measured dots: the planner's frontier, then the curve the optimal runs made.
     const auto frontier = frontierPoints(results);
     if (!frontier.empty()) {
@@ -118,6 +131,7 @@ void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const Re
     bool any = false;
     for (const QString& strategy : order) {
         QScatterSeries* dots = nullptr;
+        QString label;  // for a point whose place needs words
         for (const RunResult* run : runs) {
             QPointF predicted;
             if (QString::fromStdString(run->name()) != strategy ||
@@ -127,11 +141,19 @@ void addPredictionOverlays(QChart* chart, QValueAxis* x, QValueAxis* y, const Re
                 dots = hollowSeries(ChartText::tr("%1 (predicted)").arg(strategy),
                                     strategyColor(strategy, order));
             dots->append(predicted);
+            if (label.isEmpty() && !predictionNote(*run).isEmpty())
+                //: beside seed-bug:4's predicted point, which is the point of segments:4's plan
+                label =
+                    ChartText::tr("%1 predicted: the plan of %2")
+                        .arg(strategy,
+                             QString::fromStdString(
+                                 makeStrategy(StrategyKind::Segments, run->strategy.param).name()));
         }
         if (!dots) continue;
         dots->setProperty(kPredictedProperty, strategy);
         attach(chart, dots, x, y);
         hideFromLegend(chart, dots);
+        if (labels && !label.isEmpty()) labels->add(dots, 0, label, QColor(0x55, 0x55, 0x55), true);
         any = true;
     }
     if (any) {

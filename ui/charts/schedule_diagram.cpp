@@ -32,8 +32,12 @@ struct LegendEntry {
     QString label;
 };
 
-// `ends`: some row has the chain's ends, which get an entry of their own.
-std::vector<LegendEntry> legendEntries(bool ends) {
+// `ends`: some row has the chain's ends, which get an entry of their own. `blank`: the
+// diagram shows only where inputs are stored.
+std::vector<LegendEntry> legendEntries(bool ends, bool blank) {
+    if (blank)
+        return {{QColor(), ChartText::tr("stored input (a checkpoint); write in each cell how "
+                                         "often the block runs forward")}};
     std::vector<LegendEntry> entries{{forwardCountColor(1), ChartText::tr("run once (kept)")},
                                      {forwardCountColor(2), ChartText::tr("recomputed once")},
                                      {forwardCountColor(3), ChartText::tr("twice")},
@@ -100,15 +104,18 @@ ScheduleDiagram::ScheduleDiagram(std::vector<ScheduleRow> rows, QStringList colo
 
 QString ScheduleDiagram::summary(const ScheduleRow& row) const {
     if (!row.note.isEmpty()) return row.note;
-    return ChartText::tr("%1, %2", "stored inputs, recomputed blocks")
-        .arg(ChartText::tr("%n checkpoint(s)", nullptr, row.storedInputs),
-             ChartText::tr("%n recomputed", nullptr, row.extraForwards));
+    const QString text = ChartText::tr("%1, %2", "stored inputs, recomputed blocks")
+                             .arg(ChartText::tr("%n checkpoint(s)", nullptr, row.storedInputs),
+                                  ChartText::tr("%n recomputed", nullptr, row.extraForwards));
+    //: a schedule row whose forward counts come from the plan, not from a run
+    return row.planned ? ChartText::tr("%1 (planned)").arg(text) : text;
 }
 
 QStringList ScheduleDiagram::summaryLines(const ScheduleRow& row) const {
     if (!row.note.isEmpty()) return {row.note};
+    const QString recomputed = ChartText::tr("%n recomputed", nullptr, row.extraForwards);
     return {ChartText::tr("%n checkpoint(s)", nullptr, row.storedInputs),
-            ChartText::tr("%n recomputed", nullptr, row.extraForwards)};
+            row.planned ? ChartText::tr("%1 (planned)").arg(recomputed) : recomputed};
 }
 
 ScheduleDiagram::Geometry ScheduleDiagram::geometry(qreal width) const {
@@ -150,8 +157,8 @@ bool ScheduleDiagram::hasEnds() const {
 }
 
 int ScheduleDiagram::legendLines(qreal width, const Geometry& g) const {
-    const auto slots =
-        layoutLegend(legendEntries(hasEnds()), QFontMetricsF(m_font), g.scale, width - 2 * kMargin);
+    const auto slots = layoutLegend(legendEntries(hasEnds(), m_blank), QFontMetricsF(m_font),
+                                    g.scale, width - 2 * kMargin);
     return slots.empty() ? 0 : slots.back().line + 1;
 }
 
@@ -298,12 +305,12 @@ void ScheduleDiagram::paintCells(QPainter& painter, const Frame& f, const Schedu
     for (int u = 0; u < row.units; ++u) {
         const int count = u < int(row.forwardCounts.size()) ? row.forwardCounts[size_t(u)] : 1;
         const QRectF box(f.unitX(u), top, f.cell, f.g.cellHeight);
-        painter.fillRect(box, forwardCountColor(count));
+        painter.fillRect(box, m_blank ? QColor(Qt::white) : forwardCountColor(count));
         // Thin lines between units, darker between blocks.
         painter.setPen(
             QPen(u % row.unitsPerBlock == 0 ? QColor(90, 90, 90) : QColor(170, 170, 170), 0.8));
         painter.drawLine(box.topLeft(), box.bottomLeft());
-        if (count > 1 && roomForCounts) {
+        if (count > 1 && roomForCounts && !m_blank) {
             painter.setPen(count >= 3 ? Qt::white : Qt::black);
             painter.drawText(box, Qt::AlignCenter, QString::number(count));
         }
@@ -347,6 +354,7 @@ void ScheduleDiagram::paintCheckpoints(QPainter& painter, const Frame& f, const 
         painter.setPen(Qt::NoPen);
         painter.setBrush(ink);
         painter.drawPolygon(marker);
+        if (m_blank || !s.recomputed) continue;
         const qreal by = cellsTop + f.g.cellHeight + f.g.bracketStep * (s.level + 1);
         const qreal x0 = x + 1.5;
         const qreal x1 = f.unitX(s.end) - 1.5;
@@ -360,6 +368,7 @@ void ScheduleDiagram::paintCheckpoints(QPainter& painter, const Frame& f, const 
 // "5 checkpoints, 20 recomputed" right of the cells, on two lines when one is too long.
 void ScheduleDiagram::paintSummary(QPainter& painter, const Frame& f, const ScheduleRow& row,
                                    qreal cellsTop) const {
+    if (m_blank) return;
     painter.setPen(f.text);
     const qreal pad = 8 * f.g.scale, width = f.g.noteWidth - pad;
     const QStringList lines = summaryLines(row);
@@ -378,7 +387,7 @@ void ScheduleDiagram::paintSummary(QPainter& painter, const Frame& f, const Sche
 
 // The legend under the rows: flows onto more lines when the font is large or the area narrow.
 void ScheduleDiagram::paintLegend(QPainter& painter, const Frame& f, qreal y) const {
-    const std::vector<LegendEntry> entries = legendEntries(hasEnds());
+    const std::vector<LegendEntry> entries = legendEntries(hasEnds(), m_blank);
     const std::vector<LegendSlot> slots =
         layoutLegend(entries, f.metrics, f.g.scale, f.area.width() - 2 * kMargin);
     const qreal line = f.g.legendLine;

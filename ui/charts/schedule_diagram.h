@@ -21,6 +21,9 @@ struct CheckpointSpanView {
     int begin = 0;
     int end = 0;
     int level = 0;  // 0 = outermost
+    // Whether its units ran again in backward (a bracket under them). False where the run's
+    // counts say its recompute ran other units (seed-bug:K's recomputes run the last segment).
+    bool recomputed = true;
 };
 
 struct ScheduleRow {
@@ -32,6 +35,9 @@ struct ScheduleRow {
     // after the last, drawn as a block's width each, run once and never checkpointed.
     bool ends = false;
     std::vector<int> forwardCounts;
+    // The counts are the plan's, not the run's: a prediction, or a file from before runs
+    // recorded their forward counts. The summary says "planned".
+    bool planned = false;
     std::vector<CheckpointSpanView> spans;
     // Checkpoints over the whole step: each keeps its input until its backward (Revolve's
     // slots bound how many are held at once, not this count).
@@ -39,14 +45,20 @@ struct ScheduleRow {
     int extraForwards = 0;  // unit forwards beyond one per unit
 };
 
-// The schedule each run executed: from its recorded text when present (every run made since
-// the planner exists), else rebuilt from the strategy name (files from before; not Optimal).
-// In schedule_rows.cpp.
+// The schedule each run executed: how often each unit ran forward as the run counted it
+// (RunResult::forward_counts), the stored inputs from its recorded schedule text (every run
+// made since the planner exists), else rebuilt from the strategy name (files from before; not
+// Optimal). Without counts (a prediction, an older file) the plan's counts, marked `planned`.
+// A checkpoint whose units did not run again is drawn without its bracket. In schedule_rows.cpp.
 std::vector<ScheduleRow> scheduleRows(const ResultSet& results);
 
 class ScheduleDiagram {
 public:
     explicit ScheduleDiagram(std::vector<ScheduleRow> rows, QStringList colourOrder = {});
+
+    // Blank: the rows' stored inputs on empty cells, no counts, brackets or summaries (a
+    // students' handout, where the class writes in how often each block runs).
+    void setBlank(bool blank) { m_blank = blank; }
 
     // Height the diagram needs at `width` to show every row and the legend.
     qreal heightFor(qreal width) const;
@@ -100,6 +112,7 @@ private:
     std::vector<ScheduleRow> m_rows;
     QStringList m_colourOrder;
     QFont m_font;
+    bool m_blank = false;
 };
 
 // Colour of a unit that runs `forwards` times (1 = stored, never recomputed).

@@ -1,5 +1,6 @@
-// The schedule each run executed, as the diagram's rows: its plan (recorded, or rebuilt from
-// the strategy for older files), how often each unit ran forward and where checkpoints sit.
+// The schedule each run executed, as the diagram's rows: how often each unit ran forward (the
+// run's own counts; the plan's for a prediction or an older file), and where checkpoints sit
+// (its recorded plan, or rebuilt from the strategy for older files).
 #include <algorithm>
 
 #include "charts/chart_style.h"
@@ -10,6 +11,13 @@
 namespace ckptlab::ui {
 
 namespace {
+
+// Whether every unit of [begin, end) ran forward more than once.
+bool ranAgain(const std::vector<int>& counts, int begin, int end) {
+    for (int u = begin; u < end; ++u)
+        if (u < 0 || u >= int(counts.size()) || counts[size_t(u)] < 2) return false;
+    return end > begin;
+}
 
 ScheduleRow rowFor(const RunResult& run) {
     ScheduleRow row;
@@ -26,9 +34,16 @@ ScheduleRow rowFor(const RunResult& run) {
         return row;
     }
     if (!plan.segments.empty()) row.units = std::max(row.units, plan.segments.back().end);
-    row.forwardCounts = forwardCounts(plan, row.units);
+    // The schedule text keeps where checkpoints sit, not what their recompute ran (seed-bug:K's
+    // recomputes run the last segment's blocks): the run's counts say what ran.
+    const std::vector<int> planCounts = forwardCounts(plan, row.units);
+    const bool measured = run.forward_counts.size() == size_t(row.units);
+    row.forwardCounts = measured ? run.forward_counts : planCounts;
+    row.planned = !measured;
+    const bool asPlanned = row.forwardCounts == planCounts;
     for (const CheckpointSpan& s : checkpointSpans(plan))
-        row.spans.push_back({s.begin, s.end, s.level});
+        row.spans.push_back(
+            {s.begin, s.end, s.level, asPlanned || ranAgain(row.forwardCounts, s.begin, s.end)});
     row.storedInputs = int(row.spans.size());
     for (int count : row.forwardCounts) row.extraForwards += std::max(0, count - 1);
     if (run.error) row.note = ChartText::tr("failed: %1").arg(QString::fromStdString(*run.error));

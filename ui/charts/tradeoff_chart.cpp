@@ -141,9 +141,10 @@ std::vector<Point> predictedPoints(const std::vector<const RunResult*>& runs) {
         QPointF at;
         if (!predictedPoint(*run, &at)) continue;
         const QString strategy = QString::fromStdString(run->name());
-        predicted.push_back(
-            {at, strategy, ChartText::tr("%1 (predicted)\n%2").arg(strategy, predictionText(*run)),
-             true});
+        QString tooltip = ChartText::tr("%1 (predicted)\n%2").arg(strategy, predictionText(*run));
+        if (const QString note = predictionNote(*run); !note.isEmpty())
+            tooltip += QLatin1Char('\n') + note;
+        predicted.push_back({at, strategy, tooltip, true});
     }
     return predicted;
 }
@@ -304,13 +305,13 @@ QChart* buildTradeoffChart(const ResultSet& results, bool fastest) {
         const QPointF at(double(baseline->metrics.peak_bytes) / kMiB, baseline->metrics.step_ms);
         addBaselineCross(chart, x, y, at, strategyColor(QStringLiteral("none"), order));
     }
+    auto* labels = new PointLabels(chart);  // named beside the point, clear of the others
     addFrontier(chart, x, y, points);
-    addPredictionOverlays(chart, x, y, results, runs, order);
+    addPredictionOverlays(chart, x, y, results, runs, order, labels);
     if (drawCapacity)
         addCapacityLine(chart, x, y, limited.front()->config.memory_limit_mib, capacity);
 
     addStepErrorBars(chart, x, y, bars, order);  // under the points
-    auto* labels = new PointLabels(chart);       // named beside the point, clear of the others
     addStrategySeries(chart, x, y, points, order, labels);
     const QStringList failedTips = addFailedCrosses(chart, x, y, failed, order, labels);
 

@@ -196,8 +196,10 @@ const char* kindDescription(StrategyKind kind) {
         return QT_TRANSLATE_NOOP("CoreText",
                                  "transformer, llama: checkpoint only the MLP (FFN) sub-block");
     case K::SeedBug:
-        return QT_TRANSLATE_NOOP(
-            "CoreText", "segments with the tutorial's closure bug (fails the gradient check)");
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "segments with the tutorial's closure bug: wrong gradients "
+                                 "before the last segment, as in PyTorch (fails the gradient "
+                                 "check)");
     case K::Optimal:
         return QT_TRANSLATE_NOOP(
             "CoreText", "fastest schedule whose predicted peak fits MiB (dynamic program)");

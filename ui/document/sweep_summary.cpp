@@ -57,12 +57,20 @@ QString outOfMemoryVerdict(const ResultSet& results) {
         }
     }
     if (failed.isEmpty()) return {};
-    const QString where = failed.join(QStringLiteral(", "));
+    const QString where = failed.join(QObject::tr(", ", "between the runs that ran out of memory"));
     const QString fit = QObject::tr("%n other run(s) fit.", nullptr, others);
+    // Chinese says 显存 for a GPU's memory and 内存 for the CPU's: the two need their own texts.
+    const bool onGpu = std::any_of(results.runs.begin(), results.runs.end(), [](const auto& r) {
+        return r.out_of_memory && r.config.device.rfind("cuda", 0) == 0;
+    });
     if (oneLimit && limit > 0)
-        return QObject::tr("Under the %1 memory limit, out of memory: %2. %3")
+        return (onGpu
+                    ? QObject::tr("Under the %1 memory limit, out of memory: %2. %3", "on a GPU")
+                    : QObject::tr("Under the %1 memory limit, out of memory: %2. %3", "on the CPU"))
             .arg(formatMiB(limit), where, fit);
-    return QObject::tr("Out of memory: %1. %2").arg(where, fit);
+    return (onGpu ? QObject::tr("Out of memory: %1. %2", "on a GPU")
+                  : QObject::tr("Out of memory: %1. %2", "on the CPU"))
+        .arg(where, fit);
 }
 
 namespace {

@@ -7,11 +7,13 @@ namespace ckptlab::ui {
 
 bool LessonLibrary::load(const QString& dir, QString* error) {
     m_lessons.clear();
+    m_paths.clear();
     m_entries.clear();
     m_problems.clear();
     m_dir = dir;
     auto fail = [&](const QString& message) {
         m_lessons.clear();
+        m_paths.clear();
         if (error) *error = message;
         return false;
     };
@@ -30,7 +32,21 @@ bool LessonLibrary::load(const QString& dir, QString* error) {
                         ? QStringLiteral("%1 holds no lesson.").arg(QDir::toNativeSeparators(dir))
                         : m_problems.join(QLatin1Char('\n')));
     m_entries.resize(m_lessons.size());
+    try {
+        LessonPathFolder paths = loadLessonPaths(QFile::encodeName(dir).toStdString(), m_lessons);
+        m_paths = std::move(paths.paths);
+        for (const std::string& problem : paths.problems)
+            m_problems << QString::fromStdString(problem);
+    } catch (const std::exception& e) {  // an unreadable paths folder leaves the lessons usable
+        m_problems << QString::fromStdString(e.what());
+    }
     return true;
+}
+
+int LessonLibrary::pathIndexOf(const QString& id) const {
+    for (size_t i = 0; i < m_paths.size(); ++i)
+        if (QString::fromStdString(m_paths[i].id) == id) return int(i);
+    return -1;
 }
 
 int LessonLibrary::indexOf(const QString& id) const {

@@ -1,7 +1,8 @@
 #pragma once
 // The lessons the app offers and the results behind each step: read from the lessons folder
-// (core's lessonsDirectory), recordings loaded the first time a lesson is opened, and results
-// measured live in this session in place of the recorded ones. Plain data, no widgets.
+// (core's lessonsDirectory), recordings loaded the first time a lesson is opened, results
+// measured live since the app started in place of the recorded ones, and the class paths of the
+// folder's paths/ (lesson_path.h). Plain data, no widgets.
 
 #include <QString>
 #include <QStringList>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "ckptlab/lesson.h"
+#include "ckptlab/lesson_path.h"
 
 namespace ckptlab::ui {
 
@@ -21,7 +23,8 @@ public:
     // the others load. False with *error (naming the file and field) when the folder is missing
     // or no lesson in it reads; the library is then empty.
     bool load(const QString& dir, QString* error);
-    // The lesson files left out by the last load, one line each naming the file and field.
+    // The lesson (and path) files left out by the last load, one line each naming the file
+    // and field.
     QStringList problems() const { return m_problems; }
 
     const std::vector<Lesson>& lessons() const { return m_lessons; }
@@ -32,8 +35,14 @@ public:
     QStringList ids() const;
     QString directory() const { return m_dir; }
 
+    // The class paths through these lessons, by id; a path file that does not read is left out
+    // and named in problems().
+    const std::vector<LessonPath>& paths() const { return m_paths; }
+    // -1 when no path has that id.
+    int pathIndexOf(const QString& id) const;
+
     // The lesson's results by step id: its recordings (read on first use), with the steps
-    // measured live in this session replaced by those results.
+    // measured live since the app started replaced by those results.
     const LessonResults& results(int index);
     // The step's results, or nullptr when there are none.
     const ResultSet* stepResults(int index, const std::string& stepId);
@@ -50,6 +59,7 @@ private:
 
     QString m_dir;
     std::vector<Lesson> m_lessons;
+    std::vector<LessonPath> m_paths;
     QStringList m_problems;
     std::vector<Entry> m_entries;
 };

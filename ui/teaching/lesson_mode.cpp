@@ -9,6 +9,7 @@
 #include "base/language.h"
 #include "base/messages.h"
 #include "base/projector_mode.h"
+#include "ckptlab/lesson_time_checks.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 #include "controllers/sweep_controller.h"
@@ -18,6 +19,7 @@
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"
 #include "teaching/lesson_chart.h"
+#include "teaching/lesson_cover.h"
 #include "teaching/lesson_panel.h"
 #include "teaching/lesson_strings.h"
 #include "window/main_window.h"
@@ -53,7 +55,29 @@ LessonMode::LessonMode(MainWindow& window, const MainWindow::Parts& parts)
     connect(m_panel, &LessonPanel::exportRequested, this, &LessonMode::exportHandoutDialog);
     connect(m_panel, &LessonPanel::languageChanged, this, [this] {
         refreshPicker();
+        refreshPaths();
         refreshPage();
+        updateCover();
+    });
+    connect(m_panel, &LessonPanel::pathChosen, this, [this](int index) {
+        if (!choosePath(index)) refreshPaths();  // refused: the picker goes back
+    });
+    connect(m_panel, &LessonPanel::printPlanRequested, this, &LessonMode::printPlanDialog);
+    connect(m_panel, &LessonPanel::numberPredicted, this, [this](double value) {
+        if (m_lesson < 0) return;
+        prediction().number = value;
+        reveal(false);
+    });
+    connect(m_panel, &LessonPanel::choicePredicted, this, [this](int choice) {
+        if (m_lesson < 0) return;
+        prediction().choice = choice;
+        reveal(false);
+    });
+    connect(m_panel, &LessonPanel::predictionSkipped, this, [this] {
+        if (m_lesson >= 0) reveal(false);
+    });
+    connect(m_panel, &LessonPanel::answerShownChanged, this, [this](bool shown) {
+        if (shown && m_lesson >= 0) reveal(true);  // the answer gives the chart away anyway
     });
     connect(m_sweep, &SweepController::started, this, &LessonMode::updateActions);
     connect(m_sweep, &SweepController::idle, this, &LessonMode::updateActions);
@@ -69,6 +93,7 @@ LessonMode::LessonMode(MainWindow& window, const MainWindow::Parts& parts)
                        lessonsDirectory(QCoreApplication::applicationFilePath().toStdString())),
                    &m_libraryError);
     refreshPicker();
+    refreshPaths();
     updateActions();
 }
 
@@ -119,6 +144,10 @@ bool LessonMode::goToStep(int lesson, int step) {
     const bool sameStep = lesson == m_lesson && step == m_step;
     m_lesson = lesson;
     m_step = step;
+    if (m_path >= 0) {  // a step of the path, chosen by any means, puts the class there
+        const int entry = entryOf(lesson, step);
+        if (entry >= 0) m_pathEntry = entry;
+    }
     const LessonStep& s = l.steps[size_t(step)];
     loadStepResults(l, s);
     applyExperiment(s);
@@ -126,10 +155,12 @@ bool LessonMode::goToStep(int lesson, int step) {
     if (!sameStep) m_panel->setAnswerShown(false);
     refreshPicker();
     refreshPage();
+    updateCover();
     showDock();
-    m_window->statusBar()->showMessage(tr("%1: %2").arg(localized(l.title, currentLanguage()),
-                                                        stepCounter(step, int(l.steps.size()))),
-                                       8000);
+    m_window->statusBar()->showMessage(
+        tr("%1: %2").arg(lessonTitleText(l, m_library.results(lesson), currentLanguage()),
+                         stepCounter(step, int(l.steps.size()))),
+        8000);
     updateActions();
     return true;
 }
@@ -156,7 +187,8 @@ void LessonMode::fitDock() {
 }
 
 LessonMode::Carried LessonMode::carry() const {
-    return {m_library, m_lesson, m_step, m_panel->isAnswerShown()};
+    return {m_library,     m_lesson, m_step,     m_panel->isAnswerShown(),
+            m_predictions, m_path,   m_pathEntry};
 }
 
 void LessonMode::restore(Carried carried) {
@@ -168,12 +200,18 @@ void LessonMode::restore(Carried carried) {
                        carried.step < int(m_library.lesson(carried.lesson).steps.size());
     m_lesson = valid ? carried.lesson : -1;
     m_step = valid ? carried.step : -1;
+    m_predictions = std::move(carried.predictions);
+    const bool onPath = carried.path >= 0 && carried.path < int(m_library.paths().size());
+    m_path = onPath ? carried.path : -1;
+    m_pathEntry = onPath ? carried.pathEntry : -1;
     refreshPicker();
+    refreshPaths();
     refreshPage();
     if (valid) {
         m_panel->setAnswerShown(carried.answerShown);
         showDock();
     }
+    updateCover();
     updateActions();
 }
 
@@ -183,8 +221,106 @@ bool LessonMode::eventFilter(QObject* watched, QEvent* event) {
     return QObject::eventFilter(watched, event);
 }
 
-bool LessonMode::nextStep() { return goToStep(m_lesson, m_step + 1); }
-bool LessonMode::previousStep() { return goToStep(m_lesson, m_step - 1); }
+bool LessonMode::nextStep() {
+    if (m_path >= 0) return goToPathEntry(pathTarget(true));
+    return goToStep(m_lesson, m_step + 1);
+}
+
+bool LessonMode::previousStep() {
+    if (m_path >= 0) return goToPathEntry(pathTarget(false));
+    return goToStep(m_lesson, m_step - 1);
+}
+
+int LessonMode::entryOf(int lesson, int step) const {
+    if (m_path < 0 || lesson < 0 || lesson >= m_library.count()) return -1;
+    const Lesson& l = m_library.lesson(lesson);
+    if (step < 0 || step >= int(l.steps.size())) return -1;
+    const std::vector<LessonPathEntry>& entries = m_library.paths()[size_t(m_path)].entries;
+    for (size_t i = 0; i < entries.size(); ++i)
+        if (entries[i].lesson == l.id && entries[i].step == l.steps[size_t(step)].id) return int(i);
+    return -1;
+}
+
+int LessonMode::pathTarget(bool forward) const {
+    if (m_path < 0) return -1;
+    const int count = int(m_library.paths()[size_t(m_path)].entries.size());
+    const int here = entryOf(m_lesson, m_step);
+    // Off the path, Next returns to the entry after the last one shown, Previous to that one.
+    const int target =
+        forward ? (here >= 0 ? here : m_pathEntry) + 1 : (here >= 0 ? here - 1 : m_pathEntry);
+    return target >= 0 && target < count ? target : -1;
+}
+
+bool LessonMode::goToPathEntry(int entry) {
+    if (m_path < 0) return false;
+    const LessonPath& path = m_library.paths()[size_t(m_path)];
+    if (entry < 0 || entry >= int(path.entries.size())) return false;
+    const LessonPathEntry& e = path.entries[size_t(entry)];
+    const int lesson = m_library.indexOf(QString::fromStdString(e.lesson));
+    if (lesson < 0) return false;
+    const std::vector<LessonStep>& steps = m_library.lesson(lesson).steps;
+    for (size_t step = 0; step < steps.size(); ++step)
+        if (steps[step].id == e.step) return goToStep(lesson, int(step));
+    return false;
+}
+
+bool LessonMode::choosePath(int index) {
+    if (index < -1 || index >= int(m_library.paths().size())) return false;
+    if (index == m_path) return true;
+    const int oldPath = m_path;
+    const int oldEntry = m_pathEntry;
+    m_path = index;
+    m_pathEntry = -1;
+    if (index >= 0 && !goToPathEntry(0)) {  // a class starts at the path's first entry
+        m_path = oldPath;
+        m_pathEntry = oldEntry;
+        return false;
+    }
+    refreshPaths();
+    refreshPage();
+    updateActions();
+    return true;
+}
+
+LessonMode::Prediction& LessonMode::prediction() { return m_predictions[{m_lesson, m_step}]; }
+
+void LessonMode::reveal(bool compare) {
+    if (m_lesson < 0) return;
+    if (!m_library.lesson(m_lesson).steps[size_t(m_step)].predict) return;
+    Prediction& p = prediction();
+    if (p.revealed && (p.compared || !compare)) return;
+    p.revealed = true;
+    p.compared = p.compared || compare;
+    refreshPage();
+    updateCover();
+}
+
+void LessonMode::updateCover() {
+    bool covered = false;
+    if (m_lesson >= 0) {
+        const LessonStep& step = m_library.lesson(m_lesson).steps[size_t(m_step)];
+        covered = step.predict && !prediction().revealed;
+    }
+    if (covered && !m_chartCover) m_chartCover = new LessonCover(m_charts);
+    if (covered && !m_tableCover)
+        if (auto* dock = m_window->findChild<QDockWidget*>(QStringLiteral("resultsDock")))
+            if (dock->widget()) m_tableCover = new LessonCover(dock->widget());
+    if (m_chartCover) {
+        m_chartCover->setObjectName(QStringLiteral("chartCover"));
+        static_cast<QLabel*>(m_chartCover.data())
+            ->setText(tr("Predict first: the chart appears once the class has made its "
+                         "prediction in the Lesson panel, or skipped it."));
+        m_chartCover->setVisible(covered);
+        if (covered) m_chartCover->raise();
+    }
+    if (m_tableCover) {
+        m_tableCover->setObjectName(QStringLiteral("tableCover"));
+        static_cast<QLabel*>(m_tableCover.data())
+            ->setText(tr("The measured numbers appear after the prediction."));
+        m_tableCover->setVisible(covered);
+        if (covered) m_tableCover->raise();
+    }
+}
 
 void LessonMode::loadStepResults(const Lesson& lesson, const LessonStep& step) {
     const int index = m_library.indexOf(QString::fromStdString(lesson.id));
@@ -204,7 +340,7 @@ void LessonMode::loadStepResults(const Lesson& lesson, const LessonStep& step) {
 // The panels show the step's experiment, as Open shows a file's, so Run measures it again.
 void LessonMode::applyExperiment(const LessonStep& step) {
     const LessonExperiment& e = step.experiment;
-    m_parameters->setConfig(e.config);
+    m_parameters->setConfig(timedAsLesson(e.config));  // timed as its recording was
     m_strategies->setChecked(e.strategies);
     if (e.scaling_axis) {
         QStringList values;
@@ -221,12 +357,14 @@ bool LessonMode::runLive() {
     // Checked before the panels change: they describe the sweep in flight.
     if (m_lesson < 0 || !m_busy->mayStart(DocumentAction::LessonLiveRun, m_window)) return false;
     const LessonStep& step = m_library.lesson(m_lesson).steps[size_t(m_step)];
+    if (step.experiment.plan) return false;  // the CLI measures it (LessonPage::canRunLive)
     applyExperiment(step);
     m_liveLesson = m_lesson;
     m_liveStep = m_step;
     // The window's own Run path: its checks, confirmations, progress and status line.
     const bool started = m_window->startLessonRun(step.experiment.scaling_axis.has_value());
     if (!started) m_liveLesson = m_liveStep = -1;
+    if (started) reveal(false);  // the class watches the run; the comparison follows its end
     updateActions();
     return started;
 }
@@ -242,16 +380,27 @@ void LessonMode::onSweepEnded(bool cancelled, bool failed) {
     const LessonStep& s = m_library.lesson(lesson).steps[size_t(step)];
     m_library.setLiveResults(lesson, s.id, m_document->results());
     m_document->setModified(false);  // kept by the lesson now
+    if (s.predict) {
+        Prediction& p = m_predictions[{lesson, step}];
+        p.revealed = p.compared = true;
+    }
     if (s.focus) m_document->select(m_document->firstRunOf(*s.focus));
     showChart(s);
-    if (lesson == m_lesson && step == m_step) refreshPage();
+    if (lesson == m_lesson && step == m_step) {
+        refreshPage();
+        updateCover();
+    }
     updateActions();
 }
 
 void LessonMode::refreshPicker() {
     QStringList titles;
     const QString lang = currentLanguage();
-    for (const Lesson& lesson : m_library.lessons()) titles << localized(lesson.title, lang);
+    // The titles' placeholders need each lesson's recordings, read once a lesson is open (the
+    // picker is hidden before).
+    for (int i = 0; i < m_library.count(); ++i)
+        titles << (m_lesson >= 0 ? lessonTitleText(m_library.lesson(i), m_library.results(i), lang)
+                                 : localized(m_library.lesson(i).title, lang));
     m_panel->setLessons(titles, m_lesson);
 }
 
@@ -268,7 +417,7 @@ void LessonMode::refreshPage() {
     auto fill = [&](const LocalizedText& text) {
         return lessonHtml(filledText(text, lesson, step, results, lang));
     };
-    page.lessonTitle = lessonHtml(localized(lesson.title, lang));
+    page.lessonTitle = lessonHtml(lessonTitleText(lesson, results, lang));
     QStringList quotes;
     for (const TutorialQuote& quote : lesson.tutorial) {
         const QString heading = QString::fromStdString(quote.heading).toHtmlEscaped();
@@ -285,6 +434,8 @@ void LessonMode::refreshPage() {
     page.counter = stepCounter(m_step, int(lesson.steps.size()));
     page.hasPrevious = m_step > 0;
     page.hasNext = m_step + 1 < int(lesson.steps.size());
+    page.canRunLive = !step.experiment.plan;
+    page.lessonId = QString::fromStdString(lesson.id);
     page.stepTitle = fill(step.title);
     page.experiment = experimentSummary(step).toHtmlEscaped();
     page.observe = fill(step.observe);
@@ -292,7 +443,99 @@ void LessonMode::refreshPage() {
     page.answer = fill(step.answer);
     page.source = sourceDescription(m_library.source(m_lesson, step.id),
                                     m_library.stepResults(m_lesson, step.id));
+    fillPrediction(page, lesson, step, results);
+    for (const LessonCode& code : step.code)
+        page.code.push_back(
+            {lessonHtml(localized(code.caption, lang)), QString::fromStdString(code.text)});
+    if (atLessonsLastStop()) fillQuiz(page, lesson, results);
+    if (m_path >= 0) {
+        const LessonPath& path = m_library.paths()[size_t(m_path)];
+        page.pathTiming = pathTiming(path, entryOf(m_lesson, m_step));
+        page.hasPrevious = pathTarget(false) >= 0;
+        page.hasNext = pathTarget(true) >= 0;
+    }
     m_panel->showPage(page);
+}
+
+void LessonMode::fillPrediction(LessonPage& page, const Lesson& lesson, const LessonStep& step,
+                                const LessonResults& results) {
+    if (!step.predict) return;
+    const LessonPrediction& asked = *step.predict;
+    const QString lang = currentLanguage();
+    const Prediction& state = prediction();
+    LessonPredictPage& p = page.predict;
+    p.prompt = lessonHtml(filledText(asked.prompt, lesson, step, results, lang));
+    p.revealed = state.revealed;
+    p.number = state.number;
+    p.choice = state.choice;
+    QStringList choicesHtml;
+    if (asked.isNumber()) {
+        p.unit = localized(asked.unit, lang);
+    } else {
+        for (const LessonChoice& choice : asked.choices) {
+            const QString text = filledText(choice.text, lesson, step, results, lang);
+            p.choices << lessonPlain(text);
+            choicesHtml << lessonHtml(text);
+        }
+    }
+    if (!state.compared) return;
+    QString comparison;  // HTML
+    if (asked.isNumber()) {
+        comparison =
+            numberComparison(state.number,
+                             placeholderNumber(asked.measured, lesson, step.id, results), p.unit)
+                .toHtmlEscaped();
+    } else {
+        const auto right = rightChoice(asked.choices, asked.pick, lesson, step.id, results);
+        const bool chose = state.choice >= 0 && state.choice < choicesHtml.size();
+        comparison = choiceComparison(chose ? choicesHtml[state.choice] : QString(),
+                                      right ? choicesHtml[int(*right)] : QString());
+    }
+    p.comparison =
+        QStringLiteral("<b>%1</b> %2").arg(tr("Prediction:").toHtmlEscaped(), comparison);
+}
+
+void LessonMode::fillQuiz(LessonPage& page, const Lesson& lesson, const LessonResults& results) {
+    const QString lang = currentLanguage();
+    page.quizKey = QString::fromStdString(lesson.id);
+    for (const LessonQuizQuestion& question : lesson.quiz) {
+        const LessonStep* step = lesson.step(question.step);
+        if (!step) continue;  // the parser refuses it; nothing to ask without its results
+        LessonQuizPage item;
+        item.question = lessonHtml(filledText(question.question, lesson, *step, results, lang));
+        for (const LessonChoice& choice : question.choices) {
+            const QString text = filledText(choice.text, lesson, *step, results, lang);
+            item.choices << lessonPlain(text);
+            item.choicesHtml << lessonHtml(text);
+        }
+        const auto right =
+            rightChoice(question.choices, question.pick, lesson, question.step, results);
+        item.right = right ? int(*right) : -1;
+        item.explanation =
+            lessonHtml(filledText(question.explanation, lesson, *step, results, lang));
+        page.quiz.push_back(item);
+    }
+}
+
+bool LessonMode::atLessonsLastStop() const {
+    const Lesson& lesson = m_library.lesson(m_lesson);
+    if (m_step + 1 == int(lesson.steps.size())) return true;
+    // On a path that leaves the lesson before its last step, the quiz comes at the lesson's
+    // last entry.
+    const int here = entryOf(m_lesson, m_step);
+    if (here < 0) return false;
+    const std::vector<LessonPathEntry>& entries = m_library.paths()[size_t(m_path)].entries;
+    for (size_t i = size_t(here) + 1; i < entries.size(); ++i)
+        if (entries[i].lesson == lesson.id) return false;
+    return true;
+}
+
+void LessonMode::refreshPaths() {
+    QStringList titles;
+    const QString lang = currentLanguage();
+    for (const LessonPath& path : m_library.paths()) titles << pathTitle(path, lang);
+    m_panel->setPaths(titles, m_path);
+    if (m_printPlanAction) m_printPlanAction->setEnabled(m_path >= 0);
 }
 
 }  // namespace ckptlab::ui

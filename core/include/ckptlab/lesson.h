@@ -38,8 +38,18 @@ inline constexpr LessonChart kLessonCharts[] = {LessonChart::Tradeoff,  LessonCh
 std::string toString(LessonChart chart);  // "tradeoff", ..., "schedule"
 std::optional<LessonChart> parseLessonChart(const std::string& text);
 
+// A step answered by the full-size plan (ckptlab-cli plan --capacity) instead of runs: a
+// published model (`config` filled from its preset or config.json, then the step's own
+// fields) at its real size on a device of `capacity_gib`. Its recording is the plan's JSON
+// (lesson_plan.h), measured on one layer at small shapes; `strategies` are the plan's rows.
+struct LessonPlanRequest {
+    std::string model;        // a preset name (ckptlab-cli models)
+    double capacity_gib = 0;  // the device's memory, GiB (> 0)
+};
+
 // What one step measures: a sweep of `strategies` on `config`, or, when `scaling_axis` is
-// set, a scaling sweep over `scaling_values` of that axis.
+// set, a scaling sweep over `scaling_values` of that axis, or, when `plan` is set, the
+// full-size plan of a published model.
 struct LessonExperiment {
     // config.keep_grads reproduces the tutorial's protocol (question 1); config.memory_limit_mib
     // draws the device's capacity on the charts (question 2).
@@ -47,6 +57,47 @@ struct LessonExperiment {
     std::vector<Strategy> strategies;  // parsed once, when the file is read
     std::optional<ScalingAxis> scaling_axis;
     std::vector<int> scaling_values;
+    std::optional<LessonPlanRequest> plan;  // not with scaling_axis
+};
+
+// One choice of a multiple-choice question. Which choice is right is decided by the
+// measurement, never written in the file: `value` is a placeholder expression without braces
+// ("saving_pct(full)", "keep/peak_mib(none)") or a plain number ("0"), and the right choice
+// is the one whose value is the largest (or the smallest, ChoicePick).
+struct LessonChoice {
+    LocalizedText text;
+    std::string value;
+};
+enum class ChoicePick { Largest, Smallest };
+
+// A multiple-choice question of a lesson's quiz, on the results of one of its steps.
+struct LessonQuizQuestion {
+    std::string step;  // the step whose results decide (and fill its placeholders)
+    LocalizedText question;
+    std::vector<LessonChoice> choices;  // 2 to 6
+    ChoicePick pick = ChoicePick::Largest;
+    LocalizedText explanation;  // shown with the right answer; may carry placeholders
+};
+
+// What the class predicts before a step's chart and observe text are shown: a number in a
+// unit, compared with the measured value after Run or Show, or a multiple choice.
+struct LessonPrediction {
+    LocalizedText prompt;
+    // A number: the placeholder expression (no braces) of the measured value, and its unit.
+    std::string measured;
+    LocalizedText unit;
+    // A multiple choice (then `measured` is empty).
+    std::vector<LessonChoice> choices;
+    ChoicePick pick = ChoicePick::Largest;
+    bool isNumber() const { return !measured.empty(); }
+};
+
+// A piece of code shown with a step, side by side with the others of the step (the tutorial's
+// segment code with its closure bug beside the fixed code).
+struct LessonCode {
+    LocalizedText caption;
+    std::string language;  // "python"
+    std::string text;      // verbatim, the same in both languages
 };
 
 // The step's experiment as the pre-run check (checkSweep, Runner::check) takes it: a sweep, or a
@@ -62,7 +113,9 @@ struct LessonStep {
         focus;  // the strategy the chart selects (timeline, lifetimes, schedule)
     LocalizedText observe;
     LocalizedText question;
-    LocalizedText answer;  // carries placeholders, see fillPlaceholders
+    LocalizedText answer;                     // carries placeholders, see fillPlaceholders
+    std::optional<LessonPrediction> predict;  // asked before the chart and `observe`
+    std::vector<LessonCode> code;
 };
 
 // The tutorial's own words: its heading verbatim (Chinese) and our translation.
@@ -78,6 +131,7 @@ struct Lesson {
     LocalizedText summary;
     std::vector<TutorialQuote> tutorial;
     std::vector<LessonStep> steps;
+    std::vector<LessonQuizQuestion> quiz;  // after the last step; may be empty
     const LessonStep* step(const std::string& id) const;
 };
 
@@ -131,10 +185,25 @@ std::string fillPlaceholders(const std::string& text, const Lesson& lesson,
                              const std::string& lang,
                              std::vector<std::string>* unresolved = nullptr);
 
-// Fills every text of the lesson (title, summary, each step's texts) in both languages and
-// returns each placeholder that does not resolve, as
-// "lesson ID, step STEP, FIELD (LANG): {…}: why" ("lesson ID, title (LANG): …" above the steps).
+// Fills every text of the lesson (title, summary, each step's texts, predictions, code captions,
+// quiz) in both languages and returns each placeholder that does not resolve, as
+// "lesson ID, step STEP, FIELD (LANG): {…}: why" ("lesson ID, title (LANG): …" above the steps),
+// each prediction whose measured value has no number and each question (prediction or quiz)
+// whose right choice the results cannot decide (rightChoice).
 std::vector<std::string> unresolvedPlaceholders(const Lesson& lesson, const LessonResults& results);
+
+// The number a placeholder expression (no braces: "saving_pct(full)", or a plain number such
+// as "0") stands for in `results`, unrounded; nullopt with *why when it has none (a missing
+// run, a failed run, a time within noise for a time metric).
+std::optional<double> placeholderNumber(const std::string& expression, const Lesson& lesson,
+                                        const std::string& stepId, const LessonResults& results,
+                                        std::string* why = nullptr);
+
+// The index of the right choice: the largest (smallest) value; nullopt with *why when a value
+// is missing or two values tie at the largest (smallest).
+std::optional<std::size_t> rightChoice(const std::vector<LessonChoice>& choices, ChoicePick pick,
+                                       const Lesson& lesson, const std::string& stepId,
+                                       const LessonResults& results, std::string* why = nullptr);
 
 // The words a front end prints around a lesson, in both languages (the CLI's labels; the app
 // has its own in its .ts files).
@@ -154,8 +223,17 @@ enum class LessonLabel {
     Unresolved,
     Passed,
     Failed,
-    None
+    None,
+    Predict,      // the prediction asked before the chart
+    Measured,     // the measured value a numeric prediction is compared with
+    RightChoice,  // the choice the measurement makes right
+    Quiz,
+    Code,
+    Explanation,
+    Minutes,  // "min" after a number of minutes
 };
 const std::string& lessonLabel(LessonLabel label, const std::string& lang);
+// A chart's name as a class reads it: "timeline" in English (the file's value), 时间线 in Chinese.
+const std::string& lessonChartLabel(LessonChart chart, const std::string& lang);
 
 }  // namespace ckptlab

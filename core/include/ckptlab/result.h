@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ckptlab/config.h"
+#include "ckptlab/full_size_record.h"
 #include "ckptlab/step_stats.h"
 #include "ckptlab/strategy.h"
 
@@ -355,6 +356,8 @@ struct ResultSet {
     std::optional<MergedShards> merged;
     std::vector<Environment> machines;
     std::vector<RunResult> machine_baselines;
+    // A lesson's plan step: the full-size plan instead of runs (`runs` is empty).
+    std::optional<FullSizePlanRecord> plan;
     const RunResult* find(const Strategy& strategy) const;  // the first run of it
     const RunResult* find(const std::string& name) const;   // the first run of that name()
 };

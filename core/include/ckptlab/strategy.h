@@ -23,8 +23,11 @@ enum class StrategyKind {
     Sqrt,      // ceil(sqrt(L)) segments (Chen et al. 2016)
     Attn,      // transformer: checkpoint only the attention sub-block of every block
     FfnOnly,   // transformer: checkpoint only the FFN sub-block of every block
-    SeedBug,   // seed-bug:K  segments whose recompute runs the last segment's blocks,
-               // the tutorial's closure bug; exists so the gradient check can be seen failing
+    SeedBug,   // seed-bug:K  segments whose recompute runs the last segment's blocks, the
+               // tutorial's closure bug as its non-reentrant checkpoint runs it: each segment
+               // gets the last segment's gradients at its input (wrong ones; the last
+               // segment's are right), with segments:K's memory and time; exists so the
+               // gradient check can be seen failing
     Optimal,   // optimal:MiB  fastest schedule within a peak budget (needs the cost model)
     Revolve,   // revolve:S    Griewank's binomial schedule with S stored states
 };
@@ -122,7 +125,7 @@ enum class SubLayer { None, Attention, Ffn };
 struct Plan {
     std::vector<Segment> segments;       // covers 0..depth in order
     SubLayer subLayer = SubLayer::None;  // selective checkpoint inside every block
-    bool recomputeLastSegment = false;   // SeedBug: every recompute runs the last segment
+    bool recomputeLastSegment = false;   // SeedBug: recomputes run the last segment's blocks
     // When set, segment bounds count sub-blocks ("units": block * unitsPerBlock + part) instead
     // of blocks, so a schedule may checkpoint inside a block. Planners produce these.
     bool unitLevel = false;

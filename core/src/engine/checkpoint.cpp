@@ -21,6 +21,7 @@ using torch::autograd::variable_list;
 // it lives exactly as long as the graph node.
 struct Closure : torch::CustomClassHolder {
     SegmentFn recompute;
+    std::vector<torch::Tensor> recomputeParameters;  // CheckpointOptions::recomputeParameters
     StepContext* context = nullptr;
     at::Generator generator;  // what the segment draws from (CheckpointOptions::generator)
     at::Tensor rngState;      // its state when the forward ran
@@ -124,13 +125,17 @@ struct Differentiated {
     std::vector<std::size_t> slot;
 };
 
-// The input (as `x`, where the recompute started) and the parameters that need a gradient.
+// The input (as `x`, where the recompute started) and the parameters that need a gradient,
+// or the recompute's own stand-ins for them (`replacements`, when set), in their slots.
 Differentiated differentiatedTensors(const torch::Tensor& input, const torch::Tensor& x,
-                                     const variable_list& saved) {
+                                     const variable_list& saved,
+                                     const std::vector<torch::Tensor>& replacements) {
     Differentiated wrt;
     if (input.requires_grad()) wrt.tensors.push_back(x), wrt.slot.push_back(0);
     for (std::size_t i = 1; i < saved.size(); ++i) {
-        if (saved[i].requires_grad()) wrt.tensors.push_back(saved[i]), wrt.slot.push_back(i);
+        if (!saved[i].requires_grad()) continue;
+        wrt.tensors.push_back(replacements.empty() ? saved[i] : replacements[i - 1]);
+        wrt.slot.push_back(i);
     }
     return wrt;
 }
@@ -203,7 +208,8 @@ public:
         torch::Tensor output = runRecompute(*closure, step, x);
 
         // Differentiate the recomputed segment with respect to the input and the parameters.
-        const Differentiated wrt = differentiatedTensors(input, x, saved);
+        const Differentiated wrt =
+            differentiatedTensors(input, x, saved, closure->recomputeParameters);
         variable_list grads(saved.size() + 2);  // + the two non-tensor arguments
         if (!wrt.tensors.empty() && output.requires_grad())
             backwardThroughRecompute(output, gradOutputs[0], wrt, createGraph, grads);
@@ -215,8 +221,17 @@ public:
 
 torch::Tensor checkpoint(const SegmentFn& segment, const torch::Tensor& input,
                          const std::vector<torch::Tensor>& parameters, CheckpointOptions options) {
+    TORCH_CHECK(options.recomputeParameters.empty() ||
+                    (options.recompute && options.recomputeParameters.size() == parameters.size()),
+                "checkpoint: recomputeParameters needs a recompute and one tensor per parameter");
+    for (std::size_t i = 0; i < options.recomputeParameters.size(); ++i)
+        TORCH_CHECK(options.recomputeParameters[i].sizes() == parameters[i].sizes(),
+                    "checkpoint: recompute parameter ", i, " has shape ",
+                    options.recomputeParameters[i].sizes(), ", its parameter ",
+                    parameters[i].sizes());
     auto closure = c10::make_intrusive<Closure>();
     closure->recompute = options.recompute ? options.recompute : segment;
+    closure->recomputeParameters = std::move(options.recomputeParameters);
     closure->context = options.context;
     closure->generator = options.generator;
     return CheckpointFunction::apply(input, at::TensorList(parameters), &segment, closure);

@@ -25,6 +25,13 @@ struct CheckpointOptions {
     // Runs in backward instead of `segment` when set. Only to reproduce recompute bugs (the
     // tutorial's closure bug) so the gradient check can be seen catching them.
     SegmentFn recompute;
+    // With `recompute`: the tensors it uses in place of `parameters`, in the same order and
+    // of the same shapes. Backward differentiates the recompute with respect to them and
+    // returns those gradients as the gradients of `parameters`, as PyTorch's non-reentrant
+    // checkpoint does when its recompute runs other blocks: it keeps the forward's graph
+    // (whose leaves are `parameters`) and swaps in what the recompute saved. Empty: the
+    // recompute uses `parameters`.
+    std::vector<torch::Tensor> recomputeParameters;
     StepContext* context = nullptr;  // labels and recompute timing; optional
     // The generator the segment's random ops draw from (the run's own: Model::generator()).
     // Forward saves its state and backward restores it for the recompute, so recomputed

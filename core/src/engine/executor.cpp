@@ -1,5 +1,7 @@
 #include "engine/executor.h"
 
+#include <algorithm>
+
 #include "engine/chain_ends.h"
 #include "engine/checkpoint.h"
 
@@ -47,12 +49,21 @@ torch::Tensor Executor::runSegments(const std::vector<Segment>& segments, torch:
         options.context = &context_;
         options.generator = model_.generator();
         if (plan_.recomputeLastSegment) {
-            // The tutorial's bug: the closure sees the loop variable's final value, so every
-            // segment recomputes the last segment's blocks.
+            // The tutorial's bug as PyTorch's non-reentrant checkpoint runs it: the closure
+            // sees the loop variable's final value, so the recompute runs the last segment's
+            // blocks on this segment's input. PyTorch keeps this segment's graph and swaps in
+            // the tensors the recompute saved, so this segment's parameters and input get the
+            // last segment's gradients at this input. It matches saved tensors in order and
+            // stops once it has as many as the forward saved (torch 2.x; 1.13 runs the rest for
+            // nothing): the last segment's first units, as many as this segment has.
             const Segment& last = segments.back();
-            options.recompute = [this, &last](const torch::Tensor& in) {
-                return runSegmentBody(last, in);
+            const int units = std::min(segment.end - segment.begin, last.end - last.begin);
+            const Segment wrong{last.begin, last.begin + units, true, {}};
+            options.recompute = [this, wrong](const torch::Tensor& in) {
+                return runSegmentBody(wrong, in);
             };
+            if (wrong.end - wrong.begin == segment.end - segment.begin)
+                options.recomputeParameters = unitParameters(wrong.begin, wrong.end);
         }
         x = checkpoint(body, x, unitParameters(segment.begin, segment.end), options);
         labelBackwardWhenGradArrives(x, (segment.end - 1) / unitsPerBlock_);

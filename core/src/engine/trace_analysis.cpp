@@ -80,7 +80,21 @@ TraceSummary analyzeTrace(const MemoryTracker& tracker,
             out.atPeak.other += a.bytes;
     }
 
-    // Per forward or recompute span: the bytes it left allocated, and when the last went.
+    // What a forward left allocated and still lives after the last backward span was saved by
+    // no backward: the step holds it (the chain's output and the loss) until it ends, as a
+    // PyTorch script holds its `out` and `loss`. Counted among the last block's activations,
+    // it would stretch that block's lifetime to the step's end.
+    std::size_t lastBackward = spans.size();
+    for (std::size_t i = 0; i < spans.size(); ++i)
+        if (spans[i].phase == Phase::Backward) lastBackward = i;
+    auto heldByStep = [&](const Allocation& a) {
+        if (lastBackward == spans.size()) return false;  // no backward (out of memory before)
+        return a.freeIndex == records.size() ||
+               static_cast<std::size_t>(records[a.freeIndex].span) > lastBackward;
+    };
+
+    // Per forward or recompute span: the bytes it left allocated for the backward, and when
+    // the last of them went.
     std::map<int, BlockLifetime> bySpan;
     for (const auto& a : allocations) {
         const auto& span = spans[a.span];
@@ -88,6 +102,7 @@ TraceSummary analyzeTrace(const MemoryTracker& tracker,
         if (!isActivationPhase(span.phase) || !hasLifetime(span.block)) continue;
         const double freedMs = a.freeIndex < records.size() ? records[a.freeIndex].t_ms : endMs;
         if (freedMs <= span.end_ms) continue;  // a temporary of the block's own forward
+        if (heldByStep(a)) continue;
         auto& life = bySpan[a.span];
         if (life.bytes == 0) {
             life.block = span.block;

@@ -12,6 +12,8 @@
 // - numbers outside what can be measured: byte counts past 2^53 (8 PiB; sums of them stay
 //   exact and cannot overflow), durations below 0 or above 1e12 ms, time points that are not
 //   finite or outside +-1e12 ms, a negative gradient difference or tolerance;
+// - a "plan" (full_size_json.h) in a file with runs, or whose summary "config" disagrees with
+//   its "run_config";
 // - more than kMaxRuns runs; a run's strategy that is not one of its model's (parsed once, here:
 //   every reader of a run uses the parsed value; over kMaxStrategyBytes bytes or with control
 //   characters, the message says so first); schedules that do not describe the run's model
@@ -29,6 +31,7 @@
 #include <string>
 
 #include "formats/file_io.h"
+#include "formats/full_size_json.h"
 #include "formats/json_parse.h"
 #include "formats/json_values.h"
 #include "formats/results_run_read.h"
@@ -142,6 +145,10 @@ ResultSet readResults(const Json& doc) {
     }
     detail::readTiming(top, results);
     detail::readShards(top, results, readEnvironment);  // shard_json.cpp
+    detail::readFullSizePlan(top, results);             // full_size_json.cpp
+    if (results.plan && !results.runs.empty())
+        fail(root.member("plan"), "a plan's file has no runs (\"runs\" holds " +
+                                      std::to_string(results.runs.size()) + ")");
     return results;
 }
 

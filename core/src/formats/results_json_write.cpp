@@ -12,7 +12,8 @@
 //   merged file's keys ("shard", "merged", "machines", "machine_baselines", a run's "shard" and
 //   "machine": shard_json.h); the caching allocator's "allocator" (once "cuda_allocator") and
 //   "allocator_trace" (allocator_json.h), "metrics.minor_faults_per_step" and
-//   "prediction.reserved_peak_bytes".
+//   "prediction.reserved_peak_bytes"; a lesson's plan step's "plan" (full_size_json.h: the
+//   object `plan --capacity --json` writes, with "run_config"), in a file whose "runs" is empty.
 // - The timeline is stored as columns (t_ms, delta, total, phase, block) because it can hold
 //   hundreds of thousands of events. Its "phase" column holds small integers that index the
 //   "phase_codes" list stored beside it, so the file explains itself.
@@ -32,6 +33,7 @@
 #include "formats/allocator_json.h"
 #include "formats/config_json.h"
 #include "formats/file_io.h"
+#include "formats/full_size_json.h"
 #include "formats/shard_json.h"
 #include "formats/timing_json.h"
 
@@ -237,6 +239,7 @@ std::string resultsToJson(const ResultSet& results) {
     if (!results.notes.empty()) doc["notes"] = results.notes;
     detail::writeTiming(results, doc);
     detail::writeShards(results, doc, environmentJson, runJson);  // shard_json.cpp
+    detail::writeFullSizePlan(results, doc);                      // full_size_json.cpp
     std::string text;
     appendPretty(text, doc, 0);
     text += '\n';

@@ -60,7 +60,9 @@ const std::vector<StrategyKindInfo>& strategyKinds() {
         {K::Revolve, "revolve", "revolve:S", "Griewank's binomial schedule with S stored states",
          true, 3},
         {K::SeedBug, "seed-bug", "seed-bug:K",
-         "segments with the tutorial's closure bug (fails the gradient check)", true, 4},
+         "segments with the tutorial's closure bug: wrong gradients before the last segment, as "
+         "in PyTorch (fails the gradient check)",
+         true, 4},
         {K::Optimal, "optimal", "optimal:MiB",
          "fastest schedule whose predicted peak fits MiB (dynamic program)", true, 48},
     };

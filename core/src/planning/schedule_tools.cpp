@@ -1,5 +1,6 @@
 // Revolve's binomial schedule and the small tools that read schedules: counting forwards and
 // printing them.
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <locale>
@@ -237,8 +238,9 @@ std::vector<int> forwardCounts(const Plan& plan, int units) {
         if (u >= 0 && u < units) ++counts[u];
     };
     if (plan.recomputeLastSegment) {
-        // The tutorial's closure bug (seed-bug:K): each segment's recompute runs the blocks of
-        // the last checkpointed segment, so those run once per segment and the others once.
+        // The tutorial's closure bug (seed-bug:K): each segment's recompute runs the last
+        // checkpointed segment's first units, as many as the segment has (all of them when the
+        // segments are equal), so those run once per segment and the others once.
         const Segment* last = nullptr;
         for (const auto& s : plan.segments) {
             for (int u = s.begin; u < s.end; ++u) count(u);
@@ -246,7 +248,9 @@ std::vector<int> forwardCounts(const Plan& plan, int units) {
         }
         for (const auto& s : plan.segments)
             if (s.checkpointed && last)
-                for (int u = last->begin; u < last->end; ++u) count(u);
+                for (int u = last->begin; u < std::min(last->end, last->begin + s.end - s.begin);
+                     ++u)
+                    count(u);
         return counts;
     }
     visitForwards(plan.segments, count);

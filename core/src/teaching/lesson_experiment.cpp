@@ -9,6 +9,7 @@
 #include "ckptlab/strategy.h"
 #include "ckptlab/sweep_policy.h"
 #include "teaching/lesson_json.h"
+#include "teaching/lesson_plan_step.h"
 
 namespace ckptlab::teaching {
 namespace {
@@ -64,15 +65,17 @@ void readField(const ConfigField& f, const Json& v, ExperimentConfig& config, co
     }
 }
 
-// The fields a lesson may set, under their JSON keys; missing ones keep ExperimentConfig's
-// defaults, which are the CLI's.
-ExperimentConfig readConfig(const Json& j, const Where& where) {
+}  // namespace
+
+// The fields a lesson may set, under their JSON keys; missing ones keep `start`'s (by default
+// ExperimentConfig's, which are the CLI's).
+ExperimentConfig readConfig(const Json& j, const Where& where, const ExperimentConfig& start) {
     const Json& c = objectIn(j, kConfig, where);
     std::vector<const char*> keys;
     for (const ConfigField& f : configFields())
         if (f.in_lessons) keys.push_back(f.json);
     onlyKeys(c, kConfig, keys, where);
-    ExperimentConfig config;
+    ExperimentConfig config = start;
     for (const ConfigField& f : configFields())
         if (f.in_lessons && c.contains(f.json)) readField(f, c[f.json], config, where);
     // The rules across fields (heads divide width, ...), as the CLI checks them.
@@ -82,6 +85,21 @@ ExperimentConfig readConfig(const Json& j, const Where& where) {
     }
     return config;
 }
+
+// Each text parsed once, here; the field names the one that is no strategy.
+std::vector<Strategy> readStrategies(const Json& list, const std::string& at, const Where& where) {
+    std::vector<Strategy> strategies;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string name = at + "[" + std::to_string(i) + "]";
+        std::string why;
+        const auto strategy = parseStrategyForm(stringIn(list[i], name, where), &why);
+        if (!strategy) where.fail(name, why);
+        strategies.push_back(*strategy);
+    }
+    return strategies;
+}
+
+namespace {
 
 void readScaling(const Json& j, LessonExperiment& e, const Where& where) {
     const std::string at = "experiment.scaling";
@@ -100,19 +118,6 @@ void readScaling(const Json& j, LessonExperiment& e, const Where& where) {
             static_cast<int>(integerIn(values[i], name, range.min, range.max, where)));
     }
     e.scaling_axis = axis;
-}
-
-// Each text parsed once, here; the field names the one that is no strategy.
-std::vector<Strategy> readStrategies(const Json& list, const std::string& at, const Where& where) {
-    std::vector<Strategy> strategies;
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        const std::string name = at + "[" + std::to_string(i) + "]";
-        std::string why;
-        const auto strategy = parseStrategyForm(stringIn(list[i], name, where), &why);
-        if (!strategy) where.fail(name, why);
-        strategies.push_back(*strategy);
-    }
-    return strategies;
 }
 
 // The field a problem of the pre-run check comes from: the strategy it names (its repeat for
@@ -157,7 +162,9 @@ void checkAsTheRunnerDoes(const LessonExperiment& e, const Where& where) {
 
 LessonExperiment readExperiment(const Json& j, const Where& where) {
     const std::string at = "experiment";
-    onlyKeys(objectIn(j, at, where), at, {"config", "strategies", "scaling"}, where);
+    onlyKeys(objectIn(j, at, where), at, {"config", "strategies", "scaling", "plan"}, where);
+    // A plan step reads its config onto a published model's shape (lesson_plan_step.cpp).
+    if (j.contains("plan")) return readPlanExperiment(j, where);
     LessonExperiment e;
     e.config = readConfig(member(j, at, "config", where), where);
     const Json& list = member(j, at, "strategies", where);

@@ -10,6 +10,7 @@
 #include "formats/file_io.h"
 #include "formats/json_parse.h"
 #include "teaching/lesson_json.h"
+#include "teaching/lesson_plan_step.h"
 #include "teaching/placeholder_syntax.h"
 
 namespace ckptlab {
@@ -20,6 +21,7 @@ using teaching::Json;
 using teaching::member;
 using teaching::objectIn;
 using teaching::onlyKeys;
+using teaching::readText;
 using teaching::stringIn;
 using teaching::Where;
 
@@ -49,7 +51,10 @@ std::string lessonChartNames() {
     return out;
 }
 
-// Both languages, non-empty, each placeholder well formed, the same placeholders in both.
+}  // namespace
+
+namespace teaching {
+
 LocalizedText readText(const Json& parent, const std::string& at, const char* key,
                        const Where& where) {
     const std::string name = field(at, key);
@@ -87,6 +92,53 @@ LocalizedText readText(const Json& parent, const std::string& at, const char* ke
     return text;
 }
 
+// Values are checked when results fill it.
+void checkReference(const Lesson& lesson, const LessonStep* owner, const std::string& written,
+                    const std::string& fieldName, const Where& where) {
+    auto bad = [&](const std::string& why) {
+        where.fail(fieldName, "placeholder {" + written + "}: " + why);
+    };
+    std::string error;
+    const auto p = parsePlaceholder(written, &error);
+    if (!p) bad(error);
+    const LessonStep* step = p->step.empty() ? owner : lesson.step(p->step);
+    // A term at the lesson level takes the device of the lesson's recordings.
+    if (!step && p->step.empty() && scopeOf(p->metric) == MetricScope::Term) return;
+    if (!step)
+        bad(p->step.empty() ? "a lesson-level text must name its step (step/metric(...))"
+                            : "the lesson has no step \"" + p->step + "\"");
+    // A plan step's values, and plan metrics elsewhere (lesson_plan_step.cpp).
+    if (const auto why = teaching::planReferenceProblem(*p, *step); why && !why->empty()) bad(*why);
+    if (step->experiment.plan || scopeOf(p->metric) == MetricScope::Plan) return;
+    // A config field and a term need the step only (a term its recording's device).
+    if (p->metric == "config" || scopeOf(p->metric) == MetricScope::Term) return;
+    const LessonExperiment& e = step->experiment;
+    const auto scope = scopeOf(p->metric);
+    if (scope == MetricScope::Scaling && !e.scaling_axis)
+        bad(p->metric + " needs a scaling step; \"" + step->id + "\" is not one");
+    if (scope == MetricScope::Run && e.scaling_axis && !p->at)
+        bad("step \"" + step->id + "\" is a scaling step: add @value (one of its " +
+            toString(*e.scaling_axis) + " values)");
+    if (p->at && !e.scaling_axis) bad("@value is only for scaling steps");
+    if (p->at && std::find(e.scaling_values.begin(), e.scaling_values.end(), *p->at) ==
+                     e.scaling_values.end())
+        bad(std::to_string(*p->at) + " is not one of the step's " + toString(*e.scaling_axis) +
+            " values");
+    auto runs = [&](const std::optional<Strategy>& wanted) {
+        return wanted &&
+               std::find(e.strategies.begin(), e.strategies.end(), *wanted) != e.strategies.end();
+    };
+    // The placeholder's text is parsed here, once: its spelling is free.
+    if (!runs(parseStrategyForm(p->argument)))
+        bad("step \"" + step->id + "\" does not run \"" + p->argument + "\"");
+    if (comparesWithNone(p->metric) && !runs(Strategy{}))
+        bad(p->metric + " compares with \"none\", which step \"" + step->id + "\" does not run");
+}
+
+}  // namespace teaching
+
+namespace {
+
 std::vector<TutorialQuote> readTutorial(const Json& j, const Where& where) {
     if (!j.is_array()) where.fail("tutorial", "expected an array, got " + teaching::kindOf(j));
     std::vector<TutorialQuote> quotes;
@@ -106,7 +158,8 @@ std::vector<TutorialQuote> readTutorial(const Json& j, const Where& where) {
 
 LessonStep readStep(const Json& j, Where where) {
     onlyKeys(objectIn(j, "", where), "",
-             {"id", "title", "experiment", "chart", "focus", "observe", "question", "answer"},
+             {"id", "title", "experiment", "chart", "focus", "observe", "question", "answer",
+              "predict", "code"},
              where);
     LessonStep step;
     step.id = stringIn(member(j, "", "id", where), "id", where);
@@ -133,55 +186,24 @@ LessonStep readStep(const Json& j, Where where) {
     step.observe = readText(j, "", "observe", where);
     step.question = readText(j, "", "question", where);
     step.answer = readText(j, "", "answer", where);
+    if (const auto it = j.find("predict"); it != j.end())
+        step.predict = teaching::readPrediction(*it, where);
+    if (const auto it = j.find("code"); it != j.end()) step.code = teaching::readCode(*it, where);
     return step;
 }
 
-// What a placeholder refers to exists: the step, a run of the strategy (and of `none` where it
-// compares), the axis value. Values are checked when results fill it.
-void checkReference(const Lesson& lesson, const LessonStep* owner, const std::string& text,
-                    const std::string& fieldName, const Where& where) {
-    for (const std::string& written : placeholdersIn(text)) {
-        const auto p = teaching::parsePlaceholder(written, nullptr);
-        if (!p) continue;  // readText reported it
-        auto bad = [&](const std::string& why) {
-            where.fail(fieldName, "placeholder {" + written + "}: " + why);
-        };
-        const LessonStep* step = p->step.empty() ? owner : lesson.step(p->step);
-        if (!step) {
-            bad(p->step.empty() ? "a lesson-level text must name its step (step/metric(...))"
-                                : "the lesson has no step \"" + p->step + "\"");
-        }
-        if (p->metric == "config") continue;
-        const LessonExperiment& e = step->experiment;
-        const auto scope = teaching::scopeOf(p->metric);
-        if (scope == teaching::MetricScope::Scaling && !e.scaling_axis)
-            bad(p->metric + " needs a scaling step; \"" + step->id + "\" is not one");
-        if (scope == teaching::MetricScope::Run && e.scaling_axis && !p->at)
-            bad("step \"" + step->id + "\" is a scaling step: add @value (one of its " +
-                toString(*e.scaling_axis) + " values)");
-        if (p->at && !e.scaling_axis) bad("@value is only for scaling steps");
-        if (p->at && std::find(e.scaling_values.begin(), e.scaling_values.end(), *p->at) ==
-                         e.scaling_values.end())
-            bad(std::to_string(*p->at) + " is not one of the step's " + toString(*e.scaling_axis) +
-                " values");
-        auto runs = [&](const std::optional<Strategy>& wanted) {
-            return wanted && std::find(e.strategies.begin(), e.strategies.end(), *wanted) !=
-                                 e.strategies.end();
-        };
-        // The placeholder's text is parsed here, once: its spelling is free.
-        if (!runs(parseStrategyForm(p->argument)))
-            bad("step \"" + step->id + "\" does not run \"" + p->argument + "\"");
-        if (teaching::comparesWithNone(p->metric) && !runs(Strategy{}))
-            bad(p->metric + " compares with \"none\", which step \"" + step->id +
-                "\" does not run");
-    }
+// Each placeholder of a text refers to what exists (teaching::checkReference).
+void checkReferencesIn(const Lesson& lesson, const LessonStep* owner, const std::string& text,
+                       const std::string& fieldName, const Where& where) {
+    for (const std::string& written : placeholdersIn(text))
+        teaching::checkReference(lesson, owner, written, fieldName, where);
 }
 
 void checkReferences(const Lesson& lesson, const Where& top) {
     auto check = [&](const LessonStep* owner, const std::string& name, const LocalizedText& t,
                      const Where& where) {
-        checkReference(lesson, owner, t.en, field(name, kLangEnglish), where);
-        checkReference(lesson, owner, t.zh_CN, field(name, kLangChinese), where);
+        checkReferencesIn(lesson, owner, t.en, field(name, kLangEnglish), where);
+        checkReferencesIn(lesson, owner, t.zh_CN, field(name, kLangChinese), where);
     };
     check(nullptr, "title", lesson.title, top);
     check(nullptr, "summary", lesson.summary, top);
@@ -205,8 +227,8 @@ Lesson parseLesson(const std::string& json, const std::string& sourceName) {
     } catch (const ResultsFileError& e) {
         throw LessonError(sourceName + ": " + e.what());
     }
-    onlyKeys(objectIn(doc, "", top), "", {"id", "order", "title", "summary", "tutorial", "steps"},
-             top);
+    onlyKeys(objectIn(doc, "", top), "",
+             {"id", "order", "title", "summary", "tutorial", "steps", "quiz"}, top);
     Lesson lesson;
     lesson.id = stringIn(member(doc, "", "id", top), "id", top);
     if (!isId(lesson.id, false))
@@ -229,7 +251,10 @@ Lesson parseLesson(const std::string& json, const std::string& sourceName) {
                      "\"" + step.id + "\" is used by another step of this lesson");
         lesson.steps.push_back(std::move(step));
     }
+    if (const auto it = doc.find("quiz"); it != doc.end())
+        lesson.quiz = teaching::readQuiz(*it, top);
     checkReferences(lesson, top);
+    teaching::checkClassReferences(lesson, top);
     return lesson;
 }
 

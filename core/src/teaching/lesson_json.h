@@ -39,5 +39,30 @@ long long integerIn(const Json& j, const std::string& field, long long min, long
 // The experiment of a step (lesson_experiment.cpp): config, strategies (parsed once, here) and
 // optional scaling, checked by the runner's own pre-run check (checkSweep, sweep_policy.h).
 LessonExperiment readExperiment(const Json& j, const Where& where);
+// The value of experiment.config (the object itself) onto `start`, then validate() across
+// fields; errors name experiment.config.FIELD.
+ExperimentConfig readConfig(const Json& config, const Where& where,
+                            const ExperimentConfig& start = {});
+// Each strategy text parsed once; `at` names the list ("experiment.strategies").
+std::vector<Strategy> readStrategies(const Json& list, const std::string& at, const Where& where);
+
+// A text in both languages (lesson_file.cpp): non-empty, each placeholder well formed, the same
+// placeholders in both. Its field name is `at.key`.
+LocalizedText readText(const Json& parent, const std::string& at, const char* key,
+                       const Where& where);
+
+// What one placeholder expression (no braces) refers to exists in `lesson` (lesson_file.cpp):
+// the step (`owner` unless it names one), the strategy's run, `none` where it compares, the
+// axis value. Fails naming `fieldName`.
+void checkReference(const Lesson& lesson, const LessonStep* owner, const std::string& expression,
+                    const std::string& fieldName, const Where& where);
+
+// The class fields (lesson_class_fields.cpp): a step's `predict` and `code`, the lesson's
+// `quiz`, read and checked on their own; checkClassReferences then checks what their
+// placeholders and choice values refer to, once every step is read.
+LessonPrediction readPrediction(const Json& j, const Where& where);
+std::vector<LessonCode> readCode(const Json& j, const Where& where);
+std::vector<LessonQuizQuestion> readQuiz(const Json& j, const Where& where);
+void checkClassReferences(const Lesson& lesson, const Where& top);
 
 }  // namespace ckptlab::teaching

@@ -13,12 +13,12 @@ struct LabelRow {
 };
 
 // In the order of LessonLabel.
-const std::array<LabelRow, 16>& labelTable() {
-    static const std::array<LabelRow, 16> table{{
+const std::array<LabelRow, 23>& labelTable() {
+    static const std::array<LabelRow, 23> table{{
         {"Lesson", "课程"},
         {"Step", "步骤"},
         {"Runs", "运行"},
-        {"Scaling", "扩展"},
+        {"Scaling", "规模扫描"},
         {"Chart", "图表"},
         {"Focus", "关注"},
         {"Observe", "观察"},
@@ -31,6 +31,26 @@ const std::array<LabelRow, 16>& labelTable() {
         {"passed", "通过"},
         {"failed", "未通过"},
         {"none", "无"},
+        {"Predict", "预测"},
+        {"Measured", "实测"},
+        {"Right answer", "正确答案"},
+        {"Quiz", "小测验"},
+        {"Code", "代码"},
+        {"Why", "解释"},
+        {"min", "分钟"},
+    }};
+    return table;
+}
+
+// In the order of kLessonCharts.
+const std::array<LabelRow, 6>& chartTable() {
+    static const std::array<LabelRow, 6> table{{
+        {"tradeoff", "权衡图"},
+        {"timeline", "时间线"},
+        {"lifetimes", "张量生存期"},
+        {"breakdown", "峰值构成"},
+        {"scaling", "规模扫描"},
+        {"schedule", "重计算调度"},
     }};
     return table;
 }
@@ -39,6 +59,11 @@ const std::array<LabelRow, 16>& labelTable() {
 
 const std::string& lessonLabel(LessonLabel label, const std::string& lang) {
     const LabelRow& row = labelTable().at(static_cast<std::size_t>(label));
+    return lang == kLangChinese ? row.zh_CN : row.en;
+}
+
+const std::string& lessonChartLabel(LessonChart chart, const std::string& lang) {
+    const LabelRow& row = chartTable().at(static_cast<std::size_t>(chart));
     return lang == kLangChinese ? row.zh_CN : row.en;
 }
 

@@ -23,8 +23,11 @@ MetricText value(double v, int decimals = 1, Notation notation = Notation::Fixed
     // A value that rounds to zero reads "0.0", not "-0.0".
     if (text.size() > 1 && text[0] == '-' && text.find_first_not_of("0.", 1) == std::string::npos)
         text.erase(0, 1);
-    return {text, {}};
+    return {text, {}, v};
 }
+
+// A whole number: its text and its value.
+MetricText whole(long long v) { return {std::to_string(v), {}, static_cast<double>(v)}; }
 
 MetricText missing(const std::string& why) { return {std::nullopt, why}; }
 
@@ -47,6 +50,26 @@ std::int64_t peakWithoutGradients(const RunResult& run) {
     const std::int64_t held = b.parameters + b.input + b.optimizer_state;
     return std::max<std::int64_t>(
         0, run.metrics.peak_bytes + run.metrics.baseline_bytes - held - b.gradients);
+}
+
+// A time added in words whose direction comes from the intervals: "12.3 % slower than none",
+// "5.1 % faster than none", or "as fast as none within noise ([-2.0, +3.1] %)". A text says a
+// direction through it, never in its own words (lesson_time_checks.h).
+MetricText timeChange(const SummaryRow& row, bool noise, const std::string& lang) {
+    const bool zh = lang == kLangChinese;
+    if (noise || !row.time_added_low_pct || !row.time_added_high_pct) {
+        if (!row.time_added_low_pct || !row.time_added_high_pct)
+            return missing("no interval of the step times");
+        const std::string range = "[" + formatFixedSigned(*row.time_added_low_pct, 1) + ", " +
+                                  formatFixedSigned(*row.time_added_high_pct, 1) + "] %";
+        return {zh ? "与 none 在噪声范围内一样快（" + range + "）"
+                   : "as fast as none within noise (" + range + ")",
+                {}};
+    }
+    const double added = *row.time_added_pct;
+    const std::string size = formatFixed(std::abs(added), 1) + " %";
+    if (zh) return {(added > 0 ? "比 none 慢 " : "比 none 快 ") + size, {}};
+    return {size + (added > 0 ? " slower than none" : " faster than none"), {}};
 }
 
 MetricText againstNone(const std::string& metric, const RunResult& run, const RunResult* none,
@@ -73,20 +96,23 @@ MetricText againstNone(const std::string& metric, const RunResult& run, const Ru
     }
     if (!row.time_added_pct) return missing("no step times to compare");
     const bool noise = row.time_within_noise.value_or(false);
+    if (metric == "time_change") return timeChange(row, noise, lang);
     if (metric == "time_added_pct") {
         // summarizeRun's rule: overlapping intervals give no sign, only "≈ 0" and the range.
         if (noise && row.time_added_low_pct && row.time_added_high_pct) {
             return {"≈ 0 [" + formatFixedSigned(*row.time_added_low_pct, 1) + ", " +
                         formatFixedSigned(*row.time_added_high_pct, 1) + "]",
-                    {}};
+                    "the step time is within noise of \"none\"'s (the intervals overlap)"};
         }
         return value(*row.time_added_pct);
     }
     // ratio: summary.h defines it only when the strategy costs time measurably; say so instead.
     if (!row.saved_per_added) {
         if (noise)
-            return {lang == kLangChinese ? "—（时间差在噪声之内）" : "— (time within noise)", {}};
-        return {lang == kLangChinese ? "—（未增加时间）" : "— (no time added)", {}};
+            return {lang == kLangChinese ? "—（时间差在噪声之内）" : "— (time within noise)",
+                    "the step time is within noise of \"none\"'s: no ratio"};
+        return {lang == kLangChinese ? "—（未增加时间）" : "— (no time added)",
+                "no time added: no ratio"};
     }
     return value(*row.saved_per_added, 2);
 }
@@ -110,14 +136,14 @@ MetricText runMetric(const std::string& metric, const RunResult& run, const RunR
         if (!std::isfinite(m.recompute_ms) || m.recompute_ms < 0) return missing("not measured");
         return value(m.recompute_ms);  // 0 is a real value: nothing recomputed
     }
-    if (metric == "recomputed_blocks") return {std::to_string(m.recomputed_blocks), {}};
+    if (metric == "recomputed_blocks") return whole(m.recomputed_blocks);
     if (metric == "grad_check" || metric == "max_abs_diff") {
         if (!run.grad_check.checked) return missing("the gradients were not checked");
         if (metric == "max_abs_diff")
             return value(run.grad_check.max_abs_diff, 2, Notation::Scientific);
         return {
             lessonLabel(run.grad_check.passed() ? LessonLabel::Passed : LessonLabel::Failed, lang),
-            {}};
+            "a verdict, not a number"};
     }
     if (metric == "grads_at_peak_mib") return value(mib(b.gradients));
     if (metric == "activations_at_peak_mib") return value(mib(b.activations));
@@ -143,11 +169,12 @@ MetricText scalingMetric(const std::string& metric, const ResultSet& results,
             if (run->out_of_memory) firstOom = std::min(firstOom.value_or(v), v);
         }
         if (metric == "first_oom") {
-            if (!firstOom) return {lessonLabel(LessonLabel::None, lang), {}};
-            return {std::to_string(*firstOom), {}};
+            if (!firstOom)
+                return {lessonLabel(LessonLabel::None, lang), "no run ran out of memory"};
+            return whole(*firstOom);
         }
         if (!largest) return missing("no run of \"" + strategy.name() + "\" finished");
-        return {std::to_string(*largest), {}};
+        return whole(*largest);
     }
 
     PowerFit fit;
@@ -175,11 +202,11 @@ MetricText scalingMetric(const std::string& metric, const ResultSet& results,
 }
 
 MetricText configField(const std::string& field, const ExperimentConfig& c) {
-    if (field == "depth") return {std::to_string(c.depth), {}};
-    if (field == "width") return {std::to_string(c.width), {}};
-    if (field == "seq") return {std::to_string(c.seq), {}};
-    if (field == "batch") return {std::to_string(c.batch), {}};
-    if (field == "heads") return {std::to_string(c.heads), {}};
+    if (field == "depth") return whole(c.depth);
+    if (field == "width") return whole(c.width);
+    if (field == "seq") return whole(c.seq);
+    if (field == "batch") return whole(c.batch);
+    if (field == "heads") return whole(c.heads);
     if (field == "memory_limit_mib") {
         // Whole MiB as typed ("512"), else one decimal.
         if (c.memory_limit_mib == std::floor(c.memory_limit_mib))

@@ -10,10 +10,13 @@
 
 namespace ckptlab::teaching {
 
-// The text of a value, or why there is none.
+// The text of a value, or why there is none; `number` is the value the text rounds (the right
+// choice of a question compares it), absent where the text is no number: a word, "≈ 0 [...]"
+// for a time within noise, "— (...)" for an undefined ratio.
 struct MetricText {
     std::optional<std::string> text;
     std::string why;
+    std::optional<double> number = std::nullopt;
 };
 
 // A metric of one run; `none` is the run to compare with (same step, same axis value).
@@ -26,5 +29,12 @@ MetricText scalingMetric(const std::string& metric, const ResultSet& results,
 
 // A field of the step's config.
 MetricText configField(const std::string& field, const ExperimentConfig& config);
+
+// A placeholder expression (no braces) resolved against the lesson's results, as a text for
+// `lang` and its number (lesson_placeholders.cpp): one place for fillPlaceholders and
+// placeholderNumber.
+MetricText resolvePlaceholder(const std::string& expression, const Lesson& lesson,
+                              const std::string& stepId, const LessonResults& results,
+                              const std::string& lang);
 
 }  // namespace ckptlab::teaching

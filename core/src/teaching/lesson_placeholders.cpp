@@ -5,6 +5,7 @@
 #include "ckptlab/lesson.h"
 #include "ckptlab/strategy.h"
 #include "teaching/lesson_metrics.h"
+#include "teaching/lesson_plan_step.h"
 #include "teaching/placeholder_syntax.h"
 
 namespace ckptlab {
@@ -36,12 +37,31 @@ const RunResult* findRun(const ResultSet& results, const Strategy& strategy,
     return nullptr;
 }
 
-MetricText resolve(const std::string& inner, const Lesson& lesson, const std::string& stepId,
-                   const LessonResults& results, const std::string& lang) {
+// The word for the memory the step's recording measured: a GPU's is 显存, the host's 内存.
+MetricText memoryTerm(const ResultSet& set, const std::string& lang) {
+    if (lang != kLangChinese) return {"memory", {}};
+    const std::string& device = set.environment.device;
+    if (device == "cpu") return {"内存", {}};
+    if (device.rfind("cuda", 0) == 0) return {"显存", {}};
+    return {std::nullopt, "the recording names no device (\"" + device + "\"): cpu or cuda"};
+}
+
+}  // namespace
+
+MetricText teaching::resolvePlaceholder(const std::string& inner, const Lesson& lesson,
+                                        const std::string& stepId, const LessonResults& results,
+                                        const std::string& lang) {
     std::string error;
     const auto p = teaching::parsePlaceholder(inner, &error);
     if (!p) return {std::nullopt, error};
-    const std::string id = p->step.empty() ? stepId : p->step;
+    std::string id = p->step.empty() ? stepId : p->step;
+    // A term in a lesson-level text: the device of the first step recorded.
+    if (id.empty() && teaching::scopeOf(p->metric) == MetricScope::Term)
+        for (const LessonStep& s : lesson.steps)
+            if (results.count(s.id)) {
+                id = s.id;
+                break;
+            }
     const LessonStep* step = lesson.step(id);
     if (!step) return {std::nullopt, "lesson \"" + lesson.id + "\" has no step \"" + id + "\""};
     const LessonExperiment& e = step->experiment;
@@ -50,6 +70,12 @@ MetricText resolve(const std::string& inner, const Lesson& lesson, const std::st
     const auto found = results.find(id);
     if (found == results.end()) return {std::nullopt, "no results for step \"" + id + "\""};
     const ResultSet& set = found->second;
+    if (auto plan = teaching::planPlaceholder(*p, *step, set, lang)) return *plan;  // a plan step
+    if (teaching::scopeOf(p->metric) == MetricScope::Term) {
+        MetricText word = memoryTerm(set, lang);
+        if (word.text) word.why = "a word, not a number";
+        return word;
+    }
     // The placeholder's text, parsed once here: a lesson may write any spelling of a strategy.
     std::string why;
     const auto parsed = parseStrategyForm(p->argument, &why);
@@ -75,6 +101,31 @@ MetricText resolve(const std::string& inner, const Lesson& lesson, const std::st
                                lang);
 }
 
+namespace {
+
+// Fills `text` only to collect what does not resolve, as "WHERE (LANG): {…}: why".
+void collectUnresolved(const std::string& where, const Lesson& lesson, const std::string& stepId,
+                       const LocalizedText& text, const LessonResults& results,
+                       std::vector<std::string>* problems) {
+    for (const std::string lang : {kLangEnglish, kLangChinese}) {
+        std::vector<std::string> unresolved;
+        fillPlaceholders(text.in(lang), lesson, stepId, results, lang, &unresolved);
+        for (const auto& u : unresolved) problems->push_back(where + " (" + lang + "): " + u);
+    }
+}
+
+// A question's texts, and that the recording decides its right choice.
+void collectChoices(const std::string& where, const Lesson& lesson, const std::string& stepId,
+                    const std::vector<LessonChoice>& choices, ChoicePick pick,
+                    const LessonResults& results, std::vector<std::string>* problems) {
+    for (std::size_t i = 0; i < choices.size(); ++i)
+        collectUnresolved(where + ".choices[" + std::to_string(i) + "].text", lesson, stepId,
+                          choices[i].text, results, problems);
+    std::string why;
+    if (!rightChoice(choices, pick, lesson, stepId, results, &why))
+        problems->push_back(where + ": the right choice cannot be decided: " + why);
+}
+
 }  // namespace
 
 std::vector<std::string> placeholdersIn(const std::string& text) {
@@ -93,8 +144,8 @@ std::string fillPlaceholders(const std::string& text, const Lesson& lesson,
     forEachPlaceholder(text, [&](std::size_t begin, std::size_t end) {
         out += text.substr(copied, begin - copied);
         const std::string written = text.substr(begin, end - begin);
-        const MetricText value =
-            resolve(written.substr(1, written.size() - 2), lesson, stepId, results, lang);
+        const MetricText value = teaching::resolvePlaceholder(written.substr(1, written.size() - 2),
+                                                              lesson, stepId, results, lang);
         if (value.text) {
             out += *value.text;
         } else {
@@ -111,11 +162,7 @@ std::vector<std::string> unresolvedPlaceholders(const Lesson& lesson,
     std::vector<std::string> problems;
     auto check = [&](const std::string& where, const std::string& stepId,
                      const LocalizedText& text) {
-        for (const std::string lang : {kLangEnglish, kLangChinese}) {
-            std::vector<std::string> unresolved;
-            fillPlaceholders(text.in(lang), lesson, stepId, results, lang, &unresolved);
-            for (const auto& u : unresolved) problems.push_back(where + " (" + lang + "): " + u);
-        }
+        collectUnresolved(where, lesson, stepId, text, results, &problems);
     };
     check("lesson " + lesson.id + ", title", "", lesson.title);
     check("lesson " + lesson.id + ", summary", "", lesson.summary);
@@ -125,6 +172,27 @@ std::vector<std::string> unresolvedPlaceholders(const Lesson& lesson,
         check(where + "observe", s.id, s.observe);
         check(where + "question", s.id, s.question);
         check(where + "answer", s.id, s.answer);
+        if (const auto& p = s.predict) {
+            check(where + "predict.prompt", s.id, p->prompt);
+            if (p->isNumber()) {
+                std::string why;
+                if (!placeholderNumber(p->measured, lesson, s.id, results, &why))
+                    problems.push_back(where + "predict.measured: {" + p->measured +
+                                       "} has no number: " + why);
+            } else {
+                collectChoices(where + "predict", lesson, s.id, p->choices, p->pick, results,
+                               &problems);
+            }
+        }
+        for (std::size_t i = 0; i < s.code.size(); ++i)
+            check(where + "code[" + std::to_string(i) + "].caption", s.id, s.code[i].caption);
+    }
+    for (std::size_t i = 0; i < lesson.quiz.size(); ++i) {
+        const LessonQuizQuestion& q = lesson.quiz[i];
+        const std::string where = "lesson " + lesson.id + ", quiz[" + std::to_string(i) + "]";
+        check(where + ".question", q.step, q.question);
+        check(where + ".explanation", q.step, q.explanation);
+        collectChoices(where, lesson, q.step, q.choices, q.pick, results, &problems);
     }
     return problems;
 }

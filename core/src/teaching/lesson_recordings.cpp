@@ -5,6 +5,7 @@
 #include "ckptlab/lesson.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/strategy.h"
+#include "teaching/lesson_plan_step.h"
 
 namespace ckptlab {
 
@@ -56,6 +57,7 @@ bool sameModel(const ExperimentConfig& a, const ExperimentConfig& b) {
 }  // namespace
 
 std::vector<std::string> recordingMismatches(const LessonStep& step, const ResultSet& results) {
+    if (step.experiment.plan) return teaching::planRecordingMismatches(step, results);
     const LessonExperiment& e = step.experiment;
     std::vector<ExperimentConfig> configs{e.config};
     if (e.scaling_axis) {

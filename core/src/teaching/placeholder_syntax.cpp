@@ -17,6 +17,7 @@ const std::vector<std::string> kRunMetrics = {"peak_mib",
                                               "recompute_ms",
                                               "saving_pct",
                                               "time_added_pct",
+                                              "time_change",
                                               "ratio",
                                               "recompute_vs_forward_pct",
                                               "recomputed_blocks",
@@ -33,6 +34,14 @@ const std::vector<std::string> kScalingMetrics = {"peak_exponent", "activations_
                                                   "largest_fit",   "first_oom"};
 const std::vector<std::string> kConfigFields = {"depth", "width", "seq",
                                                 "batch", "heads", "memory_limit_mib"};
+const std::vector<std::string> kTerms = {"memory"};
+// A plan step's (lesson_plan_step.h): a row's, then the plan's own in plan(name).
+const std::vector<std::string> kPlanRowMetrics = {
+    "plan_fits",         "plan_peak_gib", "plan_reserved_gib", "plan_step_s",
+    "plan_tokens_per_s", "plan_max_seq",  "plan_max_batch"};
+const std::vector<std::string> kPlanFields = {
+    "state_gib", "capacity_gib",         "parameters_billion",  "fits_count",
+    "fastest",   "fastest_tokens_per_s", "optimal_tokens_per_s"};
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
@@ -59,15 +68,21 @@ std::optional<Placeholder> refuse(std::string* error, const std::string& why) {
 std::string runMetricList() { return join(kRunMetrics); }
 std::string scalingMetricList() { return join(kScalingMetrics); }
 std::string configFieldList() { return join(kConfigFields); }
+std::string termList() { return join(kTerms); }
+std::string planMetricList() {
+    return join(kPlanRowMetrics) + " (of a strategy); plan(" + join(kPlanFields) + ")";
+}
 
 MetricScope scopeOf(const std::string& metric) {
     if (metric == "config") return MetricScope::Config;
+    if (metric == "term") return MetricScope::Term;
+    if (metric == "plan" || contains(kPlanRowMetrics, metric)) return MetricScope::Plan;
     return contains(kScalingMetrics, metric) ? MetricScope::Scaling : MetricScope::Run;
 }
 
 bool comparesWithNone(const std::string& metric) {
     return metric == "saving_pct" || metric == "total_saving_pct" || metric == "time_added_pct" ||
-           metric == "ratio" || metric == "recompute_vs_forward_pct";
+           metric == "time_change" || metric == "ratio" || metric == "recompute_vs_forward_pct";
 }
 
 std::optional<Placeholder> parsePlaceholder(const std::string& text, std::string* error) {
@@ -85,7 +100,7 @@ std::optional<Placeholder> parsePlaceholder(const std::string& text, std::string
     }
     const auto open = rest.find('(');
     if (open == std::string::npos || rest.back() != ')')
-        return refuse(error, "expected metric(strategy) or config(field)");
+        return refuse(error, "expected metric(strategy), config(field) or term(name)");
     std::string head = rest.substr(0, open);
     p.argument = rest.substr(open + 1, rest.size() - open - 2);
     if (const auto slash = head.find('/'); slash != std::string::npos) {
@@ -103,10 +118,30 @@ std::optional<Placeholder> parsePlaceholder(const std::string& text, std::string
         if (p.at) return refuse(error, "config(...) takes no @value");
         return p;
     }
+    if (p.metric == "term") {
+        if (!contains(kTerms, p.argument))
+            return refuse(error,
+                          "unknown term \"" + p.argument + "\" (allowed: " + termList() + ")");
+        if (p.at) return refuse(error, "term(...) takes no @value");
+        return p;
+    }
+    if (p.metric == "plan") {
+        if (!contains(kPlanFields, p.argument))
+            return refuse(error, "unknown plan value \"" + p.argument +
+                                     "\" (allowed: " + join(kPlanFields) + ")");
+        if (p.at) return refuse(error, "plan(...) takes no @value");
+        return p;
+    }
+    if (contains(kPlanRowMetrics, p.metric)) {
+        if (p.at)
+            return refuse(error, p.metric + " is of a plan step's one size; it takes no @value");
+        return p;
+    }
     if (!contains(kRunMetrics, p.metric) && !contains(kScalingMetrics, p.metric))
         return refuse(error, "unknown metric \"" + p.metric + "\" (allowed: " + runMetricList() +
                                  "; in scaling steps: " + scalingMetricList() +
-                                 "; and config(field))");
+                                 "; in plan steps: " + planMetricList() +
+                                 "; and config(field), term(" + termList() + "))");
     if (p.at && scopeOf(p.metric) == MetricScope::Scaling)
         return refuse(error, p.metric + " is fitted over all values; it takes no @value");
     return p;
