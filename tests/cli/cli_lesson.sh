@@ -16,6 +16,15 @@ fail() {
     failures=$((failures + 1))
 }
 
+# --check on a lesson just recorded here: passes, or fails only on times that disagree with the
+# cost model's forecast, which a tiny step on a slow build (sanitizers) may; the structure is
+# what these checks are about.
+check_passes() {
+    local text
+    text=$("$cli" lesson "$@" --check 2>&1) && return 0
+    ! grep -v -e 're-record on a quiet machine' -e 'lesson check failed' <<<"$text" | grep -q .
+}
+
 expect() {  # expect CODE PATTERN -- ARGS...: the exit code, and PATTERN in stderr
     local code=$1 pattern=$2
     shift 3
@@ -100,7 +109,7 @@ grep -qF 'step depth, answer (zh_CN): {peak_exponent(none)}: no results for step
 # Recording into a fresh folder makes the same lesson pass.
 "$cli" lesson --lessons "$out/stale" --record "$out/stale/recordings" -q --time-limit 1 > /dev/null ||
     fail "--record exited $?"
-"$cli" lesson --lessons "$out/stale" --check > /dev/null || fail "--check after --record"
+check_passes --lessons "$out/stale" || fail "--check after --record"
 
 # Two steps with the same experiment are recorded as one measurement (adaptive repeats, all
 # their strategies), and --check fails once their recordings are two.
@@ -126,7 +135,7 @@ runs = sorted(r["strategy"] for r in a["runs"])
 assert runs == ["every:2", "full", "none"], runs
 assert all(r["config"].get("repeats_auto") for r in a["runs"]), "not timed adaptively"
 PY
-"$cli" lesson --lessons "$out/twice" --check > /dev/null || fail "--check of one measurement"
+check_passes --lessons "$out/twice" || fail "--check of one measurement"
 sed -i 's/"created_utc": "[^"]*"/"created_utc": "2026-01-01T00:00:00Z"/' \
     "$out/twice/recordings/tiny/again.json"
 "$cli" lesson --lessons "$out/twice" --check > "$out/twice.txt" 2>&1 &&
