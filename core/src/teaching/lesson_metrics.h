@@ -27,6 +27,11 @@ MetricText runMetric(const std::string& metric, const RunResult& run, const RunR
 MetricText scalingMetric(const std::string& metric, const ResultSet& results,
                          const Strategy& strategy, ScalingAxis axis, const std::string& lang);
 
+// The run of `strategy` in a step's results; in a scaling step (`axis` set) the one at axis value
+// `at`, which must then be given. Null when there is none.
+const RunResult* findRun(const ResultSet& results, const Strategy& strategy,
+                         std::optional<ScalingAxis> axis, std::optional<int> at);
+
 // A field of the step's config.
 MetricText configField(const std::string& field, const ExperimentConfig& config);
 

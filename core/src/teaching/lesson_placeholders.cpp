@@ -28,15 +28,6 @@ void forEachPlaceholder(const std::string& text,
     }
 }
 
-const RunResult* findRun(const ResultSet& results, const Strategy& strategy,
-                         std::optional<ScalingAxis> axis, std::optional<int> at) {
-    for (const RunResult& run : results.runs) {
-        if (run.strategy != strategy) continue;
-        if (!axis || axisValue(run.config, *axis) == *at) return &run;
-    }
-    return nullptr;
-}
-
 // The word for the memory the step's recording measured: a GPU's is 显存, the host's 内存.
 MetricText memoryTerm(const ResultSet& set, const std::string& lang) {
     if (lang != kLangChinese) return {"memory", {}};
@@ -198,3 +189,16 @@ std::vector<std::string> unresolvedPlaceholders(const Lesson& lesson,
 }
 
 }  // namespace ckptlab
+
+namespace ckptlab::teaching {
+
+const RunResult* findRun(const ResultSet& results, const Strategy& strategy,
+                         std::optional<ScalingAxis> axis, std::optional<int> at) {
+    for (const RunResult& run : results.runs) {
+        if (run.strategy != strategy) continue;
+        if (!axis || axisValue(run.config, *axis) == *at) return &run;
+    }
+    return nullptr;
+}
+
+}  // namespace ckptlab::teaching

@@ -8,18 +8,18 @@
 #include "ckptlab/config_fields.h"
 #include "ckptlab/number_text.h"
 #include "ckptlab/summary.h"
+#include "teaching/lesson_metrics.h"
 #include "teaching/placeholder_syntax.h"
 
 namespace ckptlab {
 namespace {
 
+// The `none` run to compare `run` with: the same axis value in a scaling step.
 const RunResult* noneAt(const ResultSet& set, const RunResult& run,
                         const std::optional<ScalingAxis>& axis) {
-    for (const RunResult& other : set.runs)
-        if (other.strategy.kind == StrategyKind::None &&
-            (!axis || axisValue(other.config, *axis) == axisValue(run.config, *axis)))
-            return &other;
-    return nullptr;
+    const std::optional<int> at =
+        axis ? std::optional<int>(axisValue(run.config, *axis)) : std::nullopt;
+    return teaching::findRun(set, Strategy{}, axis, at);
 }
 
 std::string where(const Lesson& lesson, const LessonStep& step, const RunResult& run,
@@ -124,20 +124,17 @@ void checkStatedDirections(const Lesson& lesson, const LessonStep& step, const s
             const auto strategy = parseStrategyForm(p->argument, &error);
             if (!strategy || strategy->kind == StrategyKind::None) continue;
             const auto& axis = named->experiment.scaling_axis;
-            for (const RunResult& run : found->second.runs) {
-                if (run.strategy != *strategy || run.error) continue;
-                if (p->at && (!axis || axisValue(run.config, *axis) != *p->at)) continue;
-                const RunResult* none = noneAt(found->second, run, axis);
-                if (!none) continue;
-                if (!supports(summarizeRun(run, none), *direction))
-                    problems.push_back("lesson " + lesson.id + ", step " + step.id + ": \"" +
-                                       sentence + "\" says " +
-                                       (*direction > 0 ? "slower" : "faster") + " of " +
-                                       strategy->name() +
-                                       ", which its recorded interval does not support (write "
-                                       "{time_change(" +
-                                       p->argument + ")} instead)");
-            }
+            if (axis.has_value() != p->at.has_value()) continue;  // refused when the file loads
+            const RunResult* run = teaching::findRun(found->second, *strategy, axis, p->at);
+            if (!run || run->error) continue;
+            const RunResult* none = noneAt(found->second, *run, axis);
+            if (none && !supports(summarizeRun(*run, none), *direction))
+                problems.push_back("lesson " + lesson.id + ", step " + step.id + ": \"" + sentence +
+                                   "\" says " + (*direction > 0 ? "slower" : "faster") + " of " +
+                                   strategy->name() +
+                                   ", which its recorded interval does not support (write "
+                                   "{time_change(" +
+                                   p->argument + ")} instead)");
         }
     }
 }
