@@ -8,11 +8,12 @@ class App;
 
 namespace ckptlab::cli {
 
-// Adds the `models` subcommand (no options) to `app`.
+// Adds the `models` subcommand to `app`: --show FILE|PRESET and --json.
 CLI::App* addModelsCommand(CLI::App& app);
 
-// Prints the presets as a table; exit 0, or 1 when no presets folder is found or a preset
-// does not load (a damaged install).
+// Prints the presets as a table, or with --show one model's fields as read (text or JSON);
+// exit 0, or 2 (bad input) when no presets are found (naming CKPTLAB_MODELS_DIR's folder when
+// it is set), a preset does not load, or --show's model is refused.
 int runModels();
 
 }  // namespace ckptlab::cli

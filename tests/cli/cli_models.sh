@@ -40,8 +40,28 @@ mkdir -p "$out/presets"
 cp "$models/smollm2-135m.json" "$out/presets/tiny.json"
 CKPTLAB_MODELS_DIR="$out/presets" "$cli" models | grep -qE '^tiny +LlamaForCausalLM' ||
     fail "models does not read CKPTLAB_MODELS_DIR"
+# A broken presets folder is bad input (exit 2), named by the variable's value, not "set it".
 err=$(CKPTLAB_MODELS_DIR="$out/absent" "$cli" models 2>&1 >/dev/null)
-[[ $? -eq 1 && "$err" == *"no model presets found"* ]] || fail "models with a missing folder: $err"
+[[ $? -eq 2 && "$err" == "ckptlab-cli: no model presets found: CKPTLAB_MODELS_DIR is \"$out/absent\": no such folder" ]] ||
+    fail "models with a missing folder: $err"
+mkdir -p "$out/empty"
+err=$(CKPTLAB_MODELS_DIR="$out/empty" "$cli" models 2>&1 >/dev/null)
+[[ $? -eq 2 && "$err" == *"CKPTLAB_MODELS_DIR is \"$out/empty\": the folder holds no presets"* && "$err" != *"set CKPTLAB"* ]] ||
+    fail "models with an empty folder: $err"
+mkdir -p "$out/broken"
+cp "$models/smollm2-135m.json" "$out/broken/tiny.json"
+printf '{"architectures": ["LlamaForCausalLM"]}' >"$out/broken/half.json"
+err=$(CKPTLAB_MODELS_DIR="$out/broken" "$cli" models 2>&1 >/dev/null)
+[[ $? -eq 2 && "$err" == *"preset half: hidden_size: missing"* ]] || fail "models with a broken preset: $err"
+
+# --show: every field as read, the class's defaults filled in (Mistral: 8 key/value heads).
+shown=$("$cli" models --show mistral-7b-v0.3 --json 2>"$out/show.err")
+[[ $? -eq 0 ]] || fail "models --show failed: $(cat "$out/show.err")"
+grep -qF '"num_key_value_heads": 8,' <<<"$shown" && grep -qF '"rope_theta": 1000000.0,' <<<"$shown" &&
+    grep -qF '"parameters": 7248023552,' <<<"$shown" || fail "models --show printed: $shown"
+printf '{"architectures": ["MistralForCausalLM"], "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 2, "num_attention_heads": 32, "vocab_size": 32000, "sliding_window": null}' >"$out/nokv.json"
+"$cli" models --show "$out/nokv.json" | grep -qx 'num_key_value_heads: 8' ||
+    fail "models --show does not fill MistralConfig's 8 key/value heads"
 
 expect() {  # expect PATTERN -- ARGS...: exit 2, one line on stderr with PATTERN
     local pattern=$1
@@ -68,6 +88,19 @@ expect "--model: $out/float.json: hidden_size: must be a whole number from 8 to 
 expect "--model: $out/gpt2.json: architectures[0]: \"GPT2LMHeadModel\" is not modelled; the lab models LlamaForCausalLM, MistralForCausalLM or Qwen2ForCausalLM" -- pareto --model "$out/gpt2.json"
 expect "--model: $out/array.json: the text must be one JSON object" -- scaling --vary depth --values 1,2 --model "$out/array.json"
 expect "--model: $out/twice.json: hidden_size: duplicate key" -- run --model "$out/twice.json"
+printf '{"rope_scaling": {"factor": 8.0, "factor": 2.0}}' >"$out/twice_inner.json"
+expect "--model: $out/twice_inner.json: rope_scaling.factor: duplicate key" -- run --model "$out/twice_inner.json"
+expect "--show: $out/twice_inner.json: rope_scaling.factor: duplicate key" -- models --show "$out/twice_inner.json"
+# Not a regular file: refused at once (a FIFO would block the read forever), the cause named.
+mkfifo "$out/fifo.json"
+err=$(timeout 20 "$cli" plan --model "$out/fifo.json" --capacity 80GB 2>&1 >/dev/null)
+code=$?
+[[ $code -eq 2 && "$err" == "ckptlab-cli: --model: $out/fifo.json: a FIFO (named pipe), not a regular file; --model reads a config.json file" ]] ||
+    fail "plan --model on a FIFO -> exit $code: $err"
+ln -s "$out/loop.json" "$out/loop.json"
+expect "--model: $out/loop.json: too many levels of symbolic links" -- run --model "$out/loop.json"
+expect "--model: $out/twice.json/x: a part of the path is not a folder" -- run --model "$out/twice.json/x"
+expect "--model: /dev/zero: a device, not a regular file" -- run --model /dev/zero
 expect "--model: $out/big.json: 2000000 bytes; a config.json is at most 1 MiB" -- run --model "$out/big.json"
 expect "--model: $out: a folder, not a config.json file" -- run --model "$out"
 expect "--model: must not be empty" -- run --model ""

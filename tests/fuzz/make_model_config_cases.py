@@ -4,13 +4,18 @@
     make_model_config_cases.py OUT_DIR PRESET.json
 
 OUT_DIR/valid/         must load: the preset cut to its required fields, from model_type alone,
-                       nulls for the optional fields, float16 and float32, a byte order mark,
-                       rope_parameters, keys in other scripts, padded to exactly 1 MiB, ...
+                       the nulls LlamaConfig reads as defaults, float16 and float32, dtype
+                       over torch_dtype, Mistral's and Qwen2's default key/value heads, a byte
+                       order mark, rope_parameters, keys in other scripts, padded to exactly
+                       1 MiB, ...
 OUT_DIR/reject/        must be refused with a one-line message naming the field: not an object,
                        cut off, NUL bytes, random bytes, Latin-1, UTF-16, surrogates, nesting
                        100,000 deep, duplicate keys, numbers as floats, strings, huge or
                        negative, arrays where objects belong, unknown architectures, mixture of
-                       experts, sliding windows, other activations, biases, 1 MiB + 1 byte, ...
+                       experts, sliding windows (Mistral's default one too), other
+                       activations, biases, a model_type not the architecture's, a rope per
+                       layer type, nulls transformers refuses, a FIFO, a loop of symbolic
+                       links, 1 MiB + 1 byte, ...
 OUT_DIR/big-reject/    must be refused by their size before a byte is read: 2 MB, 100 MB
 OUT_DIR/missing.json   must not exist (a missing file)
 OUT_DIR/a-directory.json/  a folder where a file is expected
@@ -73,16 +78,24 @@ def main():
                 "num_attention_heads", "vocab_size"]
     valid("required-only", json.dumps({k: preset[k] for k in required}))
     valid("model-type-only", variant(architectures=DROP))
+    # The nulls LlamaConfig reads as its defaults (the others it refuses, below).
     valid("nulls", variant(num_key_value_heads=None, head_dim=None, rope_scaling=None,
-                           rms_norm_eps=None, rope_theta=None, torch_dtype=None,
-                           tie_word_embeddings=None, sliding_window=None, attention_bias=None))
+                           torch_dtype=None, sliding_window=None, dtype=None))
     valid("float16", variant(torch_dtype="float16"))
     valid("float32", variant(torch_dtype="float32"))
     valid("dtype-key", variant(torch_dtype=DROP, dtype="bfloat16"))
+    valid("dtype-over-torch-dtype", variant(torch_dtype="int8", dtype="bfloat16"))
+    valid("qwen2-kv-default", variant(architectures=["Qwen2ForCausalLM"], model_type="qwen2",
+                                      num_key_value_heads=DROP))
+    valid("mistral-kv-default", variant(architectures=["MistralForCausalLM"],
+                                        model_type="mistral", sliding_window=None,
+                                        num_key_value_heads=DROP))
     valid("bom", b"\xef\xbb\xbf" + text.encode())
     valid("crlf", text.replace("\n", "\r\n"))
     valid("rope-parameters", variant(rope_theta=DROP, rope_scaling=DROP,
                                      rope_parameters={"rope_type": "llama3", "factor": 8.0,
+                                                      "low_freq_factor": 1.0,
+                                                      "high_freq_factor": 4.0,
                                                       "rope_theta": 500000.0}))
     valid("rope-linear", variant(rope_scaling={"type": "linear", "factor": 4}))
     valid("other-scripts", variant(**{"名前": "模型", "emoji 🦙": "✓", "escaped": "\u0001\ufffe"}))
@@ -183,8 +196,40 @@ def main():
         "torch-dtype-int8": {"torch_dtype": "int8"},
         "torch-dtype-number": {"torch_dtype": 16},
         "tie-string": {"tie_word_embeddings": "true"},
+        # What transformers' classes refuse or build into another model.
+        "mistral-window-left-out": {"architectures": ["MistralForCausalLM"],
+                                    "model_type": "mistral", "sliding_window": DROP},
+        "mistral-kv-null": {"architectures": ["MistralForCausalLM"], "model_type": "mistral",
+                            "sliding_window": None, "num_key_value_heads": None},
+        "model-type-gemma": {"model_type": "gemma"},
+        "model-type-qwen2-moe": {"architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2_moe"},
+        "rope-per-layer-type": {"rope_scaling": DROP, "rope_parameters": {
+            "full_attention": {"rope_type": "default", "rope_theta": 1e6}}},
+        "rope-factor-negative": {"rope_scaling": {"rope_type": "linear", "factor": -2.0}},
+        "rope-factor-string": {"rope_scaling": {"rope_type": "linear", "factor": "8"}},
+        "rope-llama3-no-freq": {"rope_scaling": {"rope_type": "llama3", "factor": 8.0}},
+        "rope-type-null": {"rope_scaling": {"rope_type": None, "factor": 8.0}},
+        "rope-theta-null": {"rope_theta": None},
+        "rms-norm-eps-null": {"rms_norm_eps": None},
+        "rms-norm-eps-integer": {"rms_norm_eps": 1},
+        "tie-null": {"tie_word_embeddings": None},
+        "attention-bias-null": {"attention_bias": None},
+        "hidden-act-null": {"hidden_act": None},
+        "max-positions-float": {"max_position_embeddings": 131072.0},
+        "layer-types-short": {"layer_types": ["full_attention"]},
+        "layer-types-sliding": {"layer_types": ["sliding_attention"] * 32},
+        "qwen2-head-dim-null": {"architectures": ["Qwen2ForCausalLM"], "model_type": "qwen2",
+                                "head_dim": None},
+        "dtype-int8-over-torch-dtype": {"dtype": "int8"},
     }.items():
         reject(name, variant(**changes))
+    # Not a regular file: refused before it is opened (a FIFO would block the reader).
+    fifo = os.path.join(reject_dir, "fifo.json")
+    if not os.path.exists(fifo):
+        os.mkfifo(fifo)
+    loop = os.path.join(reject_dir, "symlink-loop.json")
+    if not os.path.islink(loop):
+        os.symlink(loop, loop)
     reject("one-byte-over-1-mib", text.rstrip() + " " * (MIB + 1 - len(text.rstrip().encode())))
 
     # --- refused by their size before reading ---

@@ -94,9 +94,9 @@ std::string parseErrorMessage(const std::string& what, std::size_t position,
     return message;
 }
 
-// Builds the document like nlohmann's own DOM parser, but refuses duplicate keys and more than
-// kMaxRuns runs while parsing (so a file of a million runs fails at the first one too many),
-// and keeps the error with the place it happened.
+// Builds the document like nlohmann's own DOM parser, but refuses duplicate keys, more than
+// kMaxRuns runs (results files) and nesting past a depth while parsing (so a file of a million
+// runs fails at the first one too many), and keeps the error with the place it happened.
 class StrictDomBuilder {
 public:
     using number_integer_t = Json::number_integer_t;
@@ -105,7 +105,9 @@ public:
     using string_t = Json::string_t;
     using binary_t = Json::binary_t;
 
-    StrictDomBuilder(Json& root, const std::string& text) : root_(root), text_(text) {}
+    // maxDepth 0: no limit; limitRuns: at most kMaxRuns items in the root object's "runs".
+    StrictDomBuilder(Json& root, const std::string& text, std::size_t maxDepth, bool limitRuns)
+        : root_(root), text_(text), maxDepth_(maxDepth), limitRuns_(limitRuns) {}
 
     bool null() { return add(Json(nullptr)); }
     bool boolean(bool value) { return add(Json(value)); }
@@ -116,7 +118,7 @@ public:
     bool binary(binary_t&) { return refuse(pathOf(frames_.size()), "binary data in JSON"); }
 
     bool start_object(std::size_t) {
-        if (!add(Json(Json::value_t::object))) return false;
+        if (!checkDepth() || !add(Json(Json::value_t::object))) return false;
         frames_.push_back({last_, false, nullptr, 0});
         return true;
     }
@@ -125,6 +127,8 @@ public:
         auto& members = frame.value->get_ref<Json::object_t&>();
         const auto [it, inserted] = members.try_emplace(std::move(name));
         if (!inserted) {
+            const std::string outer = pathOf(frames_.size() - 1);
+            keyPath_ = (outer.empty() ? "" : outer + ".") + clip(name, 60);
             return refuse(
                 pathOf(frames_.size() - 1),
                 "duplicate key \"" + clip(name, 60) + "\" (each key may appear once in an object)");
@@ -138,7 +142,7 @@ public:
         return true;
     }
     bool start_array(std::size_t) {
-        if (!add(Json(Json::value_t::array))) return false;
+        if (!checkDepth() || !add(Json(Json::value_t::array))) return false;
         frames_.push_back({last_, true, nullptr, 0});
         return true;
     }
@@ -153,6 +157,8 @@ public:
     }
 
     const std::string& error() const { return error_; }
+    // The duplicate key's own path ("rope_scaling.factor"), or "" for another refusal.
+    const std::string& duplicateKeyPath() const { return keyPath_; }
 
 private:
     struct Frame {
@@ -175,8 +181,8 @@ private:
             return true;
         }
         ++frame.count;
-        if (frames_.size() == 2 && frame.count > kMaxRuns && !frames_[0].array && frames_[0].key &&
-            *frames_[0].key == "runs") {
+        if (limitRuns_ && frames_.size() == 2 && frame.count > kMaxRuns && !frames_[0].array &&
+            frames_[0].key && *frames_[0].key == "runs") {
             return refuse("runs", "more than " + std::to_string(kMaxRuns) +
                                       " runs; a results file holds at most " +
                                       std::to_string(kMaxRuns));
@@ -207,12 +213,20 @@ private:
         return false;
     }
 
+    bool checkDepth() {
+        if (maxDepth_ == 0 || frames_.size() < maxDepth_) return true;
+        return refuse("", "JSON nested more than " + std::to_string(maxDepth_) + " deep");
+    }
+
     Json& root_;
     const std::string& text_;
+    const std::size_t maxDepth_;
+    const bool limitRuns_;
     std::vector<Frame> frames_;
     Json* slot_ = nullptr;  // the member a key made, waiting for its value
     Json* last_ = nullptr;  // the value just added
     std::string error_;
+    std::string keyPath_;
 };
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -246,12 +260,27 @@ void checkText(const std::string& text) {
 
 Json parseStrict(const std::string& text) {
     Json doc;
-    StrictDomBuilder builder(doc, text);
+    StrictDomBuilder builder(doc, text, 0, true);
     const bool ok = Json::sax_parse(text, &builder, Json::input_format_t::json, true, false);
     if (!ok || !builder.error().empty()) {
         throw ResultsFileError(builder.error().empty() ? "not valid JSON" : builder.error());
     }
     return doc;
+}
+
+bool parseStrictJson(const std::string& text, std::size_t maxDepth, Json& doc,
+                     StrictJsonError& error) {
+    StrictDomBuilder builder(doc, text, maxDepth, false);
+    const bool ok = Json::sax_parse(text, &builder, Json::input_format_t::json, true, false);
+    if (ok && builder.error().empty()) return true;
+    if (!builder.duplicateKeyPath().empty()) {
+        error = {builder.duplicateKeyPath(),
+                 "duplicate key (each key may appear once in an object)"};
+    } else {
+        error = {"", builder.error().empty() ? "not valid JSON" : builder.error()};
+    }
+    doc = Json();
+    return false;
 }
 
 }  // namespace ckptlab::detail

@@ -21,4 +21,18 @@ void checkText(const std::string& text);
 // Parses like nlohmann's DOM parser, but refuses duplicate keys and more than kMaxRuns runs.
 Json parseStrict(const std::string& text);
 
+// Why parseStrictJson refused a text: `path` is the JSON path of what is wrong ("" for the
+// text as a whole), a duplicate key's own ("rope_scaling.factor"); `message` says what, without
+// the path.
+struct StrictJsonError {
+    std::string path;
+    std::string message;
+};
+
+// Parses like parseStrict without its limit on runs, and refuses objects and lists nested more
+// than `maxDepth` deep (a file of a million brackets fails at the first one too many). False
+// with `error` set when refused.
+bool parseStrictJson(const std::string& text, std::size_t maxDepth, Json& doc,
+                     StrictJsonError& error);
+
 }  // namespace ckptlab::detail

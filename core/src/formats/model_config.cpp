@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <set>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,22 +22,32 @@ using Json = nlohmann::json;
 
 // Real configs nest three deep (rope_scaling, quantization_config); a limit keeps a hostile
 // file of a million brackets from costing more than its first few.
-constexpr int kMaxDepth = 64;
+constexpr std::size_t kMaxDepth = 64;
 
 enum class Family { Llama, Mistral, Qwen2 };
 
+// What transformers' configuration class of each architecture takes when the file leaves a
+// field out (LlamaConfig, MistralConfig, Qwen2Config of the pinned transformers,
+// packaging/torch-python/requirements.txt).
 struct Architecture {
     const char* name;
     const char* modelType;
+    const char* configClass;
     Family family;
+    int defaultKvHeads;  // 0: as many as num_attention_heads
+    int defaultMaxPositions;
 };
 constexpr Architecture kArchitectures[] = {
-    {"LlamaForCausalLM", "llama", Family::Llama},
-    {"MistralForCausalLM", "mistral", Family::Mistral},
-    {"Qwen2ForCausalLM", "qwen2", Family::Qwen2},
+    {"LlamaForCausalLM", "llama", "LlamaConfig", Family::Llama, 0, 2048},
+    {"MistralForCausalLM", "mistral", "MistralConfig", Family::Mistral, 8, 4096 * 32},
+    {"Qwen2ForCausalLM", "qwen2", "Qwen2Config", Family::Qwen2, 32, 32768},
 };
 constexpr const char* kArchitectureList =
     "LlamaForCausalLM, MistralForCausalLM or Qwen2ForCausalLM";
+// MistralConfig's and Qwen2Config's sliding_window, Qwen2Config's max_window_layers.
+constexpr int kDefaultSlidingWindow = 4096;
+constexpr int kDefaultMaxWindowLayers = 28;
+constexpr double kDefaultRopeTheta = 10000;
 
 [[noreturn]] void refuse(const std::string& field, const std::string& message) {
     throw ModelConfigError(field, field.empty() ? message : field + ": " + message);
@@ -61,56 +71,16 @@ void checkText(const std::string& text) {
         refuse("", "the text is empty; a config.json is one JSON object");
 }
 
-// nlohmann's message without its "[json.exception...]" tag, short and printable: its "last
-// read" excerpt echoes the input, which may end inside a UTF-8 character.
-std::string jsonErrorText(const std::string& what) {
-    std::string detail = what;
-    if (const auto bracket = detail.find("] "); bracket != std::string::npos)
-        detail = detail.substr(bracket + 2);
-    for (char& c : detail)
-        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
-    return detail.size() > 300 ? detail.substr(0, 300) + "..." : detail;
-}
-
 // Parses like nlohmann's DOM parser, but refuses duplicate keys (nlohmann keeps the last,
-// silently) and nesting past kMaxDepth.
+// silently), naming the key by its path, and nesting past kMaxDepth.
 Json parseStrictly(const std::string& text) {
-    std::vector<std::set<std::string>> keys;  // of each object being read, innermost last
-    const Json::parser_callback_t check = [&keys](int depth, Json::parse_event_t event,
-                                                  Json& parsed) {
-        switch (event) {
-        case Json::parse_event_t::object_start:
-        case Json::parse_event_t::array_start:
-            if (depth >= kMaxDepth)
-                refuse("", "JSON nested more than " + std::to_string(kMaxDepth) +
-                               " deep; a config.json nests a few levels");
-            if (event == Json::parse_event_t::object_start) keys.emplace_back();
-            break;
-        case Json::parse_event_t::object_end:
-            if (!keys.empty()) keys.pop_back();
-            break;
-        case Json::parse_event_t::key: {
-            const std::string& name = parsed.get_ref<const std::string&>();
-            if (!keys.empty() && !keys.back().insert(name).second)
-                refuse(detail::clip(name, 60),
-                       "duplicate key (each key may appear once in an object; which one "
-                       "would count?)");
-            break;
-        }
-        default: break;
-        }
-        return true;
-    };
-    try {
-        return Json::parse(text, check);
-    } catch (const Json::parse_error& e) {
-        std::string message = "not valid JSON: " + jsonErrorText(e.what());
-        // Past the last byte: the text ran out mid-value, whatever the token.
-        if (e.byte > text.size()) message += " (the text ends early: is the file truncated?)";
-        refuse("", message);
-    } catch (const Json::exception& e) {  // a number past a double's range (1e400)
-        refuse("", "not valid JSON: " + jsonErrorText(e.what()));
-    }
+    Json doc;
+    detail::StrictJsonError error;
+    if (detail::parseStrictJson(text, kMaxDepth, doc, error)) return doc;
+    if (!error.path.empty()) refuse(error.path, error.message + "; which one would count?");
+    if (error.message.rfind("JSON nested", 0) == 0)
+        refuse("", error.message + "; a config.json nests a few levels");
+    refuse("", error.message);
 }
 
 // A value as a message shows it: 4096, 4096.0, "4096", true, null, a list, an object.
@@ -132,18 +102,31 @@ std::string shown(const Json& j) {
     }
 }
 
-// The fields of the root object; a null field reads as absent (Hugging Face writes null for
-// "the default").
+std::string quoted(const std::string& text) { return "\"" + detail::clip(text, 40) + "\""; }
+
+// The fields of one object (the root, or rope_scaling). find() reads a null field as absent;
+// where transformers' class refuses a null (a field typed int, float, bool or str),
+// notNull() refuses it first.
 class Fields {
 public:
-    explicit Fields(const Json& root) : root_(root) {}
+    Fields(const Json& object, const Architecture& a) : object_(object), class_(a.configClass) {}
 
     const Json* find(const char* key) const {
-        const auto it = root_.find(key);
-        return it == root_.end() || it->is_null() ? nullptr : &*it;
+        const auto it = object_.find(key);
+        return it == object_.end() || it->is_null() ? nullptr : &*it;
+    }
+    bool isNull(const char* key) const {
+        const auto it = object_.find(key);
+        return it != object_.end() && it->is_null();
+    }
+    // `type` is how a message names what transformers takes ("a whole number").
+    void notNull(const char* key, const std::string& type) const {
+        if (isNull(key))
+            refuse(key, "null is refused by transformers' " + class_ + ", which takes " + type +
+                            "; leave the field out for its default");
     }
 
-    // A whole number in `range`; `what` says what it is for the message.
+    // A whole number in `range`.
     static int integer(const Json& j, const std::string& field, IntRange range) {
         const std::string wanted = "must be a whole number from " + std::to_string(range.min) +
                                    " to " + std::to_string(range.max);
@@ -170,17 +153,13 @@ public:
                    "num_hidden_layers, num_attention_heads and vocab_size");
         return integer(*j, key, range);
     }
-    // 0 when absent.
-    int optional(const char* key, IntRange range) const {
+    // `fallback` when absent; null refused.
+    int optional(const char* key, IntRange range, int fallback) const {
+        notNull(key, "a whole number");
         const Json* j = find(key);
-        return j ? integer(*j, key, range) : 0;
+        return j ? integer(*j, key, range) : fallback;
     }
 
-    double number(const char* key, double fallback, double min, double max) const {
-        const Json* j = find(key);
-        if (!j) return fallback;
-        return numberIn(*j, key, min, max);
-    }
     static double numberIn(const Json& j, const std::string& field, double min, double max) {
         if (j.is_number()) {
             const double v = j.get<double>();
@@ -191,6 +170,7 @@ public:
     }
 
     bool boolean(const char* key, bool fallback) const {
+        notNull(key, "true or false");
         const Json* j = find(key);
         if (!j) return fallback;
         if (!j->is_boolean()) refuse(key, "must be true or false (got " + shown(*j) + ")");
@@ -205,8 +185,11 @@ public:
         return j->get<std::string>();
     }
 
+    const std::string& configClass() const { return class_; }
+
 private:
-    const Json& root_;
+    const Json& object_;
+    std::string class_;
 };
 
 const Architecture* architectureNamed(const std::string& name) {
@@ -215,7 +198,11 @@ const Architecture* architectureNamed(const std::string& name) {
     return nullptr;
 }
 
-const Architecture& readArchitecture(const Fields& f, ModelDescription& model) {
+// The architecture from architectures[0]; a model_type, when given, must be that
+// architecture's: transformers' AutoConfig builds the class of the model_type ("gemma" with
+// LlamaForCausalLM is a Gemma model).
+const Architecture& readArchitecture(const Json& root, ModelDescription& model) {
+    const Fields f(root, kArchitectures[0]);
     const std::string modelType = f.text("model_type");
     const Architecture* byType = nullptr;
     for (const Architecture& a : kArchitectures)
@@ -226,8 +213,7 @@ const Architecture& readArchitecture(const Fields& f, ModelDescription& model) {
             refuse("architectures",
                    "missing, and model_type " +
                        (modelType.empty() ? std::string("is missing too")
-                                          : "\"" + detail::clip(modelType, 40) +
-                                                "\" is not llama, mistral or qwen2") +
+                                          : quoted(modelType) + " is not llama, mistral or qwen2") +
                        "; the lab models " + kArchitectureList);
         model.notes.push_back(std::string("no architectures: ") + byType->name +
                               " from model_type \"" + byType->modelType + "\"");
@@ -246,9 +232,11 @@ const Architecture& readArchitecture(const Fields& f, ModelDescription& model) {
     if (!a)
         refuse("architectures[0]",
                shown(name) + " is not modelled; the lab models " + kArchitectureList);
-    if (byType && byType != a)
-        refuse("model_type", "\"" + modelType + "\" does not match architectures " + a->name +
-                                 " (model_type \"" + a->modelType + "\")");
+    if (!modelType.empty() && byType != a)
+        refuse("model_type", quoted(modelType) + " is not " + a->name + "'s \"" + a->modelType +
+                                 "\": transformers builds the model of the model_type, so the "
+                                 "file describes another model (write \"" +
+                                 a->modelType + "\" or leave it out)");
     return *a;
 }
 
@@ -266,19 +254,50 @@ void refuseExperts(const Fields& f) {
     }
 }
 
-void readShape(const Fields& f, ModelDescription& model) {
+void readShape(const Fields& f, const Architecture& a, ModelDescription& model) {
     model.hidden_size = f.required("hidden_size", limits::width);
     model.intermediate_size = f.required("intermediate_size", {1, limits::ffnWidth.max});
     model.num_hidden_layers = f.required("num_hidden_layers", limits::depth);
     model.num_attention_heads = f.required("num_attention_heads", limits::heads);
     model.vocab_size = f.required("vocab_size", limits::vocab);
-    model.num_key_value_heads = f.optional("num_key_value_heads", {1, limits::kvHeads.max});
-    model.head_dim = f.optional("head_dim", {1, limits::headDim.max});
-
     const int heads = model.num_attention_heads;
-    if (const int kv = model.num_key_value_heads; kv > 0 && heads % kv != 0)
+
+    // num_key_value_heads: left out, the class's default (Llama: the heads, Mistral 8, Qwen2
+    // 32); null: the heads, except MistralConfig, which refuses it.
+    const IntRange kvRange{1, limits::kvHeads.max};
+    std::string kvDefault;
+    if (const Json* kv = f.find("num_key_value_heads")) {
+        model.num_key_value_heads = Fields::integer(*kv, "num_key_value_heads", kvRange);
+    } else if (f.isNull("num_key_value_heads")) {
+        if (a.family == Family::Mistral) f.notNull("num_key_value_heads", "a whole number");
+        model.num_key_value_heads = heads;
+    } else if (a.defaultKvHeads > 0) {
+        model.num_key_value_heads = a.defaultKvHeads;
+        kvDefault = std::string(", ") + a.configClass +
+                    "'s default when the file leaves num_key_value_heads out";
+        model.notes.push_back("no num_key_value_heads: " + std::to_string(a.defaultKvHeads) +
+                              " key/value heads, " + a.configClass + "'s default");
+    } else {
+        model.num_key_value_heads = heads;
+    }
+    if (const int kv = model.num_key_value_heads; heads % kv != 0)
         refuse("num_key_value_heads", "must divide num_attention_heads (" + std::to_string(heads) +
-                                          " heads, " + std::to_string(kv) + " key/value heads)");
+                                          " heads, " + std::to_string(kv) + " key/value heads" +
+                                          kvDefault + ")");
+
+    // head_dim: null is the default for Llama and Mistral; Qwen2 takes the attribute as it is.
+    if (a.family == Family::Qwen2 && f.isNull("head_dim"))
+        refuse("head_dim",
+               "null: Qwen2ForCausalLM in transformers reads head_dim as given and cannot build "
+               "heads of no width; leave it out for hidden_size / num_attention_heads");
+    if (const Json* dim = f.find("head_dim"))
+        model.head_dim = Fields::integer(*dim, "head_dim", {1, limits::headDim.max});
+    // LlamaConfig checks this even when head_dim is given (validate_architecture).
+    if (a.family == Family::Llama && model.hidden_size % heads != 0)
+        refuse("num_attention_heads", "hidden_size " + std::to_string(model.hidden_size) +
+                                          " is not a whole number of heads (" +
+                                          std::to_string(heads) +
+                                          "): transformers' LlamaConfig refuses it");
     if (model.head_dim > 0) {
         if (model.head_dim % 2 != 0)
             refuse("head_dim", "must be even: rotary embeddings turn pairs of features (got " +
@@ -300,100 +319,233 @@ void readShape(const Fields& f, ModelDescription& model) {
                    std::to_string(limits::headDim.max));
 }
 
-// The rotary embedding's base and scaling: either at the top (rope_theta, rope_scaling) or, in
-// newer files, in rope_parameters. Scaling is accepted with a note: it changes which
-// frequencies the rotary embedding turns by, not what is stored or computed.
-void readRope(const Fields& f, ModelDescription& model) {
-    const Json* scaling = f.find("rope_scaling");
-    const char* scalingField = "rope_scaling";
-    model.rope_theta =
-        f.number("rope_theta", model.rope_theta, limits::ropeThetaMin, limits::ropeThetaMax);
-    if (const Json* parameters = f.find("rope_parameters")) {
-        if (!parameters->is_object())
-            refuse("rope_parameters", "must be an object (got " + shown(*parameters) + ")");
-        if (const auto theta = parameters->find("rope_theta");
-            theta != parameters->end() && !theta->is_null() && !f.find("rope_theta"))
-            model.rope_theta = Fields::numberIn(*theta, "rope_parameters.rope_theta",
-                                                limits::ropeThetaMin, limits::ropeThetaMax);
-        if (!scaling) {
-            scaling = parameters;
-            scalingField = "rope_parameters";
-        }
+// transformers' required keys of each rotary scaling (besides rope_type, and
+// original_max_position_embeddings, which it fills from max_position_embeddings).
+struct RopeKind {
+    const char* name;
+    std::vector<const char*> required;
+};
+const std::vector<RopeKind>& ropeKinds() {
+    static const std::vector<RopeKind> kinds = {
+        {"default", {}},
+        {"linear", {"factor"}},
+        {"dynamic", {"factor"}},
+        {"yarn", {"factor"}},
+        {"longrope", {"short_factor", "long_factor"}},
+        {"llama3", {"factor", "low_freq_factor", "high_freq_factor"}},
+    };
+    return kinds;
+}
+
+// The rotary embedding as transformers resolves it (convert_rope_params_to_dict): a non-empty
+// rope_scaling replaces rope_parameters; the base is that object's rope_theta, else the
+// top-level rope_theta, else 10000; the type its rope_type, else its type, else "default".
+// Scaling is accepted with a note: it changes which frequencies the rotary embedding turns by,
+// not what is stored or computed.
+void readRope(const Json& root, ModelDescription& model) {
+    const auto member = [&root](const char* key) -> const Json* {
+        const auto it = root.find(key);
+        return it == root.end() ? nullptr : &*it;
+    };
+    const Json* scaling = member("rope_scaling");
+    const Json* parameters = member("rope_parameters");
+    const bool scalingGiven =
+        scaling && !scaling->is_null() && !(scaling->is_object() && scaling->empty());
+    if (scalingGiven && !scaling->is_object())
+        refuse("rope_scaling", "must be an object or null (got " + shown(*scaling) + ")");
+    if (parameters && !parameters->is_null() && !parameters->is_object())
+        refuse("rope_parameters", "must be an object or null (got " + shown(*parameters) + ")");
+    std::string field = "rope_scaling";
+    const Json* rope = scalingGiven ? scaling : nullptr;
+    if (!rope && parameters && parameters->is_object()) {
+        rope = parameters;
+        field = "rope_parameters";
     }
-    if (!scaling) return;
-    const std::string field = scalingField;
-    if (!scaling->is_object())
-        refuse(field, "must be an object or null (got " + shown(*scaling) + ")");
-    auto type = scaling->find("rope_type");
+    if (scalingGiven && parameters && parameters->is_object() && !parameters->empty())
+        model.notes.push_back(
+            "rope_parameters is ignored: rope_scaling replaces it, as transformers does");
+
+    // The base.
+    const Json* topTheta = member("rope_theta");
+    const Json* theta = nullptr;
+    std::string thetaField;
+    if (rope)
+        if (const auto it = rope->find("rope_theta"); it != rope->end()) {
+            theta = &*it;
+            thetaField = field + ".rope_theta";
+        }
+    if (!theta && topTheta) {
+        theta = topTheta;
+        thetaField = "rope_theta";
+    }
+    if (theta && theta->is_null())
+        refuse(thetaField,
+               "null leaves transformers' rotary embedding without a base; give a number or "
+               "leave it out for 10000");
+    model.rope_theta =
+        theta ? Fields::numberIn(*theta, thetaField, limits::ropeThetaMin, limits::ropeThetaMax)
+              : kDefaultRopeTheta;
+    if (thetaField != "rope_theta" && topTheta && !topTheta->is_null()) {
+        const double top =
+            Fields::numberIn(*topTheta, "rope_theta", limits::ropeThetaMin, limits::ropeThetaMax);
+        if (top != model.rope_theta)
+            model.notes.push_back(
+                "rope_theta " + formatGeneral(top, 12) + " is ignored: " + thetaField + " " +
+                formatGeneral(model.rope_theta, 12) + " counts, as in transformers");
+    }
+    if (!rope) return;
+
+    // One rotary embedding for every layer: a rope per layer type ("full_attention": {...})
+    // is not read by these models (Llama and Mistral run 10000, Qwen2 fails to build).
+    for (const auto& [key, value] : rope->items())
+        if (value.is_object())
+            refuse(field + "." + detail::clip(key, 40),
+                   "a rotary embedding per layer type is not read by LlamaForCausalLM, "
+                   "MistralForCausalLM or Qwen2ForCausalLM in transformers; give rope_type and "
+                   "rope_theta in " +
+                       field + " itself");
+
+    auto type = rope->find("rope_type");
     std::string typeField = field + ".rope_type";
-    if (type == scaling->end() || type->is_null()) {
-        type = scaling->find("type");  // the older name
+    if (type == rope->end()) {
+        type = rope->find("type");  // the older name
         typeField = field + ".type";
     }
-    if (type == scaling->end() || type->is_null()) {
-        if (field == "rope_parameters") return;  // only the base
-        refuse(field, "has no rope_type (nor type)");
-    }
-    constexpr const char* kKnown[] = {"default", "linear", "dynamic", "llama3", "yarn", "longrope"};
-    const std::string name = type->is_string() ? type->get<std::string>() : std::string();
-    if (std::find(std::begin(kKnown), std::end(kKnown), name) == std::end(kKnown))
+    const bool typed = type != rope->end();
+    if (!typed && field == "rope_scaling")
+        refuse(field, "has no rope_type (nor type): which scaling is meant?");
+    const std::string name = !typed              ? std::string("default")
+                             : type->is_string() ? type->get<std::string>()
+                                                 : "";
+    const auto& kinds = ropeKinds();
+    const auto kind = std::find_if(kinds.begin(), kinds.end(),
+                                   [&name](const RopeKind& k) { return name == k.name; });
+    if (kind == kinds.end())
         refuse(typeField, shown(*type) +
                               " is not a rotary scaling the lab knows: default, linear, "
                               "dynamic, llama3, yarn or longrope");
+    for (const char* key : kind->required)
+        if (rope->find(key) == rope->end())
+            refuse(field + "." + key, std::string("missing; ") + kind->name +
+                                          " scaling needs it (transformers refuses the file "
+                                          "without it)");
     if (name == "default") return;
     model.rope_scaling_type = name;
-    std::string factor;
-    if (const auto it = scaling->find("factor"); it != scaling->end() && it->is_number())
-        factor = " (factor " + formatShortest(it->get<double>()) + ")";
-    model.notes.push_back("rope scaling " + name + factor +
+    if (const auto factor = rope->find("factor"); factor != rope->end())
+        model.rope_scaling_factor =
+            Fields::numberIn(*factor, field + ".factor", 1, limits::ropeThetaMax);
+    const std::string factorText =
+        model.rope_scaling_factor > 0
+            ? " (factor " + formatShortest(model.rope_scaling_factor) + ")"
+            : std::string();
+    model.notes.push_back("rope scaling " + name + factorText +
                           " changes only the rotary frequencies, not memory or time; the lab "
                           "runs the unscaled rotary embedding");
 }
 
-// What the lab's Llama block does not have: refused naming the field.
-void refuseUnmodelled(const Fields& f, Family family, ModelDescription& model) {
+// The attention of each layer: layer_types, and the sliding window as the class resolves it.
+// A window in use is refused: the lab's attention is full causal attention.
+void readAttention(const Fields& f, const Architecture& a, ModelDescription& model) {
+    const int layers = model.num_hidden_layers;
+    // Every layer full attention; another type is refused even where the model ignores it.
+    if (const Json* types = f.find("layer_types")) {
+        if (!types->is_array() || static_cast<int>(types->size()) != layers)
+            refuse(
+                "layer_types",
+                "must be a list of num_hidden_layers (" + std::to_string(layers) + ") names (got " +
+                    (types->is_array() ? std::to_string(types->size()) + " names" : shown(*types)) +
+                    ")");
+        for (std::size_t i = 0; i < types->size(); ++i) {
+            const Json& type = (*types)[i];
+            const std::string where = "layer_types[" + std::to_string(i) + "]";
+            // "attention": transformers' older name of full_attention.
+            if (type.is_string() && (type.get<std::string>() == "full_attention" ||
+                                     type.get<std::string>() == "attention"))
+                continue;
+            refuse(where, shown(type) +
+                              " is not modelled; the lab's attention is full causal attention "
+                              "(\"full_attention\")");
+        }
+    }
+
+    if (a.family == Family::Mistral) {
+        // MistralConfig: sliding_window left out is a 4096-token window, null none.
+        if (f.isNull("sliding_window")) return;
+        const Json* window = f.find("sliding_window");
+        const int tokens = window ? Fields::integer(*window, "sliding_window", {1, 1 << 30})
+                                  : kDefaultSlidingWindow;
+        refuse("sliding_window",
+               (window ? std::string() : "left out, which MistralConfig reads as ") +
+                   "sliding-window attention (" + std::to_string(tokens) +
+                   " tokens) is not modelled; the lab's attention is full causal attention "
+                   "(\"sliding_window\": null is)");
+    }
+    if (a.family != Family::Qwen2) return;
+    // Qwen2Config: the window is used only with use_sliding_window, by the layers from
+    // max_window_layers on (unless layer_types names them).
+    const bool use = f.boolean("use_sliding_window", false);
+    const int fromLayer = f.optional("max_window_layers", {0, 1 << 30}, kDefaultMaxWindowLayers);
+    int tokens = 0;
+    if (!f.isNull("sliding_window")) {
+        const Json* window = f.find("sliding_window");
+        tokens = window ? Fields::integer(*window, "sliding_window", {1, 1 << 30})
+                        : kDefaultSlidingWindow;
+    }
+    if (!use || tokens == 0 || f.find("layer_types") || fromLayer >= layers) return;
+    refuse("use_sliding_window",
+           "true with max_window_layers " + std::to_string(fromLayer) + " of " +
+               std::to_string(layers) + " layers: layers " + std::to_string(fromLayer) + " to " +
+               std::to_string(layers - 1) + " use sliding-window attention (" +
+               std::to_string(tokens) +
+               " tokens), which is not modelled; the lab's attention is full causal attention");
+}
+
+// What the lab's Llama block does not have: refused naming the field. Mistral and Qwen2 have
+// no attention_bias nor mlp_bias in transformers: there they are ignored.
+void refuseUnmodelled(const Fields& f, const Architecture& a, ModelDescription& model) {
+    f.notNull("hidden_act", "a string");
     const std::string act = f.text("hidden_act");
-    if (!act.empty() && act != "silu")
-        refuse("hidden_act",
-               "\"" + detail::clip(act, 40) + "\" is not modelled; the lab's MLP is SwiGLU (silu)");
-    if (f.boolean("mlp_bias", false))
-        refuse("mlp_bias", "true is not modelled; the lab's MLP has no biases");
-    if (family == Family::Qwen2) {
-        // Qwen2 always has q, k and v biases (and none on o_proj), whatever attention_bias says.
-        model.attention_bias = true;
-        if (f.boolean("use_sliding_window", false))
-            refuse("use_sliding_window",
-                   "true is not modelled; the lab's attention is full causal attention");
-    } else {
+    // transformers' ACT2FN: "swish" is SiLU too.
+    if (!act.empty() && act != "silu" && act != "swish")
+        refuse("hidden_act", quoted(act) + " is not modelled; the lab's MLP is SwiGLU (silu)");
+    if (a.family == Family::Llama) {
+        if (f.boolean("mlp_bias", false))
+            refuse("mlp_bias", "true is not modelled; the lab's MLP has no biases");
         if (f.boolean("attention_bias", false))
             refuse("attention_bias",
                    "true is not modelled: it puts biases on q, k, v and o_proj, and the lab's "
                    "Llama block has none on o_proj");
-        if (family == Family::Mistral) {
-            if (const Json* window = f.find("sliding_window")) {
-                const int tokens = Fields::integer(*window, "sliding_window", {1, 1 << 30});
-                refuse("sliding_window",
-                       "sliding-window attention (" + std::to_string(tokens) +
-                           " tokens) is not modelled; the lab's attention is full causal "
-                           "attention (\"sliding_window\": null is)");
-            }
-        }
+    } else {
+        for (const char* key : {"attention_bias", "mlp_bias"})
+            if (const Json* j = f.find(key); j && j->is_boolean() && j->get<bool>())
+                model.notes.push_back(std::string(key) + " is ignored: " + a.name +
+                                      " in transformers has no such biases");
     }
+    // Qwen2 always has q, k and v biases (and none on o_proj).
+    model.attention_bias = a.family == Family::Qwen2;
 }
 
-// The precision: torch_dtype (or dtype, its newer name) picks the lab's.
+// The precision: dtype, or torch_dtype (its older name) when dtype is left out or null; with
+// both, dtype wins, as in transformers 5.
 void readDType(const Fields& f, ModelDescription& model) {
-    const char* key = f.find("torch_dtype") || !f.find("dtype") ? "torch_dtype" : "dtype";
+    const bool both = f.find("dtype") && f.find("torch_dtype");
+    const char* key = f.find("dtype") ? "dtype" : "torch_dtype";
     model.torch_dtype = f.text(key);
     const std::string& dtype = model.torch_dtype;
+    if (both) {
+        const Json& older = *f.find("torch_dtype");
+        if (!older.is_string() || older.get<std::string>() != dtype)
+            model.notes.push_back("torch_dtype " + shown(older) + " is ignored: dtype \"" + dtype +
+                                  "\" counts, as in transformers 5");
+    }
     if (dtype.empty())
-        model.notes.push_back("no torch_dtype: mixed-bf16, what these models are trained in");
+        model.notes.push_back("no dtype: mixed-bf16, what these models are trained in");
     else if (dtype == "float16")
-        model.notes.push_back(
-            "torch_dtype float16 is modelled as mixed-bf16 (the same bytes per element)");
+        model.notes.push_back(std::string(key) +
+                              " float16 is modelled as mixed-bf16 (the same bytes per element)");
     else if (dtype != "bfloat16" && dtype != "float32")
-        refuse(key, "\"" + detail::clip(dtype, 40) +
-                        "\" is not modelled; the lab takes bfloat16, float16 (as bf16) or "
+        refuse(key, quoted(dtype) +
+                        " is not modelled; the lab takes bfloat16, float16 (as bf16) or "
                         "float32");
 }
 
@@ -405,18 +557,29 @@ ModelDescription parseModelConfig(const std::string& text, const std::string& na
     if (!root.is_object())
         refuse("", "the text must be one JSON object, a Hugging Face config.json (got " +
                        shown(root) + ")");
-    const Fields f(root);
     ModelDescription model;
     model.name = name;
-    const Architecture& architecture = readArchitecture(f, model);
+    const Architecture& architecture = readArchitecture(root, model);
     model.architecture = architecture.name;
+    model.model_type = architecture.modelType;
+    const Fields f(root, architecture);
     refuseExperts(f);
-    readShape(f, model);
-    model.rms_norm_eps =
-        f.number("rms_norm_eps", model.rms_norm_eps, limits::rmsNormEpsMin, limits::rmsNormEpsMax);
-    readRope(f, model);
+    readShape(f, architecture, model);
+    model.max_position_embeddings = f.optional("max_position_embeddings", {1, limits::vocab.max},
+                                               architecture.defaultMaxPositions);
+    f.notNull("rms_norm_eps", "a number");
+    if (const Json* eps = f.find("rms_norm_eps")) {
+        if (!eps->is_number_float() && eps->is_number())
+            refuse("rms_norm_eps", "must be written with a point or an exponent (got " +
+                                       shown(*eps) + "): transformers' " +
+                                       architecture.configClass + " takes a float");
+        model.rms_norm_eps =
+            Fields::numberIn(*eps, "rms_norm_eps", limits::rmsNormEpsMin, limits::rmsNormEpsMax);
+    }
+    readRope(root, model);
     model.tie_word_embeddings = f.boolean("tie_word_embeddings", false);
-    refuseUnmodelled(f, architecture.family, model);
+    readAttention(f, architecture, model);
+    refuseUnmodelled(f, architecture, model);
     readDType(f, model);
     return model;
 }
@@ -426,7 +589,9 @@ void applyModel(const ModelDescription& model, ExperimentConfig& config) {
     config.depth = model.num_hidden_layers;
     config.width = model.hidden_size;
     config.heads = model.num_attention_heads;
-    config.kv_heads = model.num_key_value_heads;
+    // Only key/value heads the heads do not already imply, as for head_dim below.
+    config.kv_heads =
+        model.num_key_value_heads == model.num_attention_heads ? 0 : model.num_key_value_heads;
     // Only a head width the heads do not already imply, so a --width override keeps it derived.
     const bool implied = model.num_attention_heads > 0 &&
                          model.head_dim * model.num_attention_heads == model.hidden_size;
