@@ -698,10 +698,6 @@ fit %1</source>
         <translation>已预留、未分配</translation>
     </message>
     <message>
-        <source>%1 GB</source>
-        <translation>%1 GB</translation>
-    </message>
-    <message>
         <source>capacity %1</source>
         <translation>容量 %1</translation>
     </message>
@@ -734,6 +730,10 @@ fit %1</source>
 </context>
 <context>
     <name>ComparisonText</name>
+    <message>
+        <source>%1 has no schedule at the size %2 plans for (its budget is below the least peak): not compared.</source>
+        <translation>%1 在 %2 所规划的规模下没有可行的调度（其预算低于最小峰值）：不作比较。</translation>
+    </message>
     <message>
         <source>%1 in %2</source>
         <comment>a config value in one file</comment>
@@ -1054,6 +1054,10 @@ fit %1</source>
         <translation>没有调度能放进 %1 字节</translation>
     </message>
     <message>
+        <source>one layer needs %1 GB to measure, %2 GB are available</source>
+        <translation>测量一层需要 %1 GB，可用的只有 %2 GB</translation>
+    </message>
+    <message>
         <source>lesson %1, step %2: %3</source>
         <translation>课程 %1，步骤 %2：%3</translation>
     </message>
@@ -1181,8 +1185,8 @@ fit %1</source>
 <context>
     <name>FitText</name>
     <message>
-        <source>%1 GB</source>
-        <translation>%1 GB</translation>
+        <source>no schedule: the least peak is %1</source>
+        <translation>没有调度：峰值至少为 %1</translation>
     </message>
     <message>
         <source>yes, %1 spare</source>
@@ -2438,22 +2442,6 @@ Replace them anyway?</source>
         <translation>无法使用此模型</translation>
     </message>
     <message>
-        <source>%1 cannot be used.
-
-%2</source>
-        <translation>无法使用 %1。
-
-%2</translation>
-    </message>
-    <message>
-        <source>%1 cannot be used because of its field %2.
-
-%3</source>
-        <translation>无法使用 %1，问题出在字段 %2。
-
-%3</translation>
-    </message>
-    <message>
         <source>No model</source>
         <translation>没有模型</translation>
     </message>
@@ -2461,12 +2449,40 @@ Replace them anyway?</source>
         <source>Choose a model, or open a model&apos;s config.json.</source>
         <translation>请选择一个模型，或打开模型的 config.json。</translation>
     </message>
+    <message>
+        <source>The model is still being read; try again in a moment.</source>
+        <translation>仍在读取模型，请稍后再试。</translation>
+    </message>
 </context>
 <context>
     <name>ckptlab::ui::FitPanel</name>
     <message>
         <source>P&amp;lan</source>
         <translation>规划(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Reading the model…</source>
+        <translation>正在读取模型…</translation>
+    </message>
+    <message>
+        <source>Choose a model, or open a model&apos;s config.json.</source>
+        <translation>请选择一个模型，或打开模型的 config.json。</translation>
+    </message>
+    <message>
+        <source>One layer needs %1 to measure, %2 are available here: too much to measure on this machine. Choose a smaller model, or plan it on a machine with more memory.</source>
+        <translation>测量一层需要 %1，本机可用 %2：超出了本机能测量的范围。请选择更小的模型，或在内存更大的机器上规划。</translation>
+    </message>
+    <message>
+        <source>One layer needs %1 to measure, %2 are available here.</source>
+        <translation>测量一层需要 %1，本机可用 %2。</translation>
+    </message>
+    <message>
+        <source>One layer needs %1 to measure; the memory available here is unknown.</source>
+        <translation>测量一层需要 %1；本机可用内存未知。</translation>
+    </message>
+    <message>
+        <source>Cannot measure this model here</source>
+        <translation>无法在本机测量此模型</translation>
     </message>
     <message>
         <source>Measure one layer at a few small shapes (a minute or more the first time), then predict every strategy at the real size</source>
@@ -2549,8 +2565,8 @@ Replace them anyway?</source>
         <translation>%1 没有预测的时间线：%2</translation>
     </message>
     <message>
-        <source>%1; capacity %2 GB; predicted at the real size from a fit measured on this machine</source>
-        <translation>%1；容量 %2 GB；由本机测得的拟合按真实规模预测</translation>
+        <source>%1; capacity %2; predicted at the real size from a fit measured on this machine</source>
+        <translation>%1；容量 %2；由本机测得的拟合按真实规模预测</translation>
     </message>
     <message>
         <source>Cannot export chart</source>
@@ -2583,6 +2599,25 @@ Replace them anyway?</source>
     <message>
         <source>Export</source>
         <translation>导出</translation>
+    </message>
+</context>
+<context>
+    <name>ckptlab::ui::FitWorker</name>
+    <message>
+        <source>%1 cannot be used.
+
+%2</source>
+        <translation>无法使用 %1。
+
+%2</translation>
+    </message>
+    <message>
+        <source>%1 cannot be used because of its field %2.
+
+%3</source>
+        <translation>无法使用 %1，问题出在字段 %2。
+
+%3</translation>
     </message>
 </context>
 <context>

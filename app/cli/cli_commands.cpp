@@ -69,6 +69,15 @@ int plotResults(const PlotOptions& o) {
         std::cerr << "ckptlab-cli: " << e.what() << "\n";
         return kBadInput;
     }
+    // Every chart draws runs: a plan's file would give empty charts and look done. (A results
+    // file with no runs plots, each chart saying it has none.)
+    if (results.plan) {
+        std::cerr << "ckptlab-cli: plot: " << o.resultsPath << " holds a full-size plan of "
+                  << results.plan->model
+                  << ", not runs; plot draws the charts of runs (run, sweep, pareto or scaling "
+                     "--json); a plan's chart is the app's \"Will it fit?\"\n";
+        return kBadInput;
+    }
     std::string error;
     if (!exportCharts(results, o.pngDir, o.svgDir, o.scale, &error)) {
         std::cerr << "ckptlab-cli: " << error << "\n";

@@ -1,5 +1,6 @@
 #include "cli_common.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +26,19 @@ namespace {
 std::atomic<bool> gCancel{false};
 
 extern "C" void onInterrupt(int) { gCancel.store(true); }
+
+// Ctrl+C sets gCancel, unless SIGINT was ignored when the program started (a background job of
+// a shell without job control, nohup): an inherited SIG_IGN stays, as the shell meant.
+void catchInterruptsOnce() {
+    struct sigaction current {};
+    if (sigaction(SIGINT, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) return;
+    if (current.sa_handler == onInterrupt) return;
+    struct sigaction action {};
+    action.sa_handler = onInterrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &action, nullptr);
+}
 
 // The running executable, so an installed ckptlab-cli finds <prefix>/share/ckptlab/models.
 std::string executablePath() {
@@ -142,6 +156,8 @@ int reportFailure(const std::exception& error, bool verbose) {
 }
 
 bool writeOutputs(const ResultSet& results, const ExperimentOptions& o) {
+    // Interrupted before any run finished: nothing to write, and a file from before stays whole.
+    if (results.cancelled && results.runs.empty()) return true;
     try {
         if (!o.jsonPath.empty()) saveResults(results, o.jsonPath);
         if (!o.csvPath.empty()) saveSummaryCsv(results, o.csvPath);
@@ -203,8 +219,13 @@ void printEnvironment(const Environment& env, const ExperimentConfig& c) {
     std::cout << "\n" << std::flush;
 }
 
+const std::atomic<bool>* catchInterrupts() {
+    catchInterruptsOnce();
+    return &gCancel;
+}
+
 RunnerHooks makeHooks(bool quiet) {
-    std::signal(SIGINT, onInterrupt);
+    catchInterruptsOnce();
     const bool tty = isatty(STDERR_FILENO);
     RunnerHooks hooks;
     hooks.cancel = &gCancel;
@@ -230,7 +251,11 @@ int reportAndFinish(const ResultSet& results, const ExperimentOptions& o) {
     std::cout << formatSummaryTable(results) << std::flush;
     const bool written = writeOutputs(results, o);
     if (results.cancelled) {
-        std::cerr << "ckptlab-cli: interrupted; " << results.runs.size() << " finished runs kept\n";
+        if (results.runs.empty())
+            std::cerr << "ckptlab-cli: interrupted before any run finished; nothing written\n";
+        else
+            std::cerr << "ckptlab-cli: interrupted; " << results.runs.size()
+                      << " finished runs kept\n";
         return kInterrupted;
     }
     bool failed = !written;

@@ -1,6 +1,7 @@
 #pragma once
 // Pieces every measuring command of ckptlab-cli shares.
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -33,12 +34,20 @@ std::string leftOutNote(const std::vector<Strategy>& typed, const SweepCheck& ch
 // input (std::invalid_argument and its kin, MemoryError), 1 for anything else.
 int reportFailure(const std::exception& error, bool verbose);
 
-// Progress on stderr (a live line on a terminal), and Ctrl+C as the cancel flag.
+// Ctrl+C as a flag from now on, for the commands that stop on it: the process's one flag (set
+// by SIGINT; an inherited SIG_IGN is kept, so then never).
+const std::atomic<bool>* catchInterrupts();
+
+// Progress on stderr (a live line on a terminal), and Ctrl+C as the cancel flag
+// (catchInterrupts).
 RunnerHooks makeHooks(bool quiet);
 
-// Environment, table, files; returns the exit code for the results.
+// Environment, table, files; returns the exit code for the results (kInterrupted when
+// cancelled).
 int reportAndFinish(const ResultSet& results, const ExperimentOptions& options);
 
+// --json, --csv, --trace, --png and --svg of the results; nothing for a sweep interrupted before
+// any run finished, so the files of an earlier run stay as they were.
 bool writeOutputs(const ResultSet& results, const ExperimentOptions& options);
 void printEnvironment(const Environment& env, const ExperimentConfig& config);
 

@@ -42,7 +42,9 @@ std::string stateText(const ComparisonCell& cell) {
     case CellState::Missing: return "missing";
     case CellState::Failed: return "failed";
     case CellState::OutOfMemory: return "OOM";
-    case CellState::Measured: break;
+    case CellState::Infeasible: return "infeasible";
+    case CellState::Measured:
+    case CellState::Planned: break;
     }
     return "";
 }
@@ -61,7 +63,10 @@ void printSources(std::ostringstream& out, const Comparison& c) {
         if (!e.libtorch_version.empty()) out << " | LibTorch " << e.libtorch_version;
         if (e.threads > 0) out << " | " << e.threads << (e.threads == 1 ? " thread" : " threads");
         if (!e.created_utc.empty()) out << " | created " << e.created_utc;
-        out << " | " << s.runs << (s.runs == 1 ? " run" : " runs");
+        if (!s.plan.empty())
+            out << " | " << s.plan;
+        else
+            out << " | " << s.runs << (s.runs == 1 ? " run" : " runs");
         for (std::size_t i = 0; i < s.axes.size(); ++i)
             out << (i == 0 ? ", scaling " : ", ") << toString(s.axes[i]);
         out << "\n";
@@ -120,7 +125,7 @@ void printTable(std::ostringstream& out, const Comparison& c) {
     for (const auto& row : c.rows) {
         std::vector<std::string> cells{row.label()};
         for (const auto& cell : row.cells) {
-            if (cell.state == CellState::Measured) {
+            if (hasNumbers(cell.state)) {
                 cells.push_back(measured(cell.peak_mib) + (cell.grad_ok ? "" : "!"));
                 if (reserved)
                     cells.push_back(cell.reserved_peak_mib ? measured(*cell.reserved_peak_mib)
@@ -159,6 +164,11 @@ std::string formatComparison(const Comparison& c, bool quiet) {
         for (const auto& cell : row.cells)
             gradFailed = gradFailed || (cell.state == CellState::Measured && !cell.grad_ok);
     if (gradFailed) out << "  (! marks a run whose gradient check failed)\n";
+    bool planned = false;
+    for (const auto& s : c.sources) planned = planned || !s.plan.empty();
+    if (planned)
+        out << "  (a plan's peak, reserved and step are predicted by its full-size plan, not "
+               "measured)\n";
     bool noise = false;
     for (const auto& row : c.rows)
         for (const auto& cell : row.cells) noise = noise || cell.step_within_noise.value_or(false);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "ckptlab/config_fields.h"
 #include "ckptlab/cost_model.h"
 #include "ckptlab/number_text.h"
 #include "ckptlab/planner.h"
@@ -11,30 +12,21 @@
 namespace ckptlab::cli {
 namespace {
 
-struct ShapeField {
-    const char* name;
-    std::string (*of)(const ExperimentConfig&);
-};
+// Every field of the work (config_fields.h, kChangesWork) decides the step's bytes and time, so
+// each must be the plan's, but the three the ratio is taken at: the file's own batch, sequence
+// and depth are predicted here too. A field added to the registry is compared with no change.
+bool scaledAcross(const ConfigField& field) {
+    const std::string key = field.key;
+    return key == "batch" || key == "seq" || key == "depth";
+}
 
-std::string text(int value) { return std::to_string(value); }
-
-// What sets a step's time per token besides batch, sequence and depth, in the order the
-// refusal names the first that differs. The optimizer counts: the measured `none` step
-// includes its update.
-const std::vector<ShapeField>& shapeFields() {
-    static const std::vector<ShapeField> fields = {
-        {"block", [](const ExperimentConfig& c) { return toString(c.block); }},
-        {"width", [](const ExperimentConfig& c) { return text(c.width); }},
-        {"heads", [](const ExperimentConfig& c) { return text(c.heads); }},
-        {"kv heads", [](const ExperimentConfig& c) { return text(kvHeadsOf(c)); }},
-        {"head dim", [](const ExperimentConfig& c) { return text(headDimOf(c)); }},
-        {"ffn width", [](const ExperimentConfig& c) { return text(ffnWidthOf(c)); }},
-        {"vocab", [](const ExperimentConfig& c) { return text(c.vocab); }},
-        {"precision", [](const ExperimentConfig& c) { return toString(c.dtype); }},
-        {"attention", [](const ExperimentConfig& c) { return toString(c.attention); }},
-        {"optimizer", [](const ExperimentConfig& c) { return toString(c.optimizer); }},
-    };
-    return fields;
+// The config as its values take effect: kv heads, head width and MLP width resolved from their
+// 0 = derived, so a file that spells them out matches a plan that derives them.
+ExperimentConfig effective(ExperimentConfig c) {
+    c.kv_heads = kvHeadsOf(c);
+    c.head_dim = headDimOf(c);
+    c.ffn_width = ffnWidthOf(c);
+    return c;
 }
 
 std::string machineOf(const ResultSet& results, const RunResult& run) {
@@ -52,21 +44,35 @@ std::string machineOf(const ResultSet& results, const RunResult& run) {
 RunResult costsFromRun(const ResultSet& results, const ExperimentConfig& target,
                        const std::string& path) {
     const std::string where = "--costs-from " + path;
+    if (results.plan)
+        throw std::invalid_argument(where +
+                                    " holds a full-size plan, not measured runs: its times are "
+                                    "predictions (give a sweep's results file with a none run)");
     const RunResult* none = results.find(Strategy{});
     if (!none)
         throw std::invalid_argument(where +
                                     " has no none run: its measured none step is what scales "
                                     "the times (run a sweep with none in --strategies)");
-    if (none->error || !std::isfinite(none->metrics.step_ms) || none->metrics.step_ms <= 0)
+    if (none->error || !std::isfinite(none->metrics.step_ms))
         throw std::invalid_argument(where + ": its none run has no measured step time" +
                                     (none->error ? " (it failed: " + *none->error + ")" : ""));
-    for (const ShapeField& field : shapeFields()) {
-        const std::string theirs = field.of(none->config), ours = field.of(target);
-        if (theirs != ours)
-            throw std::invalid_argument(
-                where + ": its " + field.name + " is " + theirs + ", this plan's " + ours +
-                "; times scale only between models of the same shape (block, width, heads, kv "
-                "heads, head dim, ffn width, vocab, precision, attention, optimizer)");
+    if (!(none->metrics.step_ms >= kCostsFromMinStepMs) ||
+        none->metrics.step_ms > kCostsFromMaxStepMs)
+        throw std::invalid_argument(
+            where + ": its none step of " + formatGeneral(none->metrics.step_ms) +
+            " ms is not a measured step time; a none step scales the times only from " +
+            formatGeneral(kCostsFromMinStepMs) + " ms (1 microsecond) to " +
+            formatGeneral(kCostsFromMaxStepMs, 10) + " ms (about 11.6 days)");
+    const ExperimentConfig theirs = effective(none->config), ours = effective(target);
+    for (const ConfigField& field : configFields()) {
+        if (!(field.changes & kChangesWork) || scaledAcross(field)) continue;
+        if (!fieldApplies(field, theirs) && !fieldApplies(field, ours)) continue;
+        if (valueOf(field, theirs) == valueOf(field, ours)) continue;
+        throw std::invalid_argument(
+            where + ": its none run's " + field.key + " is " + displayText(field, theirs) +
+            ", this plan's " + displayText(field, ours) +
+            "; times scale only between runs of the same work (every field of the model, the "
+            "step and its memory but batch, seq and depth, which the ratio is taken at)");
     }
     return *none;
 }

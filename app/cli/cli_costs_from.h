@@ -17,9 +17,17 @@ struct MachineTimeScale {
     std::string machine;                // "NVIDIA H200 (cuda:0)"
 };
 
-// The file's `none` run, checked before anything is measured: it exists, was timed, and its
-// model has the shape of `target` (the fields that set a step's time per token). Throws
-// std::invalid_argument naming --costs-from and the first field that differs.
+// A measured none step that can scale times: from a microsecond (no step of a model is
+// shorter; 1e-300 ms would print tokens per second with 300 digits) to about 11.6 days (the
+// longest a run can be timed, a billion ms).
+inline constexpr double kCostsFromMinStepMs = 1e-3;
+inline constexpr double kCostsFromMaxStepMs = 1e9;
+
+// The file's `none` run, checked before anything is measured: the file holds runs (not a
+// plan), its none run exists and was timed in the range above, and it did the same work as
+// `target` in every field of the work (config_fields.h, kChangesWork) but batch, seq and depth.
+// Throws std::invalid_argument naming --costs-from, the first field that differs and both
+// values.
 RunResult costsFromRun(const ResultSet& results, const ExperimentConfig& target,
                        const std::string& path);
 

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <atomic>
 #include <iostream>
+#include <optional>
 
 #include "ckptlab/full_size.h"
 #include "ckptlab/lesson.h"
@@ -42,7 +43,15 @@ ResultSet measurePlanStep(const LessonStep& step, bool quiet, const std::atomic<
     const CostFit fit = measureCostFit(config, progress, cancel);
     FullSizeProgress planning;
     planning.step = progress;
+    planning.cancel = cancel;  // Ctrl+C stops the planning too, not only the measuring
     return planStepResults(step, fit, describeEnvironment(config), planning);
+}
+
+// A step's memory refusal, naming the step: the lesson, not the user's command line, asked
+// for it.
+MemoryError atStep(const Lesson& lesson, const LessonStep& step, const MemoryError& error) {
+    return MemoryError({MessageCode::AtLessonStep, {lesson.id, step.id}, {error.message}},
+                       error.predicted, error.available);
 }
 
 }  // namespace
@@ -55,13 +64,18 @@ void checkLessonRuns(const std::vector<const Lesson*>& lessons) {
             } catch (const MemoryError& error) {
                 // A plan step measures one layer alone (measureCostFit, as `plan --capacity`),
                 // without the sweep's reference run and gradient check that this check counts:
-                // its configuration was checked, its memory is not the sweep's.
-                if (step.experiment.plan) continue;
-                // Name the step: the lesson, not the user's command line, asked for it.
-                throw MemoryError(
-                    {MessageCode::AtLessonStep, {lesson->id, step.id}, {error.message}},
-                    error.predicted, error.available);
+                // its configuration was checked, its memory is not the sweep's: that is
+                // measureCostFit's own check, below.
+                if (!step.experiment.plan) throw atStep(*lesson, step, error);
             }
+            // A plan step too large to measure here is refused before any step runs, not when
+            // its turn comes after the others were measured.
+            if (!step.experiment.plan) continue;
+            const ExperimentConfig& config = step.experiment.config;
+            const std::int64_t available = measuringMemory(config.device);
+            if (const std::optional<CoreMessage> refusal = fitMeasureRefusal(config, available))
+                throw atStep(*lesson, step,
+                             MemoryError(*refusal, fitMeasurePeakEstimate(config), available));
         }
     }
 }

@@ -1,6 +1,7 @@
 // ckptlab-cli plan: the optimal schedules for a few memory budgets, from the measured cost
 // model, without running them; with --brute-force each is checked against every schedule of
 // the planner's class (small chains only).
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 
@@ -80,6 +81,17 @@ void printBlockCosts(const CostModel& costs, BlockKind block) {
 // ConfigError); returns the --budgets, empty when not given.
 std::vector<double> checkPlanInputs(const ExperimentOptions& o, const std::string& budgetsText,
                                     int points, bool bruteForce, int units) {
+    // Accepted and never written would read as written: refuse instead.
+    for (const auto& [value, option] : {std::pair{o.jsonPath, "--json"},
+                                        {o.csvPath, "--csv"},
+                                        {o.tracePath, "--trace"},
+                                        {o.pngDir, "--png"},
+                                        {o.svgDir, "--svg"}})
+        if (!value.empty())
+            throw std::invalid_argument(
+                std::string("plan without --capacity writes no ") + option +
+                ": its answer is the printed schedules (with --capacity, --json writes the "
+                "full-size plan)");
     SweepRequestData request;  // the config as a sweep of the baseline would take it
     request.config = o.config;
     request.checked = {Strategy{}};
@@ -152,10 +164,24 @@ int runPlan(ExperimentOptions o, const std::string& budgetsText, int points, boo
         return kBadInput;
     }
 
+    // Ctrl+C stops the measurement (the engine throws) or the plans between two budgets.
+    const std::atomic<bool>* interrupted = catchInterrupts();
+    auto stopped = [](const char* what) {
+        std::fflush(stdout);
+        std::cerr << "ckptlab-cli: interrupted while " << what << "\n";
+        return kInterrupted;
+    };
     if (!o.quiet) std::cerr << "measuring the cost model on one block\n";
-    const CostModel costs = measureCostModel(o.config);
+    CostModel costs;
+    try {
+        costs = measureCostModel(o.config, interrupted);
+    } catch (const std::exception&) {
+        if (!interrupted->load()) throw;
+        return stopped("measuring; nothing planned");
+    }
     printBlockCosts(costs, o.config.block);
     const OptimalPlanner planner(costs);
+    if (interrupted->load()) return stopped("planning");
     const std::int64_t low = planner.minimumPeak();
     const Prediction none = predict(costs, makePlan(Strategy{}, o.config.depth));
     std::printf(
@@ -172,6 +198,7 @@ int runPlan(ExperimentOptions o, const std::string& budgetsText, int points, boo
     // A wrong plan outweighs a budget nothing fits.
     int code = kOk;
     for (double mib : budgetsMib) {
+        if (interrupted->load()) return stopped("planning; the budgets above were planned");
         const int result = planOneBudget(costs, planner, mib, bruteForce);
         if (result == kRunFailed || code == kOk) code = result;
     }

@@ -17,6 +17,7 @@
 #include "ckptlab/planner.h"
 #include "ckptlab/results_io.h"
 #include "ckptlab/runner.h"
+#include "ckptlab/sweep_policy.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_costs_from.h"
@@ -25,14 +26,14 @@
 namespace ckptlab::cli {
 namespace {
 
-constexpr double kGB = 1e9;                        // sizes are GB (or MB) unless they say GiB
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;  // the capacity is also shown in GiB
+constexpr double kGB = 1e9;  // sizes are GB (or MB, kB) unless they say GiB
 
-std::string gb(std::int64_t bytes) { return formatFixed(static_cast<double>(bytes) / kGB, 2); }
-std::string gib(std::int64_t bytes) { return formatFixed(static_cast<double>(bytes) / kGiB, 2); }
+// A size alone ("80.00 GB", "512.00 MB"), and in GiB beside it: as parseCapacity reads them back.
+std::string size(std::int64_t bytes) { return readableSize(bytes); }
+std::string sizeGiB(std::int64_t bytes) { return readableSize(bytes, true); }
 
-// The table's unit: GB, or MB (10^6 bytes) for a model whose every size is below a GB, which two
-// decimals of GB would show as 0.00.
+// The table's unit: GB, or MB (10^6 bytes) or kB for a model whose every size is below a GB or
+// a MB, which two decimals of GB would show as 0.00.
 struct SizeUnit {
     double bytes = kGB;
     const char* name = "GB";
@@ -40,8 +41,13 @@ struct SizeUnit {
     std::string operator()(std::int64_t value) const {
         return formatFixed(static_cast<double>(value) / bytes, 2);
     }
+    // A margin: as many decimals as it takes for one that is not 0 to read as not 0 (a
+    // reservation 1 MB over a GB capacity is -0.001, not "-0.00" beside "no"); at most a byte's.
     std::string signedText(std::int64_t value) const {
-        return formatFixedSigned(static_cast<double>(value) / bytes, 2);
+        int decimals = 2;
+        const double scaled = std::abs(static_cast<double>(value)) / bytes;
+        while (value != 0 && decimals < 9 && scaled * std::pow(10.0, decimals) < 0.5) ++decimals;
+        return formatFixedSigned(static_cast<double>(value) / bytes, decimals);
     }
 };
 
@@ -49,12 +55,14 @@ SizeUnit unitFor(const FullSizePlan& plan) {
     std::int64_t largest = plan.state_bytes;
     for (const StrategyAtSize& s : plan.strategies) largest = std::max(largest, s.reserved);
     if (largest >= kGB) return {};
-    return {1e6, "MB", "10^6 bytes"};
+    if (largest >= 1e6) return {1e6, "MB", "10^6 bytes"};
+    return {1e3, "kB", "10^3 bytes"};
 }
 
-// Seconds and rates with three significant digits at most, never in exponent form.
+// Seconds and rates with three significant digits at most, never in exponent form; "-" where
+// there is no number (not measured, not finite).
 std::string threeDigits(double value) {
-    if (!(value >= 0)) return "-";
+    if (!(value >= 0) || std::isinf(value)) return "-";
     if (value >= 100) return formatFixed(value, 0);
     if (value >= 10) return formatFixed(value, 1);
     return formatFixed(value, value >= 1 ? 2 : 3);
@@ -101,6 +109,9 @@ void checkInputs(const ExperimentOptions& o) {
         throw std::invalid_argument(errors.front().message.english);
     for (const Strategy& strategy : o.strategies)
         checkStrategy(strategy, o.config.depth, o.config.block);
+    // As sweep and the plan's reader refuse them: two rows of one name cannot be told apart.
+    if (const std::optional<CoreMessage> twice = duplicateStrategyError(o.strategies))
+        throw std::invalid_argument("--" + twice->english);
 }
 
 // --capacity as typed; parseCapacity's message names the option and its forms, the presets are
@@ -194,9 +205,9 @@ void printState(const FullSizePlan& plan, const HeldState& state, const SizeUnit
         unit(state.optimizer).c_str(), unit.name, unit(plan.state_bytes).c_str(), unit.name);
     if (plan.state_bytes <= plan.capacity) return;
     std::printf(
-        "does not fit: weights, gradients and optimizer state alone are %s GB, above the %s GB "
+        "does not fit: weights, gradients and optimizer state alone are %s, above the %s "
         "capacity; no checkpointing lowers them\n",
-        gb(plan.state_bytes).c_str(), gb(plan.capacity).c_str());
+        size(plan.state_bytes).c_str(), size(plan.capacity).c_str());
 }
 
 void printTable(const FullSizePlan& plan, const std::string& timesLabel, const SizeUnit& unit) {
@@ -210,18 +221,27 @@ void printTable(const FullSizePlan& plan, const std::string& timesLabel, const S
                 "allocated", "reserved", "weights", "copies", "grads", "optimizer", "activ.",
                 "logits", "other", "fits", "margin", "max B", "max S", "step s", "tokens/s");
     for (const StrategyAtSize& s : plan.strategies) {
-        const bool runs = s.largest_batch > 0;
+        const bool runs = s.largest_batch > 0 && s.step_ms_at_largest_batch > 0;
+        const std::string maxB = s.largest_batch > 0 ? std::to_string(s.largest_batch) : "-";
+        const std::string maxS = s.longest_seq > 0 ? std::to_string(s.longest_seq) : "-";
+        const std::string step = runs ? threeDigits(s.step_ms_at_largest_batch / 1000) : "-";
+        const std::string tokens = runs ? threeDigits(s.tokens_per_s) : "-";
+        if (s.least_peak) {
+            // No schedule at the asked size: one text over its size columns, never zeros.
+            const std::string why = "infeasible: the least peak is " + unit(*s.least_peak) + " " +
+                                    unit.name + " above the step's start, over its budget";
+            std::printf("%-16s %-95s %6s %6s %8s %9s\n", s.strategy.name().c_str(), why.c_str(),
+                        maxB.c_str(), maxS.c_str(), step.c_str(), tokens.c_str());
+            continue;
+        }
         std::printf("%-16s %9s %9s %8s %7s %8s %9s %8s %7s %7s %4s %9s %6s %6s %8s %9s\n",
                     s.strategy.name().c_str(), unit(s.allocated).c_str(), unit(s.reserved).c_str(),
                     unit(s.split.weights).c_str(), unit(s.split.weight_copies).c_str(),
                     unit(s.split.gradients).c_str(), unit(s.split.optimizer_state).c_str(),
                     unit(s.split.activations).c_str(), unit(s.split.logits).c_str(),
                     unit(s.split.other).c_str(), s.fits ? "yes" : "no",
-                    unit.signedText(s.margin).c_str(),
-                    runs ? std::to_string(s.largest_batch).c_str() : "-",
-                    s.longest_seq > 0 ? std::to_string(s.longest_seq).c_str() : "-",
-                    runs ? threeDigits(s.step_ms_at_largest_batch / 1000).c_str() : "-",
-                    runs ? threeDigits(s.tokens_per_s).c_str() : "-");
+                    unit.signedText(s.margin).c_str(), maxB.c_str(), maxS.c_str(), step.c_str(),
+                    tokens.c_str());
     }
 }
 
@@ -231,9 +251,9 @@ void printAnswer(const FullSizePlan& plan, const SizeUnit& unit) {
     if (plan.fastest && plan.fastest_at_size) {
         const StrategyAtSize& f = *plan.fastest_at_size;
         std::printf(
-            "\nfastest schedule that fits %s GB: %s\n"
+            "\nfastest schedule that fits %s: %s\n"
             "  allocated %s %s, reserved %s %s, margin %s %s; step %s s at B=%d (%s tokens/s)\n",
-            gb(plan.capacity).c_str(), f.strategy.name().c_str(), unit(f.allocated).c_str(),
+            size(plan.capacity).c_str(), f.strategy.name().c_str(), unit(f.allocated).c_str(),
             unit.name, unit(f.reserved).c_str(), unit.name, unit.signedText(f.margin).c_str(),
             unit.name, threeDigits(f.prediction.step_ms / 1000).c_str(), c.batch,
             threeDigits(f.prediction.step_ms > 0 ? 1000.0 * c.batch * c.seq / f.prediction.step_ms
@@ -255,27 +275,27 @@ void printAnswer(const FullSizePlan& plan, const SizeUnit& unit) {
                         describeSchedule(plan.fastest->plan).c_str());
         return;
     }
-    std::printf("\nnothing fits %s GB (%s GiB) at B=%d S=%d\n", gb(plan.capacity).c_str(),
-                gib(plan.capacity).c_str(), c.batch, c.seq);
+    std::printf("\nnothing fits %s (%s) at B=%d S=%d\n", size(plan.capacity).c_str(),
+                sizeGiB(plan.capacity).c_str(), c.batch, c.seq);
     if (plan.would_fit) {
         std::printf(
-            "would fit: a %s device (%s), where the least-memory schedule reserves %s GB; try "
+            "would fit: a %s device (%s), where the least-memory schedule reserves %s; try "
             "--capacity %s\n",
-            plan.would_fit->name, plan.would_fit->examples, gb(plan.least_reserved).c_str(),
+            plan.would_fit->name, plan.would_fit->examples, size(plan.least_reserved).c_str(),
             plan.would_fit->name);
         return;
     }
     if (plan.state_bytes > capacityPresets().back().bytes)
         std::printf(
             "no capacity preset holds it: the state alone is above the largest (%s); a device of "
-            "more than %s GB would, or less state: --optimizer sgd or none keeps no Adam "
+            "more than %s would, or less state: --optimizer sgd or none keeps no Adam "
             "moments, --precision bf16 stores weights, gradients and state in 2 bytes\n",
-            largestPresetText().c_str(), gb(plan.state_bytes).c_str());
+            largestPresetText().c_str(), size(plan.state_bytes).c_str());
     else if (plan.least_reserved > 0)
         std::printf(
             "no capacity preset holds it (the largest is %s): the least-memory schedule "
-            "reserves %s GB; try --capacity %sGB, or a shorter --seq or smaller --batch\n",
-            largestPresetText().c_str(), gb(plan.least_reserved).c_str(),
+            "reserves %s; try --capacity %sGB, or a shorter --seq or smaller --batch\n",
+            largestPresetText().c_str(), size(plan.least_reserved).c_str(),
             formatFixed(std::ceil(static_cast<double>(plan.least_reserved) / kGB), 0).c_str());
 }
 
@@ -286,6 +306,8 @@ void printNotes(const FullSizePlan& plan) {
 }  // namespace
 
 int runPlanFullSize(ExperimentOptions o, const FullSizeOptions& fullSize) {
+    // The full-size plan's defaults, the app's too, under the model and the options typed.
+    applyFullSizeDefaults(o.config);
     if (std::string error = completeConfig(o); !error.empty()) {
         std::cerr << "ckptlab-cli: " << error << "\n";
         return kBadInput;
@@ -325,14 +347,16 @@ int runPlanFullSize(ExperimentOptions o, const FullSizeOptions& fullSize) {
             stderr, "[%6.1f s] measuring shape %d of %d: %s\n", clock.seconds(), done + 1, total,
             known ? shapeText(shapes[static_cast<std::size_t>(done)]).c_str() : stage.c_str());
     };
-    // Ctrl+C stops the measurement (the engine throws); the flag says it was the user.
-    const std::atomic<bool>* interrupted = makeHooks(true).cancel;
+    // Ctrl+C stops the measurement (the engine throws) and the planning (PlanningCancelled);
+    // the flag says it was the user. Either way nothing is written, an earlier --json stays.
+    // One layer too large to measure here is refused first (MemoryError, exit 2).
+    const std::atomic<bool>* interrupted = catchInterrupts();
     CostFit fit;
     try {
         fit = measureCostFit(o.config, measured, interrupted);
     } catch (const std::exception&) {
-        if (!interrupted || !interrupted->load()) throw;
-        std::cerr << "ckptlab-cli: interrupted while measuring; nothing planned\n";
+        if (!interrupted->load()) throw;
+        std::cerr << "ckptlab-cli: interrupted while measuring; nothing planned or written\n";
         return kInterrupted;
     }
     if (!o.quiet)
@@ -345,7 +369,16 @@ int runPlanFullSize(ExperimentOptions o, const FullSizeOptions& fullSize) {
             std::fprintf(stderr, "[%6.1f s] planning %d of %d: %s\n", clock.seconds(), done + 1,
                          total, stage.c_str());
     };
-    FullSizePlan plan = planFullSize(fit, capacity, strategies, planning);
+    planning.cancel = interrupted;
+    FullSizePlan plan;
+    try {
+        plan = planFullSize(fit, capacity, strategies, planning);
+    } catch (const PlanningCancelled&) {
+    }
+    if (interrupted->load()) {
+        std::cerr << "ckptlab-cli: interrupted while planning; nothing written\n";
+        return kInterrupted;
+    }
     if (!o.quiet) std::fprintf(stderr, "[%6.1f s] planned\n", clock.seconds());
 
     // The threads the timed shapes ran at: the config's, or LibTorch's default.
@@ -365,7 +398,7 @@ int runPlanFullSize(ExperimentOptions o, const FullSizeOptions& fullSize) {
         heldState(costsAt(fit, o.config.batch, o.config.seq, o.config.depth), o.config.dtype);
     printMethod(fit);
     printModel(o, state);
-    std::printf("capacity: %s GB (%s GiB)\n", gb(capacity).c_str(), gib(capacity).c_str());
+    std::printf("capacity: %s (%s)\n", size(capacity).c_str(), sizeGiB(capacity).c_str());
     if (scale)
         std::printf(
             "times scaled to %s: its none step at B=%d S=%d depth %d measured %s ms, predicted "

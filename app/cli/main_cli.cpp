@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "ckptlab/blas_kernels.h"
+#include "ckptlab/full_size.h"
 #include "ckptlab/pareto.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/sweep_policy.h"
@@ -201,14 +202,20 @@ CLI::App* addPlanCommand(CLI::App& app, Request& r) {
     auto* capacity =
         plan->add_option("--capacity", r.planFullSize.capacity,
                          "Plan the model at its real size for a device of this memory: 80GB "
-                         "(10^9 bytes), 79.5GiB (2^30 bytes) or a preset (24GB, 40GB, 48GB, 80GB, "
-                         "94GB, 141GB): every strategy's peak, whether it fits, the largest "
-                         "batch and longest sequence, and the fastest schedule that fits")
+                         "(10^9 bytes), 79.5GiB (2^30 bytes), 512MB, or a preset (24GB, 40GB, "
+                         "48GB, 80GB, 94GB, 141GB); units B, kB, MB, GB, TB, KiB, MiB, GiB, TiB "
+                         "in that case (b is bits). Every strategy's peak, whether it fits, the "
+                         "largest batch and longest sequence, and the fastest schedule that "
+                         "fits, for a training step of " +
+                             fullSizeDefaultsText() +
+                             " unless --optimizer, --batch or --seq say otherwise")
             ->check(nonEmpty())
             ->type_name("SIZE");
     plan->add_option("--costs-from", r.planFullSize.costsFrom,
-                     "With --capacity: a results JSON of the same model shape (e.g. from a GPU); "
-                     "its measured none step scales the predicted times to that machine")
+                     "With --capacity: a sweep's results JSON of the same work (e.g. from a "
+                     "GPU: every config field of the model and the step but batch, seq and "
+                     "depth); its measured none step (1 microsecond to 1e9 ms) scales the "
+                     "predicted times to that machine")
         ->check(nonEmpty())
         ->type_name("FILE")
         ->needs(capacity);

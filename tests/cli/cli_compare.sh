@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # ckptlab-cli compare on two real tiny sweeps that differ in --threads, and one in --seq: the
 # ratio columns, the config differences and the notes; then bad input, each exit 2 with one line
-# naming the file or field.
+# naming the file or field; then two full-size plans compared by their configs and predicted
+# rows, and plot refusing a plan's file.
 set -eu
 cli=$1
 out=$2
@@ -99,4 +100,56 @@ expect_bad "--csv" "$out/a.json" "$out/b.json" --csv "$out"
 expect_bad "would be overwritten" "$out/a.json" "$out/b.json" --json "$out/b.json"
 expect_bad "files is required" 
 [[ ! -e "$out/no" ]] || fail "a refused output created a folder"
+# plan --capacity --json's object is not a results file: said as what it is.
+echo '{"model": "m", "capacity_bytes": 80000000000, "strategies": []}' > "$out/cli_plan.json"
+expect_bad "the full-size plan that plan --capacity --json writes" "$out/a.json" "$out/cli_plan.json"
+
+# Two full-size plans (lessons' plan steps, results files with a plan and no runs): the configs
+# differ and are listed, the rows are the plans' predictions, not divided across other work.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+rec="$root/resources/lessons/recordings"
+"$cli" compare "$rec/when-necessary/llama-70b.json" "$rec/a-real-model/bfloat16.json" \
+    --json "$out/plans.json" > "$out/plans.txt"
+cat "$out/plans.txt"
+if grep -q "the same in every file" "$out/plans.txt"; then fail "two plans of other models read the same"; fi
+grep -q -- "- depth: A 80, B 32 (changes the work" "$out/plans.txt" || fail "plans' depth not listed"
+grep -q -- "- precision: A mixed-bf16, B bfloat16 (changes the work" "$out/plans.txt" ||
+    fail "plans' precision not listed"
+grep -q "a full-size plan of llama-3.1-70b for 85.90 GB at B=1 S=8192 (predicted, not measured)" \
+    "$out/plans.txt" || fail "the plan's source line"
+grep -q "their configs differ in depth (32 vs 80)" "$out/plans.txt" || fail "no work note"
+python3 - "$out" "$rec" <<'PY'
+import json, sys
+out, rec = sys.argv[1:]
+c = json.load(open(f"{out}/plans.json"))
+a = json.load(open(f"{rec}/when-necessary/llama-70b.json"))["plan"]
+assert c["sources"][0]["plan"].startswith("a full-size plan of llama-3.1-70b"), c["sources"][0]
+assert c["sources"][0]["runs"] == 0
+by = {s["strategy"]: s for s in a["strategies"]}
+assert [r["strategy"] for r in c["rows"]] == list(by), c["rows"]
+for row in c["rows"]:
+    x, y = row["cells"]
+    assert x["state"] == y["state"] == "planned", row
+    assert abs(x["peak_mib"] - by[row["strategy"]]["peak_bytes"] / 2**20) < 1e-6, (row, by)
+    assert abs(x["reserved_peak_mib"] - by[row["strategy"]]["reserved_bytes"] / 2**20) < 1e-6
+    assert y["same_work"] is False and y["peak_ratio"] is None, y
+print("compare plans ok")
+PY
+
+# A plan beside itself under another name: the same work, so the ratios are 1.
+cp "$rec/a-real-model/bfloat16.json" "$out/again.json"
+"$cli" compare "$rec/a-real-model/bfloat16.json" "$out/again.json" > "$out/same_plan.txt"
+grep -q "Config: the same in every file" "$out/same_plan.txt" || fail "one plan twice differs"
+grep -Eq "^full .* 1\.00x +1\.00x +1\.00x$" "$out/same_plan.txt" || fail "a plan's own ratios"
+
+# plot draws runs: a plan's file is refused naming what it holds, and nothing is written.
+expect_plot_refusal() {  # TEXT FILE
+    local code=0
+    "$cli" plot "$2" --svg "$out/charts" > "$out/plot.out" 2> "$out/plot.err" || code=$?
+    [[ $code -eq 2 ]] || fail "plot $2 exited $code, not 2: $(cat "$out/plot.err")"
+    grep -qF -- "$1" "$out/plot.err" || fail "plot $2: no \"$1\" in: $(cat "$out/plot.err")"
+    [[ ! -e "$out/charts" ]] || fail "plot $2 wrote $(ls "$out/charts")"
+}
+expect_plot_refusal "holds a full-size plan of llama-3.1-70b, not runs" \
+    "$rec/when-necessary/llama-70b.json"
 echo "cli compare ok"

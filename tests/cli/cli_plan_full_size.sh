@@ -125,7 +125,7 @@ expect_refusal() {  # NAME-IN-MESSAGE args...
     [[ $code == 2 ]] || fail "exit $code, not 2, for: $* ($(cat "$out/refused.txt"))"
     grep -q -- "$name" "$out/refused.txt" || fail "'$name' not named for: $* ($(cat "$out/refused.txt"))"
 }
-for bad in 80 80TB 0.5GB ""; do
+for bad in 80 80Gb "8 0 G B" 80KB 0GB 100001GB ""; do
     expect_refusal --capacity "${tiny[@]}" --capacity "$bad"
 done
 expect_refusal --capacity "${tiny[@]}" --costs-from "$out/same.json"
@@ -134,7 +134,7 @@ expect_refusal --capacity "${tiny[@]}" --capacity 24GB --brute-force
 expect_refusal --capacity "${tiny[@]}" --strategies none,full
 expect_refusal --csv "${tiny[@]}" --capacity 24GB --csv "$out/x.csv"
 expect_refusal --costs-from "${tiny[@]}" --capacity 24GB --costs-from "$out/missing.json"
-expect_refusal "its width is 64, this plan's 128" "${tiny[@]}" --width 128 --capacity 24GB \
+expect_refusal "its none run's width is 64, this plan's 128" "${tiny[@]}" --width 128 --capacity 24GB \
     --costs-from "$out/same.json"
 expect_refusal "every:N needs N between 1 and 4" "${tiny[@]}" --capacity 24GB --strategies none,every:9
 echo "cli plan --capacity ok"

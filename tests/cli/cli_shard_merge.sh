@@ -156,7 +156,9 @@ expect_bad() {  # expect_bad TEXT MERGE-ARGS...
 tiny -q --seed 7 --shard 1/3 --json "$out/other-1.json" > /dev/null
 tiny -q --shard 1/2 --json "$out/half-1.json" > /dev/null
 cp "$out/shard-1.json" "$out/copy-1.json"
-expect_bad "$out/shard-0.json and $out/other-1.json are shards of different sweeps" \
+expect_bad "$out/shard-0.json and $out/other-1.json are shards of different sweeps (sweep " \
+    "$out/shard-0.json" "$out/other-1.json" "$out/shard-2.json"
+expect_bad "the config differs in seed: 0 in $out/shard-0.json, 7 in $out/other-1.json" \
     "$out/shard-0.json" "$out/other-1.json" "$out/shard-2.json"
 expect_bad "$out/shard-1.json and $out/copy-1.json are both shard 1 of 3" \
     "$out/shard-0.json" "$out/shard-1.json" "$out/copy-1.json" "$out/shard-2.json"
@@ -170,6 +172,43 @@ expect_bad "$out/shard-1.json is given twice" "$out/shard-1.json" "$out/shard-1.
 expect_bad "--json $out/shard-0.json is the input $out/shard-0.json" \
     "$out/shard-0.json" "$out/shard-1.json" "$out/shard-2.json" --json "$out/shard-0.json"
 expect_bad "cannot open" "$out/shard-0.json" "$out/nonexistent.json"
+
+# Shard files edited after the run: each refusal names the file, the run and the true cause.
+# shard-1.json holds none (shard 0's, position 0), full (1) and from:2 (4).
+tamper() {  # tamper NAME PYTHON: shard-1.json edited by PYTHON (on `d`) as NAME.json
+    python3 - "$out/shard-1.json" "$out/$1.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+}
+tamper renamed 'd["runs"][1]["strategy"] = "sqrt"'
+expect_bad "$out/renamed.json: runs[1] stands at position 1, which the sweep's work list gives to full, but it is sqrt" \
+    "$out/shard-0.json" "$out/renamed.json" "$out/shard-2.json"
+tamper config 'd["runs"][2]["config"]["batch"] = 2'
+expect_bad "$out/config.json: runs[2] (from:2) was run with another config than the sweep's other runs at its size: batch: 2 in $out/config.json: runs[2], 1 in $out/shard-0.json: runs[0]" \
+    "$out/shard-0.json" "$out/config.json" "$out/shard-2.json"
+tamper cut 'd["runs"].pop()'
+expect_bad "$out/cut.json (shard 1 of 3) holds 2 of its 3 runs, position 4 (from:2) first missing, and is not marked interrupted" \
+    "$out/shard-0.json" "$out/cut.json" "$out/shard-2.json"
+tamper moved 'd["runs"][1]["shard"]["position"] = 4; d["runs"][2]["shard"]["position"] = 1'
+expect_bad "$out/moved.json: runs[1] stands at position 4, where the deal of shard 1 of 3 has position 1 (full)" \
+    "$out/shard-0.json" "$out/moved.json" "$out/shard-2.json"
+tamper list 'd["shard"]["strategies"][1] = "sqrt"'
+expect_bad "$out/list.json: its 5 work items of the strategies none, sqrt, every:2, sqrt, from:2 are not the work list its work_id" \
+    "$out/shard-0.json" "$out/list.json" "$out/shard-2.json"
+tamper older 'del d["shard"]["strategies"]'
+expect_bad "$out/older.json names no strategies in its \"shard\"" \
+    "$out/shard-0.json" "$out/older.json" "$out/shard-2.json"
+tamper bogus 'd["shard"]["strategies"][2] = "bogus"'
+expect_bad "$out/bogus.json: shard.strategies[2]: expected a strategy name, got \"bogus\"" \
+    "$out/shard-0.json" "$out/bogus.json" "$out/shard-2.json"
+# Another version: its sweep id differs too (it includes the version), but the version is named.
+tamper version 'd["environment"]["ckptlab_version"] = "0.0.1"; d["shard"]["sweep_id"] = "0123456789abcdef"'
+version=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["environment"]["ckptlab_version"])' "$out/shard-0.json")
+expect_bad "$out/shard-0.json was written by Checkpoint Lab $version and $out/version.json by 0.0.1: run every shard of a sweep with one version" \
+    "$out/shard-0.json" "$out/version.json" "$out/shard-2.json"
 
 # A partial merge when asked for: said in the file.
 "$cli" merge -q "$out/shard-0.json" "$out/shard-2.json" --allow-partial --json "$out/part.json" \

@@ -226,7 +226,11 @@ TEST(CachingCpuAllocator, ASweepMeasuresTheSameBytesAsUnderTheSystemAllocator) {
             EXPECT_EQ(b.requested, allocations[k]->delta) << k;
             EXPECT_EQ(b.phase, allocations[k]->phase) << k;
             EXPECT_EQ(b.block, allocations[k]->block) << k;
-            EXPECT_NEAR(*b.allocated_ms, allocations[k]->t_ms, 1.0) << k;
+            // Both read the tracker's clock, the allocator's placing before the profiler hook
+            // it then calls, and before the next allocation's hook: an order, not a gap in ms,
+            // which a loaded machine stretches.
+            EXPECT_LE(*b.allocated_ms, allocations[k]->t_ms) << k;
+            if (k > 0) EXPECT_GE(*b.allocated_ms, allocations[k - 1]->t_ms) << k;
             if (b.freed_ms) EXPECT_GE(*b.freed_ms, *b.allocated_ms);
             ++k;
         }

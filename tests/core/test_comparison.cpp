@@ -428,3 +428,49 @@ TEST(Comparison, EveryConfigFieldIsComparedTheWorkFirst) {
     ASSERT_EQ(work.size(), 1u);
     EXPECT_NE(work[0]->text.find("seq (16 vs 8)"), std::string::npos) << work[0]->text;
 }
+
+// Two full-size plans (lesson recordings of `plan --capacity`): their rows are predicted cells,
+// a row with no schedule at the plan's size is Infeasible with its own note, and the plans'
+// configs are told apart.
+TEST(Comparison, PlansCompareTheirRowsAndConfigs) {
+    auto planOf = [](int width, std::int64_t nonePeakMiB, bool fullInfeasible) {
+        ResultSet set = makeSet("cpu", "Plan CPU", 2, {});
+        FullSizePlanRecord plan;
+        plan.model = "test";
+        plan.config = smallConfig();
+        plan.config.width = width;
+        plan.capacity_bytes = 80'000'000'000LL;
+        FullSizePlanRow none;
+        none.strategy = test::strategy("none");
+        none.peak_bytes = nonePeakMiB * static_cast<std::int64_t>(kMiB);
+        none.step_ms = 10;
+        FullSizePlanRow full;
+        full.strategy = test::strategy("full");
+        if (fullInfeasible)
+            full.least_peak_bytes = 5 * static_cast<std::int64_t>(kMiB);
+        else
+            full.peak_bytes = 3 * static_cast<std::int64_t>(kMiB), full.step_ms = 12;
+        plan.strategies = {none, full};
+        set.plan = plan;
+        return set;
+    };
+    const Comparison c =
+        compareResults({{"a.json", planOf(16, 8, false)}, {"b.json", planOf(32, 16, true)}});
+    const ComparisonRow* none = findRow(c, "none");
+    ASSERT_NE(none, nullptr);
+    EXPECT_EQ(none->cells[0].state, CellState::Planned);
+    EXPECT_EQ(none->cells[1].state, CellState::Planned);
+    EXPECT_DOUBLE_EQ(none->cells[1].peak_mib, 16.0);
+    const ComparisonRow* full = findRow(c, "full");
+    ASSERT_NE(full, nullptr);
+    EXPECT_EQ(full->cells[1].state, CellState::Infeasible);
+    const auto infeasible = notesOf(c, NoteKind::Infeasible);
+    ASSERT_EQ(infeasible.size(), 1u);
+    EXPECT_NE(infeasible[0]->text.find("infeasible"), std::string::npos) << infeasible[0]->text;
+    EXPECT_TRUE(notesOf(c, NoteKind::Failed).empty());
+    // The plans differ in width: said, not "the same in every file".
+    bool widthNamed = false;
+    for (const auto& difference : c.differences)
+        widthNamed = widthNamed || difference.field == "width";
+    EXPECT_TRUE(widthNamed);
+}

@@ -253,6 +253,24 @@ TEST(LessonPlanStep, PlaceholdersFillFromThePlan) {
                      &unresolved);
     EXPECT_EQ(unresolved.size(), 1u);
 
+    // A row with no schedule at the plan's size (a budget below its least peak) has no sizes
+    // or times to fill: each says so instead of a zero; its largest batch still fills.
+    ResultSet infeasible = handMadeRecording(lesson);
+    FullSizePlanRow& noneRow = infeasible.plan->strategies.front();
+    noneRow.least_peak_bytes = static_cast<std::int64_t>(3 * kGiB);
+    noneRow.fits = false;
+    for (const char* text : {"{plan_peak_gib(none)}", "{plan_reserved_gib(none)}",
+                             "{plan_step_s(none)}", "{plan_tokens_per_s(none)}"}) {
+        unresolved.clear();
+        fillPlaceholders(text, lesson, "fit", {{"fit", infeasible}}, kLangEnglish, &unresolved);
+        ASSERT_EQ(unresolved.size(), 1u) << text;
+        EXPECT_NE(unresolved[0].find("no schedule at the plan's size"), std::string::npos)
+            << unresolved[0];
+    }
+    EXPECT_EQ(fillPlaceholders("{plan_max_batch(none)}", lesson, "fit", {{"fit", infeasible}},
+                               kLangEnglish),
+              "0");
+
     // A recording without the plan resolves nothing, and says why.
     ResultSet runsOnly = handMadeRecording(lesson);
     runsOnly.plan.reset();

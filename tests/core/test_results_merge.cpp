@@ -42,8 +42,10 @@ ShardFile makeShard(int index, int count, double slowdown, const std::string& ma
     set.environment.device = "cpu";
     set.environment.device_name = machine;
     set.environment.created_utc = "2026-12-02T10:0" + std::to_string(index) + ":00Z";
-    set.shard =
-        SweepShard{"00000000000000aa", index, count, static_cast<int>(work.size()), workId(work)};
+    set.environment.ckptlab_version = "1.4.0";
+    set.shard = SweepShard{
+        "00000000000000aa",          index, count, static_cast<int>(work.size()), workId(work),
+        parseStrategies(kStrategies)};
     for (const ShardItem& item : shardItems(work, {index, count})) {
         const std::string name = kStrategies[item.position];
         RunResult run = measured(name, (10.0 + 2.0 * item.position) * slowdown);
@@ -164,12 +166,47 @@ TEST(ResultsMerge, CompareSeesOneRunPerStrategyAndEveryMachine) {
 }
 
 TEST(ResultsMerge, RefusesShardsThatAreNotOneSweepNamingTheFiles) {
+    // Each refusal names the true cause: here a config field, found at a size both measured.
     std::vector<ShardFile> other = threeShards();
+    other[2].results.shard->sweep_id = "00000000000000bb";
+    for (RunResult& run : other[2].results.runs) run.config.seq = 128;
+    EXPECT_EQ(refusal(other),
+              "shard-2.json and shard-1.json are shards of different sweeps (sweep "
+              "00000000000000aa and 00000000000000bb): the config differs in seq: 256 in "
+              "shard-2.json, 128 in shard-1.json");
+    // Nothing the files record differs: what they do not record is named as the cause.
+    other = threeShards();
     other[2].results.shard->sweep_id = "00000000000000bb";
     EXPECT_EQ(refusal(other),
               "shard-2.json and shard-1.json are shards of different sweeps (sweep "
-              "00000000000000aa and 00000000000000bb): config, strategies, kind, points or values "
-              "differ");
+              "00000000000000aa and 00000000000000bb): their configs, strategies and sizes are "
+              "the same where both files have runs, so the sweep's kind, Pareto points or scaling "
+              "values differ, which a shard's file does not record");
+    // Other strategies, or as many but more sizes.
+    other = threeShards();
+    other[2].results.shard->sweep_id = "00000000000000bb";
+    other[2].results.shard->strategies[4] = test::strategy("every:3");
+    other[2].results.shard->work_id = workId(sweepWork(other[2].results.shard->strategies));
+    EXPECT_NE(refusal(other).find("): the strategies differ: none, full, every:2, sqrt, from:2 in "
+                                  "shard-2.json, none, full, every:2, sqrt, every:3 in "
+                                  "shard-1.json"),
+              std::string::npos)
+        << refusal(other);
+    other = threeShards();
+    other[2].results.shard->sweep_id = "00000000000000bb";
+    other[2].results.shard->work_items = 10;
+    other[2].results.shard->work_id = workId(sweepWork(parseStrategies(kStrategies), 2));
+    EXPECT_NE(
+        refusal(other).find("): the number of sizes differs: 1 in shard-2.json, 2 in shard-1.json"),
+        std::string::npos)
+        << refusal(other);
+    // Two versions: the sweep id includes the version, so it differs too; the version is named.
+    other = threeShards();
+    other[2].results.environment.ckptlab_version = "1.5.0";
+    other[2].results.shard->sweep_id = "00000000000000bb";
+    EXPECT_EQ(refusal(other),
+              "shard-2.json was written by Checkpoint Lab 1.4.0 and shard-1.json by 1.5.0: run "
+              "every shard of a sweep with one version");
 
     std::vector<ShardFile> mixed = {makeShard(0, 3, 1, "A"), makeShard(1, 2, 1, "A")};
     EXPECT_EQ(refusal(mixed),
@@ -180,10 +217,30 @@ TEST(ResultsMerge, RefusesShardsThatAreNotOneSweepNamingTheFiles) {
     twice.back().path = "copy.json";
     EXPECT_EQ(refusal(twice), "shard-1.json and copy.json are both shard 1 of 3");
 
+    // A Pareto sweep's budgets come from each shard's own cost model: two lists, both whole.
     std::vector<ShardFile> work = threeShards();
-    work[0].results.shard->work_id = "0000000000000001";
-    EXPECT_NE(refusal(work).find("resolved the sweep into different work lists"),
-              std::string::npos);
+    std::vector<std::string> resolved = kStrategies;
+    resolved[4] = "every:3";
+    const auto otherWork = sweepWork(parseStrategies(resolved));
+    work[0].results.shard->strategies = parseStrategies(resolved);
+    work[0].results.shard->work_id = workId(otherWork);
+    EXPECT_EQ(refusal(work),
+              "shard-2.json and shard-0.json resolved the sweep into different work lists (5 "
+              "items: none, full, every:2, sqrt, every:3; 5 items: none, full, every:2, sqrt, "
+              "from:2): their runs have no common order");
+    // A list edited so that it no longer is the one its id names.
+    work = threeShards();
+    work[1].results.shard->strategies[1] = test::strategy("sqrt");
+    EXPECT_EQ(refusal(work),
+              "shard-0.json: its 5 work items of the strategies none, sqrt, every:2, sqrt, from:2 "
+              "are not the work list its work_id " +
+                  workId(sweepWork(parseStrategies(kStrategies))) + " names: the file was edited");
+    // A file from before the list was recorded.
+    work = threeShards();
+    work[2].results.shard->strategies.clear();
+    EXPECT_EQ(refusal(work),
+              "shard-1.json names no strategies in its \"shard\" (it was written by a Checkpoint "
+              "Lab that did not record them): run its shard again");
 
     std::vector<ShardFile> plain = threeShards();
     plain[1].results.shard.reset();
@@ -229,6 +286,17 @@ TEST(ResultsMerge, MissingShardsAreNamedAndMergedOnlyWhenAllowed) {
     EXPECT_TRUE(mergeShards(interrupted, MergeOptions{true}).cancelled);
 }
 
+// A shard's file keeps its work list's strategies, in order, through the file.
+TEST(ResultsMerge, AShardsFileKeepsItsStrategies) {
+    const ShardFile shard = makeShard(1, 3, 1.0, "CPU A");
+    const ResultSet back = resultsFromJson(resultsToJson(shard.results));
+    ASSERT_TRUE(back.shard);
+    std::vector<std::string> names;
+    for (const Strategy& s : back.shard->strategies) names.push_back(s.name());
+    EXPECT_EQ(names, kStrategies);
+    EXPECT_EQ(resultsToJson(back), resultsToJson(shard.results));
+}
+
 // A file whose runs do not stand where the deal puts them was edited or damaged.
 TEST(ResultsMerge, RunsOutOfTheirPlaceAreRefused) {
     std::vector<ShardFile> moved = threeShards();
@@ -245,6 +313,68 @@ TEST(ResultsMerge, RunsOutOfTheirPlaceAreRefused) {
     std::vector<ShardFile> cut = threeShards();
     cut[2].results.runs.pop_back();  // shard 1 without its from:2
     EXPECT_EQ(refusal(cut),
-              "no shard's file holds position 4 of the 5 runs of the sweep: a file was cut short "
-              "or edited");
+              "shard-1.json (shard 1 of 3) holds 2 of its 3 runs, position 4 (from:2) first "
+              "missing, and is not marked interrupted: it was cut short or edited");
+
+    std::vector<ShardFile> extra = threeShards();  // shard 1's full twice, its none twice
+    extra[2].results.runs.push_back(extra[2].results.runs[1]);
+    EXPECT_EQ(refusal(extra),
+              "shard-1.json: runs[3] stands at position 1, as a run of "
+              "shard-1.json does");
+    extra[2].results.runs.back() = extra[2].results.runs[0];
+    EXPECT_EQ(refusal(extra),
+              "shard-1.json: runs[3] is one run more than the 3 that the deal gives "
+              "shard 1 of 3");
+
+    std::vector<ShardFile> swapped = threeShards();  // shard 1's full and from:2 swapped
+    std::swap(swapped[2].results.runs[1].shard, swapped[2].results.runs[2].shard);
+    EXPECT_EQ(refusal(swapped),
+              "shard-1.json: runs[1] stands at position 4, where the deal of shard 1 of 3 has "
+              "position 1 (full)");
+}
+
+// Each run is the strategy its position holds, at the config of its size: a shard with full
+// renamed sqrt would merge into a file with sqrt twice.
+TEST(ResultsMerge, ARunThatIsNotItsPositionsStrategyOrConfigIsRefused) {
+    std::vector<ShardFile> renamed = threeShards();
+    renamed[2].results.runs[1].strategy = test::strategy("sqrt");  // shard 1's full
+    EXPECT_EQ(refusal(renamed),
+              "shard-1.json: runs[1] stands at position 1, which the sweep's work list gives to "
+              "full, but it is sqrt");
+    renamed = threeShards();
+    renamed[1].results.runs[0].strategy = test::strategy("full");  // shard 0's own none
+    EXPECT_EQ(refusal(renamed),
+              "shard-0.json: runs[0] stands at position 0, which the sweep's work list gives to "
+              "none, but it is full");
+
+    std::vector<ShardFile> config = threeShards();
+    config[2].results.runs[2].config.batch = 4;  // shard 1's from:2
+    EXPECT_EQ(refusal(config),
+              "shard-1.json: runs[2] (from:2) was run with another config than the sweep's other "
+              "runs at its size: batch: 4 in shard-1.json: runs[2], 2 in shard-2.json: runs[0]");
+}
+
+// A scaling sweep: the list is each size's strategies, size by size; runs are named by size.
+TEST(ResultsMerge, AScalingSweepsRunsAreCheckedAtTheirSize) {
+    const std::vector<std::string> names = {"none", "full"};
+    const auto work = sweepWork(parseStrategies(names), 2);
+    std::vector<ShardFile> shards;
+    for (int index = 0; index < 2; ++index) {
+        ShardFile file;
+        file.path = "s" + std::to_string(index) + ".json";
+        file.results.shard =
+            SweepShard{"00000000000000cc", index, 2, 4, workId(work), parseStrategies(names)};
+        for (const ShardItem& item : shardItems(work, {index, 2})) {
+            RunResult run = measured(names[item.position % 2], 10);
+            run.config.seq = item.position < 2 ? 64 : 128;
+            run.shard = ShardPlace{item.position, item.owned};
+            file.results.runs.push_back(run);
+        }
+        shards.push_back(file);
+    }
+    EXPECT_EQ(mergeShards(shards).runs.size(), 4u);
+    shards[1].results.runs[3].config.seq = 64;  // s1's full at the second size
+    EXPECT_EQ(refusal(shards),
+              "s1.json: runs[3] (full at size 2) was run with another config than the sweep's "
+              "other runs at its size: seq: 64 in s1.json: runs[3], 128 in s0.json: runs[1]");
 }

@@ -1,7 +1,6 @@
 // Sweeps end to end: gradient checks, the tutorial's bug, errors and cancellation.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <functional>
 #include <thread>
@@ -124,7 +123,7 @@ TEST(Runner, RefusesAConfigThatCannotFit) {
     }
 }
 
-TEST(Runner, CancelStopsWithinASecondAndKeepsFinishedRuns) {
+TEST(Runner, CancelStopsBeforeTheNextTimedStepAndKeepsFinishedRuns) {
     ExperimentConfig c = tinyChain(BlockKind::Ffn);
     c.width = 128;
     c.seq = 256;
@@ -134,20 +133,19 @@ TEST(Runner, CancelStopsWithinASecondAndKeepsFinishedRuns) {
     RunnerHooks hooks;
     hooks.cancel = &cancel;
     hooks.result = [&](const RunResult&) { ++finished; };
-    std::chrono::steady_clock::time_point cancelledAt;
+    // What the runner announced after the cancel: how soon it stopped, in steps, not seconds
+    // (a loaded machine stretches the seconds; bench/timing_claims.sh measures them).
+    std::vector<std::string> afterCancel;
     hooks.progress = [&](double, const CoreMessage& message) {
+        if (cancel) afterCancel.push_back(message.english);
         // Cancel in the third round, at the second strategy's timed step.
-        if (message.english.rfind("full: timed step 3/", 0) == 0 && !cancel) {
-            cancelledAt = std::chrono::steady_clock::now();
-            cancel = true;
-        }
+        if (message.english.rfind("full: timed step 3/", 0) == 0 && !cancel) cancel = true;
     };
     c.repeats = 5;
     ResultSet set = Runner().sweep(c, parseStrategies({"none", "full", "every:2"}), hooks);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - cancelledAt).count();
     EXPECT_TRUE(set.cancelled);
-    EXPECT_LT(seconds, 1.0);
+    for (const std::string& message : afterCancel)
+        EXPECT_EQ(message.find("timed step"), std::string::npos) << message;
     // The timed steps run in rounds across the strategies (timed_rounds.h): by full's third
     // timed step every run has its traced step and two complete rounds, which it keeps.
     ASSERT_EQ(set.runs.size(), 3u);

@@ -1,9 +1,13 @@
 // The timed steps of a sweep, interleaved in rounds: the order they are taken in,
 // the rounds recorded beside the samples, the spread and thread CPU time per run, adaptive
 // repeats, cancel, a run out of memory taking no rounds, and the machine's load from /proc.
+// Only what holds on a loaded machine is asserted: counts, order, finiteness, and bounds that
+// follow from how a value is computed. How a step's CPU time compares with its wall time is
+// measured by bench/timing_claims.sh.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -79,10 +83,11 @@ TEST(TimedRounds, StrategiesTakeTurnsRoundByRound) {
         EXPECT_LE(m.step_ms_ci->low, m.step_ms);
         EXPECT_GE(m.step_ms_ci->high, m.step_ms);
         EXPECT_GE(*m.step_ms_cv, 0);
-        // The thread's CPU time of a step cannot exceed its wall time by more than rounding.
+        // Recorded on the CPU. Not held against step_ms: the two are medians of different
+        // clocks, which measurement skew and the intra-op threads set apart by any amount.
         ASSERT_TRUE(m.step_cpu_ms) << run.strategy;
+        EXPECT_TRUE(std::isfinite(*m.step_cpu_ms)) << run.strategy;
         EXPECT_GT(*m.step_cpu_ms, 0);
-        EXPECT_LE(*m.step_cpu_ms, m.step_ms * 1.05 + 0.05);
     }
     EXPECT_GT(set.runs[1].metrics.recomputed_blocks, 0);  // full recomputes in timed steps too
     ASSERT_TRUE(set.timing);
@@ -111,13 +116,17 @@ TEST(TimedRounds, AutoRepeatsStopByPrecisionOrTheTimeLimitAndSaySo) {
         EXPECT_TRUE(run.metrics.step_ms_ci->is95);
         allPrecise = allPrecise && preciseEnough(run.metrics.step_samples_ms);
     }
+    // Which rule stops the rounds depends on the machine's noise; each stop's reason holds.
+    EXPECT_TRUE(std::isfinite(t.seconds) && t.seconds > 0) << t.seconds;
     if (t.stopped_by == RoundsStop::Precision) {
         EXPECT_TRUE(allPrecise);
-        EXPECT_LT(t.seconds, 1.0 + 0.5);
-    } else {
-        ASSERT_EQ(t.stopped_by, RoundsStop::TimeLimit);
+    } else if (t.stopped_by == RoundsStop::TimeLimit) {
         EXPECT_FALSE(allPrecise);
-        EXPECT_GE(t.seconds, 1.0);
+        EXPECT_GE(t.seconds, 1.0);  // read after the check that stopped the rounds
+    } else {
+        ASSERT_EQ(t.stopped_by, RoundsStop::RoundLimit);
+        EXPECT_FALSE(allPrecise);
+        EXPECT_EQ(t.rounds, limits::repeats.max);
     }
     bool noted = false;
     for (const auto& note : set.notes)

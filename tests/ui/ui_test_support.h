@@ -14,6 +14,16 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+// QTRY_VERIFY's and QTRY_COMPARE's default wait of 5 s is a watchdog, not a claim about time:
+// work on another thread (a sweep, a forecast) takes longer on a loaded machine or a sanitizer
+// build. A wait still ends as soon as its condition holds.
+#undef QTRY_VERIFY
+#define QTRY_VERIFY(expr) QTRY_VERIFY_WITH_TIMEOUT(expr, 120000)
+#undef QTRY_VERIFY2
+#define QTRY_VERIFY2(expr, message) QTRY_VERIFY2_WITH_TIMEOUT(expr, message, 120000)
+#undef QTRY_COMPARE
+#define QTRY_COMPARE(expr, expected) QTRY_COMPARE_WITH_TIMEOUT(expr, expected, 120000)
+
 #include "base/messages.h"
 #include "ckptlab/config.h"
 #include "controllers/sweep_controller.h"

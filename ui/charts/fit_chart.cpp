@@ -14,11 +14,13 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "charts/chart_builders.h"
 #include "charts/chart_interaction.h"
 #include "charts/chart_style.h"
 #include "charts/point_labels.h"
+#include "ckptlab/full_size.h"
 #include "ckptlab/summary.h"
 
 namespace ckptlab::ui {
@@ -45,7 +47,11 @@ const std::array<Part, 8> kParts = {{
 
 double gb(std::int64_t bytes) { return double(bytes) / kGB; }
 
-QString gbText(double value) { return ChartText::tr("%1 GB").arg(value, 0, 'f', 2); }
+// A size on the chart (kept in GB for the axis) as core writes sizes: MB below a gigabyte, so a
+// small model's bars never read "0.00 GB".
+QString gbText(double value) {
+    return QString::fromStdString(readableSize(std::llround(value * kGB)));
+}
 
 // The capacity as a vertical line across every bar.
 void addCapacityLine(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, double capacity, int rows) {

@@ -1,8 +1,12 @@
 #include "controllers/fit_controller.h"
 
+#include <QCoreApplication>
+
 namespace ckptlab::ui {
 
-FitController::FitController(QObject* parent) : QObject(parent), m_worker(new FitWorker) {
+FitController::FitController(QObject* parent)
+    : QObject(parent),
+      m_worker(new FitWorker(QCoreApplication::applicationFilePath().toStdString())) {
     setObjectName(QStringLiteral("fitController"));
     qRegisterMetaType<FitRequest>();
     qRegisterMetaType<FitOutcomePtr>();

@@ -1,6 +1,9 @@
 #include "controllers/fit_worker.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QStringList>
 #include <stdexcept>
 
 #include "ckptlab/config_fields.h"
@@ -10,11 +13,39 @@
 
 namespace ckptlab::ui {
 
-void FitWorker::plan(quint64 job, const FitRequest& request, CancelFlag cancel) {
+FitWorker::FitWorker(std::string executablePath, QObject* parent)
+    : QObject(parent), m_executable(std::move(executablePath)) {}
+
+QString FitWorker::modelErrorText(const QString& key, const ModelConfigError& error) {
+    const QString field = QString::fromStdString(error.field());
+    const QString what = QString::fromStdString(error.what());
+    return field.isEmpty() ? tr("%1 cannot be used.\n\n%2").arg(QDir::toNativeSeparators(key), what)
+                           : tr("%1 cannot be used because of its field %2.\n\n%3")
+                                 .arg(QDir::toNativeSeparators(key), field, what);
+}
+
+FitRequest FitWorker::reread(const FitRequest& request) const {
+    FitRequest fresh = request;
+    fresh.config = fitConfig(
+        loadModel(QFile::encodeName(request.model).toStdString(), m_executable), request.config);
+    fresh.strategies = fullSizeStrategies(fresh.config);
+    return fresh;
+}
+
+void FitWorker::plan(quint64 job, const FitRequest& asked, CancelFlag cancel) {
     QElapsedTimer clock;
     clock.start();
     const auto stopped = [&cancel] { return cancel && cancel->load(); };
     try {
+        // Read here, off the window's thread: the file as it is now, whatever was read before.
+        const FitRequest request = asked.readModel ? reread(asked) : asked;
+        if (const std::vector<FieldError> errors = validate(request.config); !errors.empty()) {
+            QStringList lines;
+            for (const FieldError& error : errors) lines << fieldErrorText(error);
+            Q_EMIT failed(job, lines.join(QLatin1Char('\n')));
+            Q_EMIT done(job, false);
+            return;
+        }
         auto outcome = std::make_shared<FitOutcome>();
         outcome->request = request;
         // The fit depends on the model, the precision, the optimizer and the shape asked for
@@ -38,6 +69,7 @@ void FitWorker::plan(quint64 job, const FitRequest& request, CancelFlag cancel) 
         }
         outcome->fit = m_fit;
         FullSizeProgress planning;
+        planning.cancel = cancel.get();  // Cancel stops planning too (PlanningCancelled)
         planning.step = [&](const std::string& stage, int done, int total) {
             Q_EMIT progress(job, false, QString::fromStdString(stage), done, total);
         };
@@ -49,6 +81,9 @@ void FitWorker::plan(quint64 job, const FitRequest& request, CancelFlag cancel) 
         }
         Q_EMIT planned(job, outcome);
         Q_EMIT done(job, false);
+    } catch (const ModelConfigError& e) {
+        Q_EMIT failed(job, modelErrorText(asked.model, e));
+        Q_EMIT done(job, false);
     } catch (const std::exception& e) {
         if (stopped()) {
             Q_EMIT done(job, true);
@@ -58,6 +93,16 @@ void FitWorker::plan(quint64 job, const FitRequest& request, CancelFlag cancel) 
         Q_EMIT failed(job, coreErrorText(e).section(QLatin1Char('\n'), 0, 0));
         Q_EMIT done(job, false);
     }
+}
+
+ExperimentConfig fitConfig(const ModelDescription& model, const ExperimentConfig& choices) {
+    ExperimentConfig config;
+    applyModel(model, config);
+    config.seq = choices.seq;
+    config.batch = choices.batch;
+    config.dtype = choices.dtype;
+    config.optimizer = choices.optimizer;
+    return config;
 }
 
 Prediction predictFitRow(const CostFit& fit, const FullSizePlan& plan, int row) {

@@ -1,7 +1,8 @@
 #pragma once
 // "Will it fit?" on its worker thread: measures the model's cost fit (measureCostFit, a minute
 // or more of LibTorch) and plans every strategy at the real size against the capacity
-// (planFullSize). The last fit is kept, so a new capacity or strategy list only plans again.
+// (planFullSize). The last fit is kept, so a new capacity or strategy list only plans again;
+// it is kept by what decides it (the config's fields), never by a file's name.
 
 #include <QMetaType>
 #include <QObject>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "ckptlab/full_size.h"
+#include "ckptlab/model_config.h"
 #include "controllers/sweep_worker.h"
 
 namespace ckptlab::ui {
@@ -18,6 +20,10 @@ namespace ckptlab::ui {
 struct FitRequest {
     QString model;            // the preset's name or the config file's path (loadModel)
     ExperimentConfig config;  // the model applied, with the asked sequence, batch, precision...
+    // True: the worker reads `model` again before planning and applies `config`'s sequence,
+    // batch, precision and optimizer over it, so what is planned is the file as it is at Plan,
+    // not as it was when it was opened. False: `config` is planned as it is.
+    bool readModel = false;
     std::int64_t capacity = 0;
     std::vector<Strategy> strategies;
 };
@@ -34,7 +40,11 @@ using FitOutcomePtr = std::shared_ptr<const FitOutcome>;
 class FitWorker : public QObject {
     Q_OBJECT
 public:
-    using QObject::QObject;
+    // `executablePath` finds the presets (loadModel).
+    explicit FitWorker(std::string executablePath = {}, QObject* parent = nullptr);
+
+    // Why `key` (a preset or a file) cannot be used, naming the field when there is one.
+    static QString modelErrorText(const QString& key, const ModelConfigError& error);
 
 public Q_SLOTS:
     void plan(quint64 job, const ckptlab::ui::FitRequest& request, ckptlab::ui::CancelFlag cancel);
@@ -49,9 +59,17 @@ Q_SIGNALS:
     void done(quint64 job, bool cancelled);
 
 private:
+    // `request` with its model read again (readModel): the config and its strategies.
+    FitRequest reread(const FitRequest& request) const;
+
+    std::string m_executable;
     std::string m_key;  // what the kept fit was measured for
     std::shared_ptr<const CostFit> m_fit;
 };
+
+// The config "Will it fit?" plans: `model` applied (applyModel) with the sequence, batch,
+// precision and optimizer of `choices` over it.
+ExperimentConfig fitConfig(const ModelDescription& model, const ExperimentConfig& choices);
 
 // The predicted step of row `row` of fitRows(plan) (charts/fit_chart.h) at the plan's batch and
 // sequence, with its timeline and phases; plain arithmetic on the fit.

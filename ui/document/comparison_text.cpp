@@ -62,6 +62,11 @@ QString noteLine(const Comparison& c, const ComparisonNote& n) {
         return ComparisonText::tr("%1 failed in %2: not compared.").arg(row, first);
     case NoteKind::OutOfMemory:
         return ComparisonText::tr("%1 ran out of memory in %2: not compared.").arg(row, first);
+    case NoteKind::Infeasible:
+        return ComparisonText::tr(
+                   "%1 has no schedule at the size %2 plans for (its budget is below the least "
+                   "peak): not compared.")
+            .arg(row, first);
     case NoteKind::GradCheck:
         return ComparisonText::tr(
                    "%1 in %2 did not pass its gradient check: its numbers are shown, but it did "

@@ -116,6 +116,9 @@ const char* translatablePattern(MessageCode code) {
                                  "optimal:%1 MiB is below the smallest feasible schedule, which "
                                  "needs %2 MiB above the step's start");
     case C::NoScheduleFits: return QT_TRANSLATE_NOOP("CoreText", "no schedule fits %1 bytes");
+    case C::FitMeasureTooLarge:
+        return QT_TRANSLATE_NOOP("CoreText",
+                                 "one layer needs %1 GB to measure, %2 GB are available");
     case C::AtLessonStep: return QT_TRANSLATE_NOOP("CoreText", "lesson %1, step %2: %3");
     case C::BuildingModel: return QT_TRANSLATE_NOOP("CoreText", "building the model");
     case C::MeasuringCostModel: return QT_TRANSLATE_NOOP("CoreText", "measuring the cost model");

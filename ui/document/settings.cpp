@@ -117,6 +117,14 @@ void Settings::setProjectorMode(bool on) {
     QSettings().setValue(QStringLiteral("view/projectorMode"), on);
 }
 
+QString Settings::fitModel() const {
+    return QSettings().value(QStringLiteral("fit/model")).toString();
+}
+
+void Settings::setFitModel(const QString& presetOrPath) {
+    QSettings().setValue(QStringLiteral("fit/model"), presetOrPath);
+}
+
 QString Settings::lastFolder(FolderKind kind) const {
     const QString folder = QSettings().value(folderKey(kind)).toString();
     return !folder.isEmpty() && QDir(folder).exists() ? folder : QDir::homePath();

@@ -36,6 +36,10 @@ public:
     bool projectorMode() const;
     void setProjectorMode(bool on);
 
+    // "Will it fit?"'s model: a preset's name or a config.json's path; empty when never chosen.
+    QString fitModel() const;
+    void setFitModel(const QString& presetOrPath);
+
     // Falls back to the user's home folder.
     QString lastFolder(FolderKind kind) const;
     void setLastFolder(FolderKind kind, const QString& folderOrFile);

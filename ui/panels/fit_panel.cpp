@@ -41,13 +41,10 @@ enum ExportKind { kPng1x, kPng2x, kSvg, kCsv };
 FitPanel::FitPanel(FitController* controller, Settings* settings, QWidget* parent)
     : QWidget(parent), m_controller(controller), m_settings(settings) {
     setObjectName(QStringLiteral("fitPanel"));
-    m_inputs = new FitInputs;
+    m_inputs = new FitInputs(settings);
     m_planButton = new QPushButton(tr("P&lan"));
     m_planButton->setObjectName(QStringLiteral("fitPlanButton"));
     m_planButton->setDefault(true);
-    m_planButton->setToolTip(
-        tr("Measure one layer at a few small shapes (a minute or more the first time), then "
-           "predict every strategy at the real size"));
     m_cancelButton = new QPushButton(tr("Cancel"));
     m_cancelButton->setObjectName(QStringLiteral("fitCancelButton"));
     m_progress = new QProgressBar;
@@ -55,6 +52,10 @@ FitPanel::FitPanel(FitController* controller, Settings* settings, QWidget* paren
     m_stage = new QLabel;
     m_stage->setObjectName(QStringLiteral("fitStage"));
     m_stage->setWordWrap(true);
+    m_measureCheck = new QLabel;
+    m_measureCheck->setObjectName(QStringLiteral("fitMeasureCheck"));
+    m_measureCheck->setWordWrap(true);
+    m_measureCheck->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     m_chart = new ChartView;
     m_chart->setObjectName(QStringLiteral("fitChart"));
@@ -111,11 +112,13 @@ FitPanel::FitPanel(FitController* controller, Settings* settings, QWidget* paren
     split->setSizes({480, 210});  // the table's seven rows without scrolling at 800 pixels
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_measureCheck);
     layout->addLayout(running);
     layout->addWidget(split, 1);
     layout->addLayout(verdictRow);
 
     connect(m_planButton, &QPushButton::clicked, this, &FitPanel::plan);
+    connect(m_inputs, &FitInputs::changed, this, &FitPanel::updateMeasureCheck);
     connect(m_cancelButton, &QPushButton::clicked, m_controller, &FitController::cancel);
     connect(m_controller, &FitController::progress, this, &FitPanel::onProgress);
     connect(m_controller, &FitController::planned, this, &FitPanel::showOutcome);
@@ -136,12 +139,63 @@ FitPanel::FitPanel(FitController* controller, Settings* settings, QWidget* paren
     if (const auto& request = m_controller->lastRequest()) m_inputs->setRequest(*request);
     if (m_controller->latest()) showOutcome(m_controller->latest());
     setRunning(m_controller->isRunning());
+    updateMeasureCheck();
+}
+
+void FitPanel::updateMeasureCheck() {
+    m_measurable = false;
+    const std::optional<ExperimentConfig> config = m_inputs->config();
+    QString text;
+    if (!config) {
+        text = m_inputs->isReading()               ? tr("Reading the model…")
+               : !m_inputs->modelError().isEmpty() ? m_inputs->modelError()
+                                                   : tr("Choose a model, or open a model's "
+                                                        "config.json.");
+    } else if (!validate(*config).empty()) {
+        m_measurable = true;  // Plan names the field out of range
+    } else {
+        // The same dry estimate and check measureCostFit makes before it builds anything.
+        const std::int64_t needed = fitMeasurePeakEstimate(*config);
+        const std::int64_t available = measuringMemory(config->device);
+        m_measurable = !fitMeasureRefusal(*config, available);
+        if (!m_measurable)
+            text = tr("One layer needs %1 to measure, %2 are available here: too much to "
+                      "measure on this machine. Choose a smaller model, or plan it on a "
+                      "machine with more memory.")
+                       .arg(fitSizeText(needed), fitSizeText(available));
+        else if (available > 0)
+            text = tr("One layer needs %1 to measure, %2 are available here.")
+                       .arg(fitSizeText(needed), fitSizeText(available));
+        else
+            text = tr("One layer needs %1 to measure; the memory available here is unknown.")
+                       .arg(fitSizeText(needed));
+    }
+    m_measureCheck->setText(text);
+    m_measureCheck->setStyleSheet(config && !m_measurable ? QStringLiteral("color: #b31b1b;")
+                                                          : QString());
+    m_planButton->setToolTip(
+        m_measurable
+            ? tr("Measure one layer at a few small shapes (a minute or more the first time), "
+                 "then predict every strategy at the real size")
+            : text);
+    m_planButton->setEnabled(m_measurable && !m_controller->isRunning());
 }
 
 bool FitPanel::plan() {
     if (m_controller->isRunning()) return false;
     const std::optional<FitRequest> request = m_inputs->request();
-    if (!request || !m_controller->start(*request)) return false;
+    if (!request) return false;
+    // Asked again now: the memory free here changes, and the button may be pressed by code.
+    const std::int64_t available = measuringMemory(request->config.device);
+    if (const auto refusal = fitMeasureRefusal(request->config, available)) {
+        updateMeasureCheck();
+        showMessage(
+            this, MessageKind::Error, tr("Cannot measure this model here"),
+            tr("One layer needs %1 to measure, %2 are available here.")
+                .arg(fitSizeText(fitMeasurePeakEstimate(request->config)), fitSizeText(available)));
+        return false;
+    }
+    if (!m_controller->start(*request)) return false;
     m_progress->setRange(0, 0);  // busy until the first shape reports
     m_stage->setText(tr("Starting…"));
     setRunning(true);
@@ -160,10 +214,13 @@ void FitPanel::onProgress(bool measuring, const QString& stage, int done, int to
                                      .arg(current, QString::number(total), stage));
 }
 
-void FitPanel::onFinished() { setRunning(false); }
+void FitPanel::onFinished() {
+    setRunning(false);
+    updateMeasureCheck();  // the memory free here may have changed meanwhile
+}
 
 void FitPanel::setRunning(bool running) {
-    m_planButton->setEnabled(!running);
+    m_planButton->setEnabled(!running && m_measurable);
     m_inputs->setEnabled(!running);
     m_cancelButton->setVisible(running);
     m_progress->setVisible(running);
@@ -209,10 +266,8 @@ void FitPanel::showTimeline(int row) {
 
 QString FitPanel::description() const {
     if (!m_shown) return {};
-    return tr("%1; capacity %2 GB; predicted at the real size from a fit measured on this "
-              "machine")
-        .arg(describeConfig(m_shown->plan.config))
-        .arg(double(m_shown->plan.capacity) / kGB, 0, 'f', 1);
+    return tr("%1; capacity %2; predicted at the real size from a fit measured on this machine")
+        .arg(describeConfig(m_shown->plan.config), fitSizeText(m_shown->plan.capacity));
 }
 
 bool FitPanel::exportChartPng(const QString& path, int scale) {

@@ -32,7 +32,11 @@ public:
     FitPanel(FitController* controller, Settings* settings, QWidget* parent = nullptr);
 
     // Starts planning what the inputs say; false when refused (a message says why) or running.
+    // A model whose measuring does not fit this machine's memory is refused before anything
+    // is measured.
     bool plan();
+    // The inputs (tests open files and pick models through it).
+    FitInputs* inputs() const { return m_inputs; }
     // Shows `outcome` (also what the controller's planned signal does).
     void showOutcome(const FitOutcomePtr& outcome);
     // Shows the predicted timeline of row `row` of the table (fitRows' order).
@@ -48,6 +52,9 @@ private:
     void onProgress(bool measuring, const QString& stage, int done, int total);
     void onFinished();
     void setRunning(bool running);
+    // What measuring the inputs' model takes against what this machine has, under the inputs
+    // (fitMeasurePeakEstimate, fitMeasureRefusal); Plan is off when it does not fit.
+    void updateMeasureCheck();
     void exportDialog(int kind);
     QString description() const;
 
@@ -58,6 +65,8 @@ private:
     QPushButton* m_cancelButton;
     QProgressBar* m_progress;
     QLabel* m_stage;
+    QLabel* m_measureCheck;
+    bool m_measurable = false;  // the inputs' model can be measured here
     QTabWidget* m_tabs;
     ChartView* m_chart;
     ChartView* m_timeline;

@@ -16,13 +16,12 @@ class FitText {
     Q_DECLARE_TR_FUNCTIONS(FitText)
 };
 
-QString gbText(std::int64_t bytes) {
-    return FitText::tr("%1 GB").arg(double(bytes) / kGB, 0, 'f', 2);
-}
-
 QString fitsText(const StrategyAtSize& row) {
-    return row.fits ? FitText::tr("yes, %1 spare").arg(gbText(row.margin))
-                    : FitText::tr("no, %1 short").arg(gbText(-row.margin));
+    // A budget below the least peak has no schedule: its sizes are not numbers.
+    if (row.least_peak)
+        return FitText::tr("no schedule: the least peak is %1").arg(fitSizeText(*row.least_peak));
+    return row.fits ? FitText::tr("yes, %1 spare").arg(fitSizeText(row.margin))
+                    : FitText::tr("no, %1 short").arg(fitSizeText(-row.margin));
 }
 
 QString countText(int value) {
@@ -43,6 +42,11 @@ std::string csvField(const std::string& text) {
 
 }  // namespace
 
+QString fitSizeText(std::int64_t bytes) {
+    // Core's rule, as the CLI prints: never 0.00 GB for a model under a gigabyte.
+    return QString::fromStdString(readableSize(bytes));
+}
+
 QStringList fitTableHeaders() {
     return {FitText::tr("Strategy"),
             FitText::tr("Allocated"),
@@ -59,7 +63,9 @@ std::vector<QStringList> fitTableCells(const FullSizePlan& plan) {
     std::vector<QStringList> cells;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const StrategyAtSize& row = *rows[i];
-        cells.push_back({names[int(i)], gbText(row.allocated), gbText(row.reserved), fitsText(row),
+        const QString none = QStringLiteral("—");
+        cells.push_back({names[int(i)], row.least_peak ? none : fitSizeText(row.allocated),
+                         row.least_peak ? none : fitSizeText(row.reserved), fitsText(row),
                          countText(row.largest_batch), countText(row.longest_seq),
                          row.tokens_per_s > 0 ? QString::number(row.tokens_per_s, 'f', 0)
                                               : QStringLiteral("—")});
@@ -101,7 +107,7 @@ void fillFitTable(QTableWidget* table, const FullSizePlan& plan) {
 
 QStringList fitVerdict(const FullSizePlan& plan) {
     QStringList lines;
-    const QString capacity = gbText(plan.capacity);
+    const QString capacity = fitSizeText(plan.capacity);
     if (plan.fastest_at_size) {
         const StrategyAtSize& fastest = *plan.fastest_at_size;
         if (fastest.strategy.kind == StrategyKind::Optimal)
@@ -110,13 +116,13 @@ QStringList fitVerdict(const FullSizePlan& plan) {
                          "budget of %2 MiB above the step's start: %3 reserved, %4 "
                          "spare.")
                          .arg(capacity, QString::number(fastest.strategy.budget_mib, 'f', 0),
-                              gbText(fastest.reserved), gbText(fastest.margin));
+                              fitSizeText(fastest.reserved), fitSizeText(fastest.margin));
         else
             lines << FitText::tr(
                          "The fastest schedule that fits in %1 is %2: %3 reserved, %4 "
                          "spare.")
                          .arg(capacity, QString::fromStdString(fastest.strategy.name()),
-                              gbText(fastest.reserved), gbText(fastest.margin));
+                              fitSizeText(fastest.reserved), fitSizeText(fastest.margin));
     }
     const bool anyFits =
         plan.fastest_at_size || std::any_of(plan.strategies.begin(), plan.strategies.end(),
@@ -125,7 +131,7 @@ QStringList fitVerdict(const FullSizePlan& plan) {
         lines << FitText::tr(
                      "Weights, gradients and optimizer state alone take %1, more than "
                      "the %2 capacity: no checkpointing schedule can make it fit.")
-                     .arg(gbText(plan.state_bytes), capacity);
+                     .arg(fitSizeText(plan.state_bytes), capacity);
     else if (!anyFits)
         lines << FitText::tr(
                      "Nothing fits in %1: even the schedule that keeps the least needs "

@@ -13,6 +13,10 @@ class QTableWidget;
 
 namespace ckptlab::ui {
 
+// A size as the panel shows it, in the unit that shows its value (readableSize): GB (10^9
+// bytes) from 1 GB, MB (10^6) from 1 MB, then kB, B; two decimals ("18.62 GB", "270.34 MB").
+QString fitSizeText(std::int64_t bytes);
+
 QStringList fitTableHeaders();
 // The cells of each row as shown, in fitRows' order.
 std::vector<QStringList> fitTableCells(const FullSizePlan& plan);

@@ -16,7 +16,8 @@
 
 namespace ckptlab {
 
-// One results file as loaded.
+// One results file as loaded: a sweep's runs, or a full-size plan (a lesson's plan step's
+// recording, ResultSet::plan), whose rows are compared as predicted cells.
 struct ComparisonInput {
     std::string path;  // as given; its stem tells apart two files made on the same machine
     ResultSet results;
@@ -37,6 +38,9 @@ struct ComparisonSource {
     Environment environment;
     int runs = 0;
     std::vector<ScalingAxis> axes;  // what its runs of one strategy vary along (a scaling sweep)
+    // A full-size plan's file: "a full-size plan of llama-3.1-8b for 80.00 GB at B=1 S=8192"
+    // (predicted, not measured); empty for a file of runs.
+    std::string plan;
 };
 
 // A config field whose values are not the same in every file.
@@ -57,16 +61,21 @@ enum class CellState {
     Failed,       // the run failed: `error` says why; nothing compared
     OutOfMemory,  // ran out of memory (RunResult::out_of_memory); nothing compared
     Missing,      // that file has no run of this strategy (at this axis value)
+    Planned,      // a full-size plan's row: peak, reserved and step time predicted, not measured
+    Infeasible,   // a plan's row with no schedule at its size: `error` says its least peak
 };
-std::string toString(CellState state);  // "measured", "failed", "out of memory", "missing"
+// Whether the cell has a peak and a step time (Measured or Planned).
+bool hasNumbers(CellState state);
+// "measured", "failed", "out of memory", "missing", "planned", "infeasible"
+std::string toString(CellState state);
 
 struct ComparisonCell {
     CellState state = CellState::Missing;
-    int run = -1;         // index into the source's ResultSet::runs; -1 when Missing
-    double peak_mib = 0;  // Measured: peak above the step's start
-    double step_ms = 0;   // Measured: median of the timed repeats
+    int run = -1;  // index into the source's ResultSet::runs (a plan's rows); -1 when Missing
+    double peak_mib = 0;  // Measured, Planned: peak above the step's start
+    double step_ms = 0;   // Measured: median of the timed repeats; Planned: predicted
     bool grad_ok = false;
-    std::string error;  // Failed, OutOfMemory: the run's error
+    std::string error;  // Failed, OutOfMemory: the run's error; Infeasible: why
     // False when its run's model, dtype, optimizer or keep-grads differ from the reference
     // cell's run: then no ratios. True for the reference cell and for Missing cells.
     bool same_work = true;
@@ -94,13 +103,14 @@ struct ComparisonRow {
 };
 
 enum class NoteKind {
-    NoRuns,         // a file holds no runs
+    NoRuns,         // a file holds no runs (and no plan)
     Cancelled,      // a file's sweep was cancelled: some runs may be missing
     MissingRun,     // a strategy (at some axis values) is not in every file
     WorkDiffers,    // rows whose runs differ in model, dtype, optimizer or keep-grads
     OtherDevice,    // another device than the reference's: time ratios are machine ratios
     ThreadsDiffer,  // same device, other thread count: time ratios include it
     Failed,         // a run failed: shown as such, not compared
+    Infeasible,     // a plan's row has no schedule at its size: shown as such, not compared
     OutOfMemory,    // a run ran out of memory: shown as such, not compared
     GradCheck,      // a finished run whose gradient check failed: compared, but said
     DuplicateRun,   // a file has the same strategy twice at the same axis values

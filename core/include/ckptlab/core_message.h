@@ -49,6 +49,7 @@ enum class MessageCode {
     DoesNotFitBudgetBound,    // the same, %1's budget taken as the upper bound of its peak
     BudgetBelowMinimum,       // optimal:%1 MiB is below the smallest feasible schedule, ...
     NoScheduleFits,           // no schedule fits %1 bytes
+    FitMeasureTooLarge,       // one layer needs %1 GB to measure, %2 GB are available
     AtLessonStep,             // lesson %1, step %2: %3 (nested)
     // The runner's progress (RunnerHooks::progress); %1 is a strategy's name.
     BuildingModel,        // building the model

@@ -6,13 +6,16 @@
 // runs LibTorch to take the measurements; everything here is arithmetic on them.
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "ckptlab/config.h"
+#include "ckptlab/core_message.h"
 #include "ckptlab/cost_model.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
@@ -99,6 +102,26 @@ CostFit fitCosts(const ExperimentConfig& target, const std::vector<MeasuredShape
 // solving shapes first, then one check shape.
 std::vector<MeasuredShape> fitShapes(const ExperimentConfig& target);
 
+// What measuring `target` at its small shapes (fitShapes) holds at its peak, estimated before
+// anything runs: per shape, the analytic estimate (estimate.h) of one layer and the chain's
+// ends without checkpoints, with the gradients, optimizer state (where measureCostFit measures
+// it), Adam's step temporaries and autocast's bf16 weight copies of its largest probe (a layer,
+// or an embedding table). The chain measureCostFit times a kept layer's backward on is built
+// only when it fits a quarter of the free memory, so it is not counted. Measured: at or above
+// the allocated peak, within twice it. 0 for a config validate() refuses.
+std::int64_t fitMeasurePeakEstimate(const ExperimentConfig& target);
+
+// The one check run before any full-size measurement (measureCostFit, the CLI, the app):
+// nothing when fitMeasurePeakEstimate fits in `available` bytes (available <= 0: unknown, no
+// refusal), else "one layer needs X GB to measure, Y GB are available" (FitMeasureTooLarge).
+std::optional<CoreMessage> fitMeasureRefusal(const ExperimentConfig& target,
+                                             std::int64_t available);
+
+// The `available` of that check, what measureCostFit asks it with: availableMemory(device)
+// (runner.h) and, on the CPU, at most what the process's address-space limit (ulimit -v) leaves.
+// Asks the device: defined with measureCostFit, in the engine.
+std::int64_t measuringMemory(const std::string& device);
+
 // GPU capacities with names, for --capacity and the app's picker.
 struct CapacityPreset {
     const char* name;  // "80GB"
@@ -106,8 +129,29 @@ struct CapacityPreset {
     const char* examples;  // "A100 80GB, H100 80GB"
 };
 const std::vector<CapacityPreset>& capacityPresets();
-// "80GB", "80 GB", "79.5GiB", "24gb"; GB = 10^9 bytes, GiB = 2^30. Throws std::invalid_argument
-// naming --capacity and the forms it takes.
+// A unit of bytes as SI and IEC write it: B, kB, MB, GB, TB (powers of 1000), KiB, MiB, GiB,
+// TiB (powers of 1024). parseCapacity reads these and byteSizeText writes them, so a size the
+// program prints reads back as the same bytes.
+struct ByteUnit {
+    const char* name;  // "GiB"
+    double bytes;      // 1073741824
+};
+const std::vector<ByteUnit>& byteUnits();
+// "80.00 GB", "74.51 GiB", "512.00 MB": `bytes` in `unit` (a byteUnits name) with `decimals`,
+// classic-locale digits. Throws std::invalid_argument for another unit.
+std::string byteSizeText(std::int64_t bytes, const std::string& unit, int decimals = 2);
+// A size alone, in the largest of B, kB, MB and GB that keeps it at 1 or more, two decimals
+// ("512.00 MB", "80.00 GB"; bytes whole): never 0.00 for a size that is not 0. With `binary`,
+// in the power-of-1024 unit of that scale, as a companion ("74.51 GiB" beside "80.00 GB",
+// "0.93 GiB" beside "1.00 GB").
+std::string readableSize(std::int64_t bytes, bool binary = false);
+// A size as typed: a number (digits, an optional point and digits), an optional run of spaces
+// and a unit of byteUnits in its own case ("80GB", "80 GB", "79.5GiB", "93132.26 GiB",
+// "512 MB"); blanks around the whole are dropped. Refused: a lowercase b (bits: "80Gb", "80gb"),
+// KB (1000 or 1024), another case ("80gB"), blanks inside the number or the unit ("8 0 G B"),
+// signs, exponents, fractions of a byte, 0, and more than 100000 GB unless the text rounds to it
+// (a printed 93132.26 GiB is 100000 GB). Throws std::invalid_argument naming --capacity, the
+// forms it takes and why.
 std::int64_t parseCapacity(const std::string& text);
 
 // What one strategy's step holds at its peak, split as the breakdown splits a measured run.
@@ -134,6 +178,10 @@ struct StrategyAtSize {
     int longest_seq = 0;      // at the asked batch; 0: not even the shortest
     double step_ms_at_largest_batch = 0;
     double tokens_per_s = 0;  // at the largest batch, on the machine the costs are from
+    // Set when the strategy has no schedule at the asked size: an optimal:MiB budget below the
+    // least peak above the step's start, which this is. Its prediction, sizes, split and
+    // margin are then not numbers (left 0); the largest batch and longest sequence still are.
+    std::optional<std::int64_t> least_peak;
 };
 
 struct FullSizePlan {
@@ -156,6 +204,14 @@ struct FullSizePlan {
 
 struct FullSizeProgress {
     std::function<void(const std::string& stage, int done, int total)> step;
+    // Set by another thread (Ctrl+C, the app's Stop) to stop planning: planFullSize then throws
+    // PlanningCancelled at its next size, within one plan of the optimal planner.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+// planFullSize stopped by FullSizeProgress::cancel: nothing was planned.
+struct PlanningCancelled : std::runtime_error {
+    PlanningCancelled() : std::runtime_error("planning cancelled") {}
 };
 
 // The strategies a full-size plan compares unless told otherwise (the CLI and the app): none,
@@ -163,6 +219,19 @@ struct FullSizeProgress {
 // take.
 std::vector<Strategy> fullSizeStrategies(const ExperimentConfig& config);
 const std::vector<std::string>& fullSizeStrategyTexts();  // the same, before the model
+
+// The step a full-size plan asks about unless told otherwise, the CLI's plan --capacity and the
+// app's "Will it fit?" alike: training with Adam, one sequence of 2048 tokens. A model gives
+// neither (its precision comes from its torch_dtype).
+inline constexpr int kFullSizeSeq = 2048;
+inline constexpr int kFullSizeBatch = 1;
+inline constexpr Optimizer kFullSizeOptimizer = Optimizer::Adam;
+// Sets seq, batch and optimizer to them, each unless `given` says the user chose it (called with
+// the config field's key: "seq", "batch", "optimizer"); without `given`, all three.
+void applyFullSizeDefaults(ExperimentConfig& config,
+                           const std::function<bool(const std::string& key)>& given = {});
+// The same in words for a help text: "Adam, batch 1, sequence 2048".
+std::string fullSizeDefaultsText();
 
 // Every strategy of `strategies` at the fit's batch and sequence against `capacity` bytes,
 // the planner's fastest schedule that fits, and each one's largest batch and longest sequence.

@@ -34,6 +34,11 @@ struct FullSizePlanRow {
     int longest_seq = 0;            // at the asked batch; 0: not even the shortest
     double step_ms_at_largest_batch = 0;
     double tokens_per_s = 0;  // at the largest batch
+    // Set when the strategy has no schedule at the asked size (StrategyAtSize::least_peak):
+    // the least peak above the step's start, above its budget. The file then holds null for
+    // every number at the asked size (the bytes, the split, the margin, step_ms), which read
+    // back as 0 here; fits is false.
+    std::optional<std::int64_t> least_peak_bytes;
 };
 
 // Times predicted for another machine, scaled by its measured `none` step (plan --costs-from).

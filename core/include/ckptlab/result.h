@@ -270,6 +270,10 @@ struct SweepShard {
     int count = 1;         // 1 .. kShardMaxCount
     int work_items = 0;    // runs of the whole sweep: the unsharded sweep's list
     std::string work_id;   // workId() of that list as this shard resolved it
+    // One size's strategies in the list's order: the list is work_items / strategies.size()
+    // sizes of them (sweepWork), so a merge checks each run against its position. Empty in
+    // files written before it was kept.
+    std::vector<Strategy> strategies;
 };
 
 // Where a shard's run stands in the whole sweep.

@@ -55,6 +55,11 @@ std::int64_t liveBytesOf(const engine::MemoryTracker& tracker,
     return bytes;
 }
 
+// Every probe's loop looks at the flag once per step it takes (a forward and its backward).
+void throwIfCancelled(const std::atomic<bool>* cancel) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw engine::Cancelled();
+}
+
 // Blocks of the chain on which a kept block's backward is timed.
 constexpr int kKeptChainBlocks = 4;
 
@@ -102,7 +107,7 @@ double measureKeptRatio(const ExperimentConfig& config, const torch::Device& dev
     };
     std::vector<double> kept, alone;
     for (int i = 0; i < warmup + repeats; ++i) {
-        if (cancel && cancel->load()) throw engine::Cancelled();
+        throwIfCancelled(cancel);
         clearGrads();
         torch::Tensor x = input;
         for (int b = 0; b < chain.depth(); ++b) x = chain.block(b).forward(x);
@@ -418,7 +423,7 @@ public:
             return std::chrono::duration<double, std::milli>(b - a).count();
         };
         for (int i = 0; i < warmup + repeats; ++i) {
-            if (cancel && cancel->load()) throw engine::Cancelled();
+            throwIfCancelled(cancel);
             clearGrads();
             sync();
             auto t0 = Clock::now();
@@ -535,9 +540,11 @@ void measureEnds(CostModel& cost, engine::Model& model, const ExperimentConfig& 
     cost.input_bytes =
         tokens.numel() * tokens.element_size() + targets.numel() * targets.element_size();
     auto measure = [&](ProbeTarget target) {
+        throwIfCancelled(cancel);
         UnitProbe probe(std::move(target), config, device);
         engine::reseed(model.generator(), config.seed + 1);
         UnitCost c = probe.measureMemory();
+        throwIfCancelled(cancel);
         if (times == MeasureTimes::Yes)
             probe.measureTimes(c, std::max(1, config.warmup),
                                std::max(kMinCostRepeats, config.repeats), cancel);
@@ -586,10 +593,13 @@ CostModel measureCostModel(const ExperimentConfig& config, const std::atomic<boo
         cost.checkpoint_bytes = 0;  // CUDA RNG state lives on the host, not in device memory
     std::vector<UnitCost> perPart;
     for (int part = 0; part < block.partCount(); ++part) {
+        throwIfCancelled(cancel);  // the memory probes take steps too, also without times
         UnitProbe probe(partTarget(block, part, config, device), config, device);
         engine::reseed(model.generator(), config.seed + 1);
         UnitCost c = probe.measureMemory();
+        throwIfCancelled(cancel);
         c.keeps_input = probe.keepsInput();
+        throwIfCancelled(cancel);
         if (!model.hasEnds()) c.sum_loss = probe.measureSumLossBackward();
         // One block is cheap next to the sweep: time it at least 5 times, so a single slow
         // repeat (a page fault, a neighbour) cannot make every prediction of the sweep wrong.

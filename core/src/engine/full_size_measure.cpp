@@ -7,7 +7,11 @@
 // takes seconds, more than the layer's own step at the small shapes), and how much slower a
 // kept layer's backward is than a recomputed one's. Every other shape runs without an
 // optimizer and takes those fields from the shape of its vocabulary that measured them.
+#include <sys/resource.h>
+
+#include <fstream>
 #include <map>
+#include <sstream>
 
 #include "ckptlab/full_size.h"
 #include "ckptlab/runner.h"
@@ -55,9 +59,34 @@ void copyOptimizer(const CostModel& from, CostModel& to) {
 
 }  // namespace
 
+// An address-space limit (ulimit -v) fails an allocation before the memory runs out: the bytes
+// measuring can take are the least of what the device gives and what the limit leaves.
+std::int64_t measuringMemory(const std::string& device) {
+    std::int64_t available = availableMemory(device);
+    rlimit limit{};
+    if (device != "cpu" || getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return available;
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    std::int64_t usedKib = 0;
+    while (std::getline(status, line))
+        if (line.rfind("VmSize:", 0) == 0) {
+            std::istringstream in(line.substr(7));
+            in.imbue(std::locale::classic());
+            in >> usedKib;
+        }
+    const auto cap = static_cast<std::int64_t>(limit.rlim_cur);
+    const std::int64_t left = std::max<std::int64_t>(1, cap - usedKib * 1024);
+    return available > 0 ? std::min(available, left) : left;
+}
+
 CostFit measureCostFit(const ExperimentConfig& config,
                        const std::function<void(const std::string&, int, int)>& progress,
                        const std::atomic<bool>* cancel) {
+    // Before anything is built: one layer too large for this machine is refused, not killed.
+    const std::int64_t available = measuringMemory(config.device);
+    if (const auto refusal = fitMeasureRefusal(config, available))
+        throw MemoryError(*refusal, fitMeasurePeakEstimate(config), available);
     const engine::MeasurementScope measuring(config.threads, cancel);
     const std::vector<MeasuredShape> shapes = fitShapes(config);
     const int total = static_cast<int>(shapes.size());

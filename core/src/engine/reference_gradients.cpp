@@ -8,21 +8,27 @@
 #include "engine/generators.h"
 #include "engine/memory_tracker.h"
 #include "engine/precision.h"
+#include "engine/step_context.h"
 
 namespace ckptlab::engine {
 namespace {
 
+void throwIfCancelled(const std::atomic<bool>* cancel) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled();
+}
+
 // The LM head's and loss's backward with plain autograd, one loss chunk at a time, the last
 // first as the step's backward visits them: accumulates into the head's weights' gradients and
 // returns the gradient of the hidden states.
-torch::Tensor headBackward(LmHead& head, const torch::Tensor& hidden,
-                           const torch::Tensor& targets) {
+torch::Tensor headBackward(LmHead& head, const torch::Tensor& hidden, const torch::Tensor& targets,
+                           const std::atomic<bool>* cancel) {
     torch::AutoGradMode enableGrad(true);
     const double tokens = static_cast<double>(targets.numel());
     const std::int64_t seq = hidden.size(1);
     const std::int64_t pieces = std::min<std::int64_t>(head.chunks(), seq);
     torch::Tensor grad = torch::empty_like(hidden);
     for (std::int64_t c = pieces - 1; c >= 0; --c) {
+        throwIfCancelled(cancel);
         const std::int64_t begin = seq * c / pieces, length = seq * (c + 1) / pieces - begin;
         torch::Tensor in = hidden.narrow(1, begin, length).detach().requires_grad_(true);
         torch::Tensor loss = head.lossSum(in, targets.narrow(1, begin, length)) / tokens;
@@ -34,7 +40,8 @@ torch::Tensor headBackward(LmHead& head, const torch::Tensor& hidden,
 
 }  // namespace
 
-std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
+std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench,
+                                                        const std::atomic<bool>* cancel) {
     bench.clearGradients();
     const int parts = bench.model.partsPerBlock();
     const int units = bench.model.depth() * parts;
@@ -58,6 +65,7 @@ std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
         torch::NoGradGuard noGrad;
         if (ends) x = bench.model.embedding().forward(bench.input);
         for (int u = 0; u < units; ++u) {
+            throwIfCancelled(cancel);
             inputs.push_back(x);
             rng.push_back(generatorState(generator));
             x = runUnit(u, x);
@@ -65,10 +73,11 @@ std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench) {
     }
     // Without chain ends loss = output.sum(), so the output's gradient is all ones.
     torch::Tensor grad =
-        ends ? headBackward(bench.model.head(), x, bench.targets) : torch::ones_like(x);
+        ends ? headBackward(bench.model.head(), x, bench.targets, cancel) : torch::ones_like(x);
     x = torch::Tensor();
     const at::Tensor after = generatorState(generator);
     for (int u = units - 1; u >= 0; --u) {
+        throwIfCancelled(cancel);
         setGeneratorState(generator, rng[static_cast<std::size_t>(u)]);
         torch::Tensor in = inputs[static_cast<std::size_t>(u)].detach().requires_grad_(true);
         inputs[static_cast<std::size_t>(u)] = torch::Tensor();

@@ -9,6 +9,7 @@
 
 #include <torch/torch.h>
 
+#include <atomic>
 #include <exception>
 #include <vector>
 
@@ -17,7 +18,9 @@
 namespace ckptlab::engine {
 
 // Input gradient first (none with chain ends), then the parameters', like Workbench::gradients().
-std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench);
+// Throws Cancelled when `cancel` is set, looked at before every unit and loss chunk.
+std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench,
+                                                        const std::atomic<bool>* cancel = nullptr);
 
 // True for our modelled out-of-memory and for the allocators' own failures.
 bool isOutOfMemory(const std::exception& error);

@@ -124,7 +124,8 @@ std::vector<torch::Tensor> referenceGradients(Workbench& bench, const RunnerHook
     } catch (const std::exception& e) {
         if (!engine::isOutOfMemory(e)) throw;
         bench.clearGradients();
-        std::vector<torch::Tensor> gradients = engine::unitByUnitReferenceGradients(bench);
+        std::vector<torch::Tensor> gradients =
+            engine::unitByUnitReferenceGradients(bench, hooks.cancel);
         const engine::SystemAllocatorScope labCopy;  // not the training's memory
         reference = engine::snapshot(gradients);
         results.notes.push_back(
@@ -284,8 +285,11 @@ void placeRuns(ResultSet& results, std::size_t first, const std::vector<ShardPla
 
 SweepShard shardRecord(const SweepRequestData& identity, const ShardSpec& shard,
                        const std::vector<WorkItem>& work) {
-    return {sweepId(identity, CKPTLAB_VERSION), shard.index, shard.count,
-            static_cast<int>(work.size()), workId(work)};
+    SweepShard record{sweepId(identity, CKPTLAB_VERSION), shard.index,  shard.count,
+                      static_cast<int>(work.size()),      workId(work), {}};
+    for (const WorkItem& item : work)  // the first size's strategies: every size has them all
+        if (item.size == 0) record.strategies.push_back(item.strategy);
+    return record;
 }
 
 }  // namespace

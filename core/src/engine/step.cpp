@@ -134,6 +134,9 @@ StepTimes phaseTimes(const StepClock& clock, const PhaseMarks& marks, const Step
 
 StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
                   std::int64_t* activationBytes) {
+    // Every loop of steps (warm-up, timed rounds, the optimizer's first step) stops at the next
+    // step once cancelled, whatever checks the step's own plan reaches.
+    context.throwIfCancelled();
     const bool cuda = bench.device.is_cuda();
     // The tutorial's protocol adds this step's gradients into the previous step's.
     if (!context.keepGradients) bench.clearGradients();

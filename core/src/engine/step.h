@@ -49,7 +49,8 @@ struct StepTimes {
 };
 
 // Runs one step. With `context.tracker` set, activation bytes (tracker total when forward
-// ends) are written to `activationBytes`.
+// ends) are written to `activationBytes`. Throws Cancelled when `context.cancel` is set before
+// the step starts or at any unit, recompute or optimizer step in it.
 StepTimes runStep(Workbench& bench, const Plan& plan, StepContext& context,
                   std::int64_t* activationBytes = nullptr);
 

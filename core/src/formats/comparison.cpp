@@ -10,12 +10,15 @@
 #include <set>
 #include <system_error>
 
+#include "ckptlab/full_size.h"
+#include "ckptlab/full_size_record.h"
 #include "ckptlab/step_stats.h"
 #include "ckptlab/summary.h"
 #include "formats/comparison_config.h"
 
 namespace ckptlab {
 
+using detail::configsOf;
 using detail::findDifferences;
 using detail::threadsOf;
 using detail::workDifferences;
@@ -80,6 +83,11 @@ std::vector<ComparisonSource> makeSources(const std::vector<ComparisonInput>& in
         s.machine = machinesOf(inputs[i].results);
         s.runs = static_cast<int>(inputs[i].results.runs.size());
         s.axes = axesOf(inputs[i].results);
+        if (const auto& plan = inputs[i].results.plan)
+            s.plan = "a full-size plan of " + plan->model + " for " +
+                     readableSize(plan->capacity_bytes) +
+                     " at B=" + std::to_string(plan->config.batch) +
+                     " S=" + std::to_string(plan->config.seq) + " (predicted, not measured)";
         sources.push_back(std::move(s));
     }
     for (auto& s : sources) {
@@ -110,6 +118,31 @@ ComparisonCell makeCell(const RunResult& run, int index) {
     if (run.allocator)
         cell.reserved_peak_mib = static_cast<double>(run.allocator->reserved_peak) / kMiB;
     return cell;
+}
+
+// A full-size plan's row: its predicted peak above the step's start, reservation and step, or
+// why it has none.
+ComparisonCell planCell(const FullSizePlanRow& row, int index) {
+    ComparisonCell cell;
+    cell.run = index;
+    if (row.least_peak_bytes) {
+        cell.state = CellState::Infeasible;
+        cell.error = "no schedule at the plan's size: its least peak is " +
+                     readableSize(*row.least_peak_bytes) + " above the step's start";
+        return cell;
+    }
+    cell.state = CellState::Planned;
+    cell.peak_mib = static_cast<double>(row.peak_bytes) / kMiB;
+    cell.step_ms = row.step_ms;
+    cell.grad_ok = true;  // nothing ran: no check to fail
+    cell.reserved_peak_mib = static_cast<double>(row.reserved_bytes) / kMiB;
+    return cell;
+}
+
+// The config of a cell's run, or of its file's plan.
+const ExperimentConfig& configOf(const ComparisonInput& input, const ComparisonCell& cell) {
+    if (input.results.plan) return input.results.plan->config;
+    return input.results.runs[static_cast<std::size_t>(cell.run)].config;
 }
 
 std::optional<double> ratio(double value, double reference) {
@@ -168,6 +201,29 @@ void buildRows(const std::vector<ComparisonInput>& inputs, Comparison& c) {
             }
             row.cells[s] = makeCell(run, static_cast<int>(r));
         }
+        if (!inputs[s].results.plan) continue;
+        // A plan's rows, each strategy once (its reader refuses a repeat); no axis values.
+        const auto& planRows = inputs[s].results.plan->strategies;
+        for (std::size_t r = 0; r < planRows.size(); ++r) {
+            const std::string name = planRows[r].strategy.name();
+            Key key{name, {}};
+            ComparisonRow fresh;
+            fresh.strategy = name;
+            for (ScalingAxis axis : c.axes) {
+                key.second.push_back(axisValue(inputs[s].results.plan->config, axis));
+                fresh.at.emplace_back(axis, key.second.back());
+            }
+            auto found = rowOf.find(key);
+            if (found == rowOf.end()) {
+                if (std::find(strategyOrder.begin(), strategyOrder.end(), name) ==
+                    strategyOrder.end())
+                    strategyOrder.push_back(name);
+                fresh.cells.resize(inputs.size());
+                found = rowOf.emplace(key, c.rows.size()).first;
+                c.rows.push_back(std::move(fresh));
+            }
+            c.rows[found->second].cells[s] = planCell(planRows[r], static_cast<int>(r));
+        }
     }
     // Strategy in order of first appearance, then axis values ascending.
     std::stable_sort(
@@ -191,19 +247,17 @@ void computeRatios(const std::vector<ComparisonInput>& inputs, Comparison& c) {
             if (static_cast<int>(s) == c.reference || cell.state == CellState::Missing ||
                 ref.state == CellState::Missing)
                 continue;
-            const auto& run = inputs[s].results.runs[cell.run].config;
-            const auto& refRun = inputs[c.reference].results.runs[ref.run].config;
-            const auto fieldsDiffering = workDifferences(run, refRun);
+            const auto fieldsDiffering =
+                workDifferences(configOf(inputs[s], cell), configOf(inputs[c.reference], ref));
             cell.same_work = fieldsDiffering.empty();
             for (const auto& f : fieldsDiffering) differs[s].insert(f);
-            if (!cell.same_work || cell.state != CellState::Measured ||
-                ref.state != CellState::Measured)
-                continue;
+            if (!cell.same_work || !hasNumbers(cell.state) || !hasNumbers(ref.state)) continue;
             cell.peak_ratio = ratio(cell.peak_mib, ref.peak_mib);
             cell.step_ratio = ratio(cell.step_ms, ref.step_ms);
             if (cell.reserved_peak_mib && ref.reserved_peak_mib)
                 cell.reserved_ratio = ratio(*cell.reserved_peak_mib, *ref.reserved_peak_mib);
-            if (cell.step_ratio) {
+            if (cell.step_ratio && cell.state == CellState::Measured &&
+                ref.state == CellState::Measured) {
                 cell.step_within_noise =
                     withinNoise(inputs[s].results.runs[cell.run].metrics,
                                 inputs[c.reference].results.runs[ref.run].metrics);
@@ -214,16 +268,18 @@ void computeRatios(const std::vector<ComparisonInput>& inputs, Comparison& c) {
     for (std::size_t s = 0; s < differs.size(); ++s) {
         if (differs[s].empty()) continue;
         const std::vector<std::string> list(differs[s].begin(), differs[s].end());
-        addNote(c, NoteKind::WorkDiffers, {c.reference, static_cast<int>(s)}, "",
-                "memory and time not comparable between " + c.sources[s].letter + " and " +
-                    refSource.letter + ": their runs differ in " + join(list, ", ") +
-                    ", so each is shown and the ratios are n/c");
+        addNote(
+            c, NoteKind::WorkDiffers, {c.reference, static_cast<int>(s)}, "",
+            "memory and time not comparable between " + c.sources[s].letter + " and " +
+                refSource.letter + ": their " +
+                (inputs[s].results.plan || inputs[c.reference].results.plan ? "configs" : "runs") +
+                " differ in " + join(list, ", ") + ", so each is shown and the ratios are n/c");
     }
 }
 
 void noteMissing(const std::vector<ComparisonInput>& inputs, Comparison& c) {
     for (std::size_t s = 0; s < inputs.size(); ++s) {
-        if (inputs[s].results.runs.empty()) continue;  // said once as NoRuns
+        if (configsOf(inputs[s]).empty()) continue;  // said once as NoRuns
         // Per strategy: the rows it lacks here, and how many rows the strategy has.
         std::vector<std::string> order;
         std::map<std::string, std::pair<std::vector<std::string>, int>> lacking;
@@ -265,6 +321,9 @@ void noteRuns(Comparison& c) {
             else if (cell.state == CellState::Failed)
                 addNote(c, NoteKind::Failed, {static_cast<int>(s)}, row.label(),
                         where + " failed, not compared: " + error);
+            else if (cell.state == CellState::Infeasible)
+                addNote(c, NoteKind::Infeasible, {static_cast<int>(s)}, row.label(),
+                        where + " is infeasible, not compared: " + error);
             else if (cell.state == CellState::Measured && !cell.grad_ok)
                 addNote(c, NoteKind::GradCheck, {static_cast<int>(s)}, row.label(),
                         where +
@@ -287,7 +346,7 @@ void noteMachines(const std::vector<ComparisonInput>& inputs, Comparison& c) {
                         "the same work; " +
                         src.letter + "/" + ref.letter + " step says how many times as long " +
                         src.letter + "'s machine takes for it");
-        } else if (!inputs[s].results.runs.empty() && !inputs[c.reference].results.runs.empty() &&
+        } else if (!configsOf(inputs[s]).empty() && !configsOf(inputs[c.reference]).empty() &&
                    threadsOf(inputs[s]) != threadsOf(inputs[c.reference])) {
             addNote(c, NoteKind::ThreadsDiffer, {c.reference, static_cast<int>(s)}, "",
                     src.letter + " ran with " + threadsOf(inputs[s]) + " threads, " + ref.letter +
@@ -307,8 +366,14 @@ std::string toString(CellState state) {
     case CellState::Failed: return "failed";
     case CellState::OutOfMemory: return "out of memory";
     case CellState::Missing: return "missing";
+    case CellState::Planned: return "planned";
+    case CellState::Infeasible: return "infeasible";
     }
     return "missing";
+}
+
+bool hasNumbers(CellState state) {
+    return state == CellState::Measured || state == CellState::Planned;
 }
 
 std::string ComparisonRow::label() const {
@@ -346,7 +411,7 @@ Comparison compareResults(const std::vector<ComparisonInput>& inputs, int refere
             }
     c.differences = findDifferences(inputs);
     for (std::size_t s = 0; s < inputs.size(); ++s) {
-        if (inputs[s].results.runs.empty())
+        if (configsOf(inputs[s]).empty())
             addNote(c, NoteKind::NoRuns, {static_cast<int>(s)}, "",
                     named(c.sources[s]) + " holds no runs");
         else if (inputs[s].results.cancelled)

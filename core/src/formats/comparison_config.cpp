@@ -54,12 +54,20 @@ std::vector<const ConfigField*> comparedFields() {
 
 }  // namespace
 
+std::vector<const ExperimentConfig*> configsOf(const ComparisonInput& input) {
+    std::vector<const ExperimentConfig*> configs;
+    for (const auto& run : input.results.runs) configs.push_back(&run.config);
+    if (input.results.plan) configs.push_back(&input.results.plan->config);
+    return configs;
+}
+
 std::string threadsOf(const ComparisonInput& input) {
     if (input.results.environment.threads > 0)
         return std::to_string(input.results.environment.threads);
     const ConfigField& threads = *findConfigField("threads");
     std::vector<std::string> values;
-    for (const auto& run : input.results.runs) values.push_back(displayText(threads, run.config));
+    for (const ExperimentConfig* config : configsOf(input))
+        values.push_back(displayText(threads, *config));
     return joinValues(values);
 }
 
@@ -70,7 +78,8 @@ std::vector<ConfigDifference> findDifferences(const std::vector<ComparisonInput>
         d.field = field->key;
         d.changes_work = changesWork(*field);
         for (const auto& input : inputs) {
-            if (input.results.runs.empty()) {
+            const std::vector<const ExperimentConfig*> configs = configsOf(input);
+            if (configs.empty()) {
                 d.values.emplace_back();
                 continue;
             }
@@ -79,8 +88,8 @@ std::vector<ConfigDifference> findDifferences(const std::vector<ComparisonInput>
                 continue;
             }
             std::vector<std::string> values;
-            for (const auto& run : input.results.runs)
-                values.push_back(displayText(*field, run.config));
+            for (const ExperimentConfig* config : configs)
+                values.push_back(displayText(*field, *config));
             d.values.push_back(joinValues(values));
         }
         std::set<std::string> distinct;

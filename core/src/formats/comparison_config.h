@@ -10,6 +10,9 @@
 
 namespace ckptlab::detail {
 
+// The configs a file holds: each run's, or its full-size plan's; none for an empty file.
+std::vector<const ExperimentConfig*> configsOf(const ComparisonInput& input);
+
 // Threads a file ran with: what LibTorch reported, else what was asked for ("default" for 0).
 std::string threadsOf(const ComparisonInput& input);
 

@@ -36,6 +36,7 @@ std::string noteKindName(NoteKind kind) {
     case NoteKind::OtherDevice: return "other_device";
     case NoteKind::ThreadsDiffer: return "threads_differ";
     case NoteKind::Failed: return "failed";
+    case NoteKind::Infeasible: return "infeasible";
     case NoteKind::OutOfMemory: return "out_of_memory";
     case NoteKind::GradCheck: return "grad_check";
     case NoteKind::DuplicateRun: return "duplicate_run";
@@ -47,29 +48,31 @@ OrderedJson sourceJson(const ComparisonSource& s) {
     OrderedJson axes = OrderedJson::array();
     for (ScalingAxis axis : s.axes) axes.push_back(toString(axis));
     const Environment& e = s.environment;
-    return {{"letter", s.letter},
-            {"path", s.path},
-            {"label", s.label},
-            {"machine", s.machine},
-            {"device", e.device},
-            {"device_name", e.device_name},
-            {"libtorch_version", e.libtorch_version},
-            {"ckptlab_version", e.ckptlab_version},
-            {"threads", e.threads},
-            {"blas", e.blas},
-            {"created_utc", e.created_utc},
-            {"runs", s.runs},
-            {"axes", axes}};
+    OrderedJson j = {{"letter", s.letter},
+                     {"path", s.path},
+                     {"label", s.label},
+                     {"machine", s.machine},
+                     {"device", e.device},
+                     {"device_name", e.device_name},
+                     {"libtorch_version", e.libtorch_version},
+                     {"ckptlab_version", e.ckptlab_version},
+                     {"threads", e.threads},
+                     {"blas", e.blas},
+                     {"created_utc", e.created_utc},
+                     {"runs", s.runs},
+                     {"axes", axes}};
+    if (!s.plan.empty()) j["plan"] = s.plan;  // only for a plan's file: others keep their bytes
+    return j;
 }
 
 OrderedJson cellJson(const ComparisonCell& cell, const ComparisonSource& source) {
     OrderedJson j = {{"source", source.letter}, {"state", toString(cell.state)}};
     if (cell.state == CellState::Missing) return j;
     j["run"] = cell.run;
-    if (cell.state == CellState::Measured) {
+    if (hasNumbers(cell.state)) {
         j["peak_mib"] = number(cell.peak_mib);
         j["step_ms"] = number(cell.step_ms);
-        j["grad_ok"] = cell.grad_ok;
+        if (cell.state == CellState::Measured) j["grad_ok"] = cell.grad_ok;
         if (cell.reserved_peak_mib) j["reserved_peak_mib"] = number(*cell.reserved_peak_mib);
     } else {
         j["error"] = cell.error;
@@ -141,7 +144,7 @@ std::string comparisonCsv(const Comparison& c) {
             at += (at.empty() ? "" : ";") + toString(axis) + "=" + std::to_string(value);
         for (std::size_t i = 0; i < row.cells.size() && i < c.sources.size(); ++i) {
             const ComparisonCell& cell = row.cells[i];
-            const bool measured = cell.state == CellState::Measured;
+            const bool measured = hasNumbers(cell.state);
             const std::vector<std::string> cells = {
                 row.strategy,
                 at,
@@ -155,7 +158,8 @@ std::string comparisonCsv(const Comparison& c) {
                 ratioCell(cell.step_ratio),
                 cell.state == CellState::Missing ? std::string()
                                                  : std::string(cell.same_work ? "yes" : "no"),
-                measured ? std::string(cell.grad_ok ? "pass" : "fail") : std::string(),
+                cell.state == CellState::Measured ? std::string(cell.grad_ok ? "pass" : "fail")
+                                                  : std::string(),
                 cell.error,
                 cell.step_within_noise ? (*cell.step_within_noise ? "yes" : "no") : "",
                 measured && cell.reserved_peak_mib ? detail::csvFixed(*cell.reserved_peak_mib, 3)

@@ -6,6 +6,7 @@
 
 #include "ckptlab/full_size.h"
 #include "ckptlab/planner.h"
+#include "ckptlab/sweep_policy.h"
 #include "formats/config_json.h"
 
 namespace ckptlab {
@@ -39,6 +40,7 @@ FullSizePlanRow rowOf(const StrategyAtSize& s) {
     row.longest_seq = s.longest_seq;
     row.step_ms_at_largest_batch = s.step_ms_at_largest_batch;
     row.tokens_per_s = s.tokens_per_s;
+    row.least_peak_bytes = s.least_peak;
     return row;
 }
 
@@ -78,7 +80,29 @@ OrderedJson number(double value) {
     return value;
 }
 
+// A row with no schedule at the asked size (FullSizePlanRow::least_peak_bytes): its least peak,
+// and null for each number it has not, never a 0 that reads as a size.
+OrderedJson infeasibleRowJson(const FullSizePlanRow& s) {
+    return {
+        {"strategy", s.strategy.name()},
+        {"least_peak_bytes", *s.least_peak_bytes},
+        {"allocated_bytes", nullptr},
+        {"reserved_bytes", nullptr},
+        {"peak_bytes", nullptr},
+        {"baseline_bytes", nullptr},
+        {"split", nullptr},
+        {"fits", false},
+        {"margin_bytes", nullptr},
+        {"step_ms", nullptr},
+        {"largest_batch", s.largest_batch},
+        {"longest_seq", s.longest_seq},
+        {"step_ms_at_largest_batch", number(s.step_ms_at_largest_batch)},
+        {"tokens_per_s", number(s.tokens_per_s)},
+    };
+}
+
 OrderedJson rowJson(const FullSizePlanRow& s) {
+    if (s.least_peak_bytes) return infeasibleRowJson(s);
     return {
         {"strategy", s.strategy.name()},
         {"allocated_bytes", s.allocated_bytes},
@@ -121,6 +145,30 @@ OrderedJson summaryJson(const ExperimentConfig& c) {
             {"attention", toString(c.attention)}};
 }
 
+// What every row has: its largest batch and longest sequence and the times there.
+void readRowAtLargest(const Fields& f, const Path& at, FullSizePlanRow& row) {
+    row.largest_batch = f.integer("largest_batch", 0, kIntMax);
+    row.longest_seq = f.integer("longest_seq", 0, kIntMax);
+    row.step_ms_at_largest_batch = f.duration("step_ms_at_largest_batch");
+    row.tokens_per_s = f.number("tokens_per_s");
+    if (!(row.tokens_per_s >= 0) || std::isinf(row.tokens_per_s))
+        fail(at.member("tokens_per_s"),
+             "expected a rate of 0 or more, got " + numberText(row.tokens_per_s));
+}
+
+// The numbers at the asked size of a row with no schedule there: each present and null.
+void readInfeasible(const Fields& f, const Path& at, FullSizePlanRow& row) {
+    row.least_peak_bytes = f.int64("least_peak_bytes", 1, kMaxBytes);
+    for (const char* key : {"allocated_bytes", "reserved_bytes", "peak_bytes", "baseline_bytes",
+                            "split", "margin_bytes", "step_ms"})
+        if (!f.get(key).is_null())
+            fail(at.member(key),
+                 "must be null in a row with least_peak_bytes (no schedule at "
+                 "the asked size), got " +
+                     describe(f.get(key)));
+    if (f.boolean("fits")) fail(at.member("fits"), "is true in a row with no schedule");
+}
+
 FullSizePlanRow readRow(const Json& j, const Path& at, const ExperimentConfig& config) {
     const Fields f(j, at);
     FullSizePlanRow row;
@@ -129,6 +177,11 @@ FullSizePlanRow readRow(const Json& j, const Path& at, const ExperimentConfig& c
     const auto strategy = tryParseStrategy(name, config.depth, config.block, &why);
     if (!strategy) fail(at.member("strategy"), why);
     row.strategy = *strategy;
+    if (f.find("least_peak_bytes")) {
+        readInfeasible(f, at, row);
+        readRowAtLargest(f, at, row);
+        return row;
+    }
     row.allocated_bytes = f.bytes("allocated_bytes");
     row.reserved_bytes = f.bytes("reserved_bytes");
     row.peak_bytes = f.bytes("peak_bytes");
@@ -144,13 +197,7 @@ FullSizePlanRow readRow(const Json& j, const Path& at, const ExperimentConfig& c
     row.fits = f.boolean("fits");
     row.margin_bytes = f.int64("margin_bytes", -kMaxBytes, kMaxBytes);
     row.step_ms = f.duration("step_ms");
-    row.largest_batch = f.integer("largest_batch", 0, kIntMax);
-    row.longest_seq = f.integer("longest_seq", 0, kIntMax);
-    row.step_ms_at_largest_batch = f.duration("step_ms_at_largest_batch");
-    row.tokens_per_s = f.number("tokens_per_s");
-    if (!(row.tokens_per_s >= 0) || std::isinf(row.tokens_per_s))
-        fail(at.member("tokens_per_s"),
-             "expected a rate of 0 or more, got " + numberText(row.tokens_per_s));
+    readRowAtLargest(f, at, row);
     if (row.fits != (row.margin_bytes >= 0))
         fail(at.member("fits"), std::string("is ") + (row.fits ? "true" : "false") +
                                     " but margin_bytes is " + std::to_string(row.margin_bytes));
@@ -194,13 +241,15 @@ FullSizePlanRecord readRecord(const Json& j, const Path& at) {
     const Path rowsAt = at.member("strategies");
     const Json& rows = arrayAt(f.get("strategies"), rowsAt);
     if (rows.size() > kMaxRuns) fail(rowsAt, "more than " + std::to_string(kMaxRuns) + " rows");
+    std::vector<Strategy> planned;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         r.strategies.push_back(readRow(rows[i], rowsAt.item(i), r.config));
-        for (std::size_t k = 0; k < i; ++k)
-            if (r.strategies[k].strategy == r.strategies[i].strategy)
-                fail(rowsAt.item(i).member("strategy"),
-                     "\"" + r.strategies[i].strategy.name() + "\" is planned twice");
+        planned.push_back(r.strategies.back().strategy);
     }
+    // The rule sweep and plan --capacity refuse a list by, with their message.
+    std::size_t repeat = 0;
+    if (const std::optional<CoreMessage> twice = duplicateStrategyError(planned, &repeat))
+        fail(rowsAt.item(repeat).member("strategy"), twice->english);
     f.get("fastest");  // present, null when nothing fits
     if (const Json* fastest = f.find("fastest")) {
         const Path fastestAt = at.member("fastest");

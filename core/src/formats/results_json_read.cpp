@@ -91,6 +91,13 @@ void checkSchema(const Json& doc) {
         throw ResultsFileError(foreign + "the top level is " + describe(doc) + ", not an object");
     }
     const auto schema = doc.find("schema");
+    // plan --capacity --json's object is a plan's summary without the whole config a results
+    // file keeps: said as what it is, not as a file of no kind.
+    if (schema == doc.end() && doc.contains("capacity_bytes") && doc.contains("strategies"))
+        throw ResultsFileError(
+            foreign +
+            "it is the full-size plan that plan --capacity --json writes, which holds no runs "
+            "and not the whole config (a lesson's plan step records a plan as a results file)");
     if (schema == doc.end()) throw ResultsFileError(foreign + "missing \"schema\"");
     if (!schema->is_string()) {
         throw ResultsFileError(foreign + "\"schema\" is " + describe(*schema) + ", not a string");

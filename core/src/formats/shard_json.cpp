@@ -1,6 +1,7 @@
 // Shards and merged files in the results file (shard_json.h).
 #include "formats/shard_json.h"
 
+#include <algorithm>
 #include <string>
 
 #include "ckptlab/strategy.h"
@@ -26,6 +27,28 @@ SweepShard readShard(const Json& j, const Path& at) {
     s.index = f.integer("index", 0, s.count - 1);
     s.work_items = f.integer("work_items", 0, kIntMax);
     s.work_id = readHexId(f, "work_id");
+    // One size's strategies (optional: older files have none); the merge checks each run
+    // against them.
+    if (const Json* strategies = f.find("strategies")) {
+        const Path listAt = at.member("strategies");
+        const Json& list = arrayAt(*strategies, listAt);
+        if (list.empty() || list.size() > kMaxRuns || list.size() > std::size_t(s.work_items))
+            fail(listAt, "expected 1 to " +
+                             std::to_string(std::min<std::size_t>(
+                                 kMaxRuns, std::size_t(std::max(s.work_items, 1)))) +
+                             " strategies, got " + std::to_string(list.size()));
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            if (!list[i].is_string()) fail(listAt.item(i), "expected a strategy name");
+            const std::string name = list[i].get<std::string>();
+            std::string error;
+            const auto strategy =
+                name.size() <= kMaxStrategyBytes ? parseStrategyForm(name, &error) : std::nullopt;
+            if (!strategy)
+                fail(listAt.item(i), "expected a strategy name, got \"" + clip(name, 40) + "\"" +
+                                         (error.empty() ? "" : ": " + clip(error, 200)));
+            s.strategies.push_back(*strategy);
+        }
+    }
     return s;
 }
 
@@ -94,6 +117,11 @@ void writeShards(const ResultSet& results, OrderedJson& doc,
                                    {"count", s->count},
                                    {"work_items", s->work_items},
                                    {"work_id", s->work_id}};
+        if (!s->strategies.empty()) {
+            OrderedJson names = OrderedJson::array();
+            for (const Strategy& strategy : s->strategies) names.push_back(strategy.name());
+            doc["shard"]["strategies"] = std::move(names);
+        }
     }
     if (const auto& m = results.merged) {
         OrderedJson merged{{"sweep_id", m->sweep_id}, {"count", m->count}};

@@ -72,6 +72,8 @@ const char* messagePattern(MessageCode code) {
         return "optimal:%1 MiB is below the smallest feasible schedule, which needs %2 MiB above "
                "the step's start";
     case MessageCode::NoScheduleFits: return "no schedule fits %1 bytes";
+    case MessageCode::FitMeasureTooLarge:
+        return "one layer needs %1 GB to measure, %2 GB are available";
     case MessageCode::AtLessonStep: return "lesson %1, step %2: %3";
     case MessageCode::BuildingModel: return "building the model";
     case MessageCode::MeasuringCostModel: return "measuring the cost model";

@@ -204,6 +204,11 @@ MetricText rowMetric(const std::string& metric, const FullSizePlanRow& row,
     const bool zh = lang == kLangChinese;
     if (metric == "plan_fits")
         return {row.fits ? (zh ? "能" : "yes") : (zh ? "不能" : "no"), {}, row.fits ? 1.0 : 0.0};
+    // A budget with no schedule at the plan's size has no sizes or times, only its largest
+    // batch and longest sequence.
+    const bool sized = metric == "plan_peak_gib" || metric == "plan_reserved_gib" ||
+                       metric == "plan_step_s" || metric == "plan_tokens_per_s";
+    if (row.least_peak_bytes && sized) return missing("no schedule at the plan's size");
     if (metric == "plan_peak_gib") return decimal(gib(row.allocated_bytes));
     if (metric == "plan_reserved_gib") return decimal(gib(row.reserved_bytes));
     if (metric == "plan_step_s") return threeDigits(row.step_ms / 1000);
