@@ -49,7 +49,8 @@ say "2. SIGINT in the timed rounds to the sweep's exit, ms (three tries)"
 cancel=(sweep --strategies none,full,every:2 --device cpu --depth 8 --width 128 --seq 128 --batch 2
     --warmup 1 --repeats 200 -q --json "$out/cancel.json")
 # A background job of a script starts with SIGINT ignored, which the CLI keeps: give it back.
-sigint() { python3 -c 'import os, signal, sys
+# exec, so that $! is the CLI itself and not a subshell that ignores the signal.
+sigint() { exec python3 -c 'import os, signal, sys
 signal.signal(signal.SIGINT, signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])' "$@"; }
 start=$(date +%s%N)
@@ -65,8 +66,9 @@ for load in quiet busy; do
         sleep "$(awk -v ms="$whole_ms" 'BEGIN {printf "%.3f", ms * 0.6 / 1000}')"
         start=$(date +%s%N)
         if kill -INT "$pid" 2> /dev/null; then
-            wait "$pid" || true
-            times+=($((($(date +%s%N) - start) / 1000000)))
+            code=0
+            wait "$pid" || code=$?
+            times+=("$((($(date +%s%N) - start) / 1000000))(exit $code)")
         else
             times+=(ended-before)
         fi
