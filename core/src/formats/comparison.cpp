@@ -169,29 +169,32 @@ void buildRows(const std::vector<ComparisonInput>& inputs, Comparison& c) {
     using Key = std::pair<std::string, std::vector<int>>;
     std::map<Key, std::size_t> rowOf;
     std::vector<std::string> strategyOrder;
+    // The row of a strategy at a config's axis values, made on first sight.
+    auto rowFor = [&](const std::string& name, const ExperimentConfig& config) -> ComparisonRow& {
+        Key key{name, {}};
+        ComparisonRow fresh;
+        fresh.strategy = name;
+        for (ScalingAxis axis : c.axes) {
+            key.second.push_back(axisValue(config, axis));
+            fresh.at.emplace_back(axis, key.second.back());
+        }
+        auto found = rowOf.find(key);
+        if (found == rowOf.end()) {
+            if (std::find(strategyOrder.begin(), strategyOrder.end(), name) == strategyOrder.end())
+                strategyOrder.push_back(name);
+            fresh.cells.resize(inputs.size());
+            found = rowOf.emplace(key, c.rows.size()).first;
+            c.rows.push_back(std::move(fresh));
+        }
+        return c.rows[found->second];
+    };
     for (std::size_t s = 0; s < inputs.size(); ++s) {
         const auto& runs = inputs[s].results.runs;
         std::set<std::string> duplicatesSaid;
         for (std::size_t r = 0; r < runs.size(); ++r) {
             const RunResult& run = runs[r];
-            const std::string name = run.strategy.name();  // one text per strategy
-            Key key{name, {}};
-            ComparisonRow fresh;
-            fresh.strategy = name;
-            for (ScalingAxis axis : c.axes) {
-                key.second.push_back(axisValue(run.config, axis));
-                fresh.at.emplace_back(axis, axisValue(run.config, axis));
-            }
-            auto found = rowOf.find(key);
-            if (found == rowOf.end()) {
-                if (std::find(strategyOrder.begin(), strategyOrder.end(), name) ==
-                    strategyOrder.end())
-                    strategyOrder.push_back(name);
-                fresh.cells.resize(inputs.size());
-                found = rowOf.emplace(key, c.rows.size()).first;
-                c.rows.push_back(std::move(fresh));
-            }
-            ComparisonRow& row = c.rows[found->second];
+            // one text per strategy
+            ComparisonRow& row = rowFor(run.strategy.name(), run.config);
             if (row.cells[s].state != CellState::Missing) {
                 if (duplicatesSaid.insert(row.label()).second)
                     addNote(c, NoteKind::DuplicateRun, {static_cast<int>(s)}, row.label(),
@@ -203,27 +206,10 @@ void buildRows(const std::vector<ComparisonInput>& inputs, Comparison& c) {
         }
         if (!inputs[s].results.plan) continue;
         // A plan's rows, each strategy once (its reader refuses a repeat); no axis values.
-        const auto& planRows = inputs[s].results.plan->strategies;
-        for (std::size_t r = 0; r < planRows.size(); ++r) {
-            const std::string name = planRows[r].strategy.name();
-            Key key{name, {}};
-            ComparisonRow fresh;
-            fresh.strategy = name;
-            for (ScalingAxis axis : c.axes) {
-                key.second.push_back(axisValue(inputs[s].results.plan->config, axis));
-                fresh.at.emplace_back(axis, key.second.back());
-            }
-            auto found = rowOf.find(key);
-            if (found == rowOf.end()) {
-                if (std::find(strategyOrder.begin(), strategyOrder.end(), name) ==
-                    strategyOrder.end())
-                    strategyOrder.push_back(name);
-                fresh.cells.resize(inputs.size());
-                found = rowOf.emplace(key, c.rows.size()).first;
-                c.rows.push_back(std::move(fresh));
-            }
-            c.rows[found->second].cells[s] = planCell(planRows[r], static_cast<int>(r));
-        }
+        const FullSizePlanRecord& plan = *inputs[s].results.plan;
+        for (std::size_t r = 0; r < plan.strategies.size(); ++r)
+            rowFor(plan.strategies[r].strategy.name(), plan.config).cells[s] =
+                planCell(plan.strategies[r], static_cast<int>(r));
     }
     // Strategy in order of first appearance, then axis values ascending.
     std::stable_sort(
