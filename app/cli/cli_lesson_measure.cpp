@@ -71,11 +71,11 @@ void checkLessonRuns(const std::vector<const Lesson*>& lessons) {
             // A plan step too large to measure here is refused before any step runs, not when
             // its turn comes after the others were measured.
             if (!step.experiment.plan) continue;
-            const ExperimentConfig& config = step.experiment.config;
-            const std::int64_t available = measuringMemory(config.device);
-            if (const std::optional<CoreMessage> refusal = fitMeasureRefusal(config, available))
-                throw atStep(*lesson, step,
-                             MemoryError(*refusal, fitMeasurePeakEstimate(config), available));
+            try {
+                checkFitMeasurable(step.experiment.config);
+            } catch (const MemoryError& error) {
+                throw atStep(*lesson, step, error);
+            }
         }
     }
 }

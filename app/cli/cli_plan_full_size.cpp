@@ -28,10 +28,6 @@ namespace {
 
 constexpr double kGB = 1e9;  // sizes are GB (or MB, kB) unless they say GiB
 
-// A size alone ("80.00 GB", "512.00 MB"), and in GiB beside it: as parseCapacity reads them back.
-std::string size(std::int64_t bytes) { return readableSize(bytes); }
-std::string sizeGiB(std::int64_t bytes) { return readableSize(bytes, true); }
-
 // The table's unit: GB, or MB (10^6 bytes) or kB for a model whose every size is below a GB or
 // a MB, which two decimals of GB would show as 0.00.
 struct SizeUnit {
@@ -207,7 +203,7 @@ void printState(const FullSizePlan& plan, const HeldState& state, const SizeUnit
     std::printf(
         "does not fit: weights, gradients and optimizer state alone are %s, above the %s "
         "capacity; no checkpointing lowers them\n",
-        size(plan.state_bytes).c_str(), size(plan.capacity).c_str());
+        readableSize(plan.state_bytes).c_str(), readableSize(plan.capacity).c_str());
 }
 
 void printTable(const FullSizePlan& plan, const std::string& timesLabel, const SizeUnit& unit) {
@@ -253,9 +249,10 @@ void printAnswer(const FullSizePlan& plan, const SizeUnit& unit) {
         std::printf(
             "\nfastest schedule that fits %s: %s\n"
             "  allocated %s %s, reserved %s %s, margin %s %s; step %s s at B=%d (%s tokens/s)\n",
-            size(plan.capacity).c_str(), f.strategy.name().c_str(), unit(f.allocated).c_str(),
-            unit.name, unit(f.reserved).c_str(), unit.name, unit.signedText(f.margin).c_str(),
-            unit.name, threeDigits(f.prediction.step_ms / 1000).c_str(), c.batch,
+            readableSize(plan.capacity).c_str(), f.strategy.name().c_str(),
+            unit(f.allocated).c_str(), unit.name, unit(f.reserved).c_str(), unit.name,
+            unit.signedText(f.margin).c_str(), unit.name,
+            threeDigits(f.prediction.step_ms / 1000).c_str(), c.batch,
             threeDigits(f.prediction.step_ms > 0 ? 1000.0 * c.batch * c.seq / f.prediction.step_ms
                                                  : -1)
                 .c_str());
@@ -275,14 +272,14 @@ void printAnswer(const FullSizePlan& plan, const SizeUnit& unit) {
                         describeSchedule(plan.fastest->plan).c_str());
         return;
     }
-    std::printf("\nnothing fits %s (%s) at B=%d S=%d\n", size(plan.capacity).c_str(),
-                sizeGiB(plan.capacity).c_str(), c.batch, c.seq);
+    std::printf("\nnothing fits %s (%s) at B=%d S=%d\n", readableSize(plan.capacity).c_str(),
+                readableSize(plan.capacity, true).c_str(), c.batch, c.seq);
     if (plan.would_fit) {
         std::printf(
             "would fit: a %s device (%s), where the least-memory schedule reserves %s; try "
             "--capacity %s\n",
-            plan.would_fit->name, plan.would_fit->examples, size(plan.least_reserved).c_str(),
-            plan.would_fit->name);
+            plan.would_fit->name, plan.would_fit->examples,
+            readableSize(plan.least_reserved).c_str(), plan.would_fit->name);
         return;
     }
     if (plan.state_bytes > capacityPresets().back().bytes)
@@ -290,12 +287,12 @@ void printAnswer(const FullSizePlan& plan, const SizeUnit& unit) {
             "no capacity preset holds it: the state alone is above the largest (%s); a device of "
             "more than %s would, or less state: --optimizer sgd or none keeps no Adam "
             "moments, --precision bf16 stores weights, gradients and state in 2 bytes\n",
-            largestPresetText().c_str(), size(plan.state_bytes).c_str());
+            largestPresetText().c_str(), readableSize(plan.state_bytes).c_str());
     else if (plan.least_reserved > 0)
         std::printf(
             "no capacity preset holds it (the largest is %s): the least-memory schedule "
             "reserves %s; try --capacity %sGB, or a shorter --seq or smaller --batch\n",
-            largestPresetText().c_str(), size(plan.least_reserved).c_str(),
+            largestPresetText().c_str(), readableSize(plan.least_reserved).c_str(),
             formatFixed(std::ceil(static_cast<double>(plan.least_reserved) / kGB), 0).c_str());
 }
 
@@ -398,7 +395,8 @@ int runPlanFullSize(ExperimentOptions o, const FullSizeOptions& fullSize) {
         heldState(costsAt(fit, o.config.batch, o.config.seq, o.config.depth), o.config.dtype);
     printMethod(fit);
     printModel(o, state);
-    std::printf("capacity: %s (%s)\n", size(capacity).c_str(), sizeGiB(capacity).c_str());
+    std::printf("capacity: %s (%s)\n", readableSize(capacity).c_str(),
+                readableSize(capacity, true).c_str());
     if (scale)
         std::printf(
             "times scaled to %s: its none step at B=%d S=%d depth %d measured %s ms, predicted "

@@ -132,6 +132,10 @@ CostModel measureCostModel(const ExperimentConfig& config,
 // exactly and checked on a shape the fit did not use, the times by least squares. `progress`
 // hears each shape as it starts.
 struct CostFit;
+// The check measureCostFit makes before it builds anything, for callers that must refuse a
+// model before other work starts (a lesson's plan step): throws MemoryError when measuring
+// `config` would not fit measuringMemory (fitMeasureRefusal, full_size.h).
+void checkFitMeasurable(const ExperimentConfig& config);
 CostFit measureCostFit(
     const ExperimentConfig& config,
     const std::function<void(const std::string& stage, int done, int total)>& progress = {},

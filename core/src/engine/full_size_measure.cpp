@@ -80,13 +80,17 @@ std::int64_t measuringMemory(const std::string& device) {
     return available > 0 ? std::min(available, left) : left;
 }
 
+void checkFitMeasurable(const ExperimentConfig& config) {
+    const std::int64_t available = measuringMemory(config.device);
+    if (const auto refusal = fitMeasureRefusal(config, available))
+        throw MemoryError(*refusal, fitMeasurePeakEstimate(config), available);
+}
+
 CostFit measureCostFit(const ExperimentConfig& config,
                        const std::function<void(const std::string&, int, int)>& progress,
                        const std::atomic<bool>* cancel) {
     // Before anything is built: one layer too large for this machine is refused, not killed.
-    const std::int64_t available = measuringMemory(config.device);
-    if (const auto refusal = fitMeasureRefusal(config, available))
-        throw MemoryError(*refusal, fitMeasurePeakEstimate(config), available);
+    checkFitMeasurable(config);
     const engine::MeasurementScope measuring(config.threads, cancel);
     const std::vector<MeasuredShape> shapes = fitShapes(config);
     const int total = static_cast<int>(shapes.size());
