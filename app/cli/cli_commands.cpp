@@ -28,23 +28,29 @@ int runExperiment(ExperimentOptions o, bool sweep) {
         }
         strategies = o.preset.empty() ? o.strategies : presetStrategies(o.preset);
         if (!o.preset.empty() && strategies.empty()) {
-            std::cerr << "ckptlab-cli: --preset must be one of seed-tradeoff, experiment-1, "
-                         "experiment-2, experiment-3 (got \""
-                      << o.preset << "\")\n";
+            std::string names;
+            for (const std::string& name : presetNames())
+                names += (names.empty() ? "" : ", ") + name;
+            std::cerr << "ckptlab-cli: --preset must be one of " << names << " (got \"" << o.preset
+                      << "\")\n";
             return kBadInput;
         }
         // A preset's items were not typed: those the depth cannot take are left out and said.
         if (o.strategies.empty()) {
-            const std::string name = o.preset.empty() ? "seed-tradeoff" : o.preset;
+            const std::string name = o.preset.empty() ? kDefaultPreset : o.preset;
             strategies = strategiesForModel(presetStrategies(name), "the " + name + " preset",
                                             o.config, &presetNote);
         }
     }
-    // The sweep's pre-run check (Runner::check) refuses before any work; runs fail one by one
-    // inside it; what escapes is classified in main_cli.cpp.
+    // The runner's check refuses before any work; runs fail one by one inside it; what escapes
+    // is classified in main_cli.cpp.
+    SweepRequestData request;
+    request.config = o.config;
+    request.checked = strategies;
     Runner runner;
     if (sweep) prepareShard(o, runner);
-    ResultSet results = runner.sweep(o.config, strategies, makeHooks(o.quiet));
+    SweepCheck checked;
+    ResultSet results = runner.run(request, makeHooks(o, checked));
     if (!presetNote.empty()) results.notes.insert(results.notes.begin(), presetNote);
     return reportAndFinish(results, o);
 }

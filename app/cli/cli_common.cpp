@@ -63,9 +63,8 @@ std::vector<std::string> applyModelOption(ExperimentOptions& o) {
 // Parses the text options into the config; empty string when fine, else the message.
 std::string completeConfig(ExperimentOptions& o) {
     // The model first: the options typed on the command line override it.
-    std::vector<std::string> modelNotes;
     try {
-        modelNotes = applyModelOption(o);
+        o.modelNotes = applyModelOption(o);
     } catch (const ModelConfigError& e) {
         return std::string("--model: ") + e.what();
     }
@@ -90,12 +89,13 @@ std::string completeConfig(ExperimentOptions& o) {
     }
     std::string error;
     o.shard = chooseShard(o.shardText, o.shardCountText, std::getenv, &error);
-    // Only for a config that will run, so a refusal (here or in the runner's check) stays one
-    // line.
-    if (error.empty() && !o.quiet && validate(o.config).empty())
-        for (const std::string& note : modelNotes)
-            std::cerr << "ckptlab-cli: note: --model " << note << "\n";
     return error;
+}
+
+void printModelNotes(const ExperimentOptions& o) {
+    if (o.quiet) return;
+    for (const std::string& note : o.modelNotes)
+        std::cerr << "ckptlab-cli: note: --model " << note << "\n";
 }
 
 void prepareShard(const ExperimentOptions& o, Runner& runner) {
@@ -238,6 +238,15 @@ RunnerHooks makeHooks(bool quiet) {
     hooks.result = [tty](const RunResult& run) {
         std::fprintf(stderr, "%smeasured %s%s\n", tty ? "\r\033[K" : "",
                      run.strategy.name().c_str(), run.error ? " (failed)" : "");
+    };
+    return hooks;
+}
+
+RunnerHooks makeHooks(const ExperimentOptions& o, SweepCheck& checked) {
+    RunnerHooks hooks = makeHooks(o.quiet);
+    hooks.checked = [&o, &checked](const SweepCheck& check) {
+        checked = check;
+        printModelNotes(o);
     };
     return hooks;
 }

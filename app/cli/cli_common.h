@@ -41,6 +41,11 @@ const std::atomic<bool>* catchInterrupts();
 // Progress on stderr (a live line on a terminal), and Ctrl+C as the cancel flag
 // (catchInterrupts).
 RunnerHooks makeHooks(bool quiet);
+// makeHooks for a request of the command's options: once the runner's check passes, the check
+// goes to `checked` and the --model notes to stderr.
+RunnerHooks makeHooks(const ExperimentOptions& options, SweepCheck& checked);
+// --model's notes on stderr, unless quiet: after the command's own check, before any work.
+void printModelNotes(const ExperimentOptions& options);
 
 // Environment, table, files; returns the exit code for the results (kInterrupted when
 // cancelled).

@@ -14,7 +14,7 @@ namespace ckptlab::cli {
 // anything runs; throws like Runner::check.
 void checkLessonRuns(const std::vector<const Lesson*>& lessons);
 
-// Runs every step now (Runner::sweep or Runner::scaling), progress on stderr unless quiet.
+// Runs every step now (Runner::run), progress on stderr unless quiet.
 // Stops early with *cancelled set on Ctrl+C; the finished steps are returned.
 // Each group of steps with the same experiment once, timed with the adaptive repeats within
 // `timeLimitS` a step (timedAsLesson).

@@ -105,9 +105,7 @@ LessonResults measureLesson(const Lesson& lesson, bool quiet, double timeLimitS,
                     e.strategies.push_back(s);
         e.config = timedAsLesson(e.config, timeLimitS);
         Runner runner;
-        ResultSet set = e.scaling_axis ? runner.scaling(e.config, *e.scaling_axis, e.scaling_values,
-                                                        e.strategies, hooks)
-                                       : runner.sweep(e.config, e.strategies, hooks);
+        ResultSet set = runner.run(sweepRequestOf(e), hooks);
         const bool stop = set.cancelled;
         for (const std::string& id : group) results.emplace(id, set);
         if (stop) {

@@ -48,6 +48,9 @@ struct ExperimentOptions {
     // chose from them and the environment (cli_shard.h); empty: the whole sweep.
     std::string shardText, shardCountText;
     std::optional<ShardChoice> shard;
+    // --model's notes, set by completeConfig; said once the config passed its check
+    // (printModelNotes), so that a refusal stays one line.
+    std::vector<std::string> modelNotes;
 };
 
 // ckptlab-cli lesson (cli_lesson.cpp): show, list, check or record the lessons.

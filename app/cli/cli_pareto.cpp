@@ -1,6 +1,6 @@
 // ckptlab-cli pareto: the measured Pareto curve of optimal schedules from the smallest
 // feasible budget to the no-checkpoint peak, beside hand-written strategies and the predicted
-// frontier (Runner::pareto does the work; the app's Pareto sweep runs the same).
+// frontier (Runner::run of a Pareto request does the work; the app's Pareto sweep runs the same).
 #include <cstdio>
 #include <iostream>
 
@@ -21,9 +21,9 @@ namespace {
 // said in `note`.
 std::vector<Strategy> handWritten(const ExperimentOptions& o, std::string* note) {
     if (!o.strategies.empty()) return o.strategies;
-    std::vector<Strategy> wanted = presetStrategies("seed-tradeoff");
-    wanted.push_back(Strategy{StrategyKind::Sqrt});
-    return strategiesForModel(wanted, "the default (seed-tradeoff and sqrt)", o.config, note);
+    return strategiesForModel(paretoDefaultWanted(),
+                              std::string("the default (") + kDefaultPreset + " and sqrt)",
+                              o.config, note);
 }
 
 // Each hand-written run against the optimal schedule at its own predicted peak: one predicted
@@ -63,10 +63,10 @@ int runPareto(ExperimentOptions o, int points) {
     request.config = o.config;
     request.checked = handWritten(o, &note);
     request.paretoPoints = points;
-    const SweepCheck check = Runner::check(request);
     Runner runner;
     prepareShard(o, runner);
-    ResultSet results = runner.pareto(o.config, check.strategies, points, makeHooks(o.quiet));
+    SweepCheck check;
+    ResultSet results = runner.run(request, makeHooks(o, check));
     for (const std::string& said : {leftOutNote(request.checked, check), note})
         if (!said.empty()) results.notes.insert(results.notes.begin(), said);
     if (!results.predicted_frontier.empty())

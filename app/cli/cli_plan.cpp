@@ -159,6 +159,7 @@ int runPlan(ExperimentOptions o, const std::string& budgetsText, int points, boo
     std::vector<double> budgetsMib;
     try {
         budgetsMib = checkPlanInputs(o, budgetsText, points, bruteForce, units);
+        printModelNotes(o);
     } catch (const std::exception& e) {
         std::cerr << "ckptlab-cli: " << e.what() << "\n";
         return kBadInput;

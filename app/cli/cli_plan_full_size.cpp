@@ -83,16 +83,15 @@ std::string shapeText(const MeasuredShape& shape) {
     return text + (shape.bytes ? " (memory and time)" : " (time only)");
 }
 
-// The strategies a full-size plan compares by default (fullSizeStrategyTexts), less those the
+// The strategies a full-size plan compares by default (fullSizeDefaultStrategies), less those the
 // model cannot take, which `note` names.
 std::vector<Strategy> defaultStrategies(const ExperimentConfig& config, std::string* note) {
-    return strategiesForModel(parseStrategies(fullSizeStrategyTexts()), "the default list", config,
-                              note);
+    return strategiesForModel(fullSizeDefaultStrategies(), "the default list", config, note);
 }
 
-// The inputs refused before anything is measured; throws std::invalid_argument naming the
+// The output options plan --capacity does not write; throws std::invalid_argument naming the
 // option.
-void checkInputs(const ExperimentOptions& o) {
+void checkOutputs(const ExperimentOptions& o) {
     for (const auto& [value, option] : {std::pair{o.csvPath, "--csv"},
                                         {o.tracePath, "--trace"},
                                         {o.pngDir, "--png"},
@@ -101,13 +100,14 @@ void checkInputs(const ExperimentOptions& o) {
             throw std::invalid_argument(std::string("plan --capacity writes no ") + option +
                                         ": its answer is the printed table and --json (leave " +
                                         option + " out, or run the planned schedule with sweep)");
-    if (const std::vector<FieldError> errors = validate(o.config); !errors.empty())
-        throw std::invalid_argument(errors.front().message.english);
-    for (const Strategy& strategy : o.strategies)
-        checkStrategy(strategy, o.config.depth, o.config.block);
-    // As sweep and the plan's reader refuse them: two rows of one name cannot be told apart.
-    if (const std::optional<CoreMessage> twice = duplicateStrategyError(o.strategies))
-        throw std::invalid_argument("--" + twice->english);
+}
+
+// The request's one check (checkFullSize, the app's too), said as the CLI says refusals.
+void checkRequest(const FullSizeRequest& request) {
+    const FullSizeCheck check = checkFullSize(request);
+    if (check.ok()) return;
+    const bool twice = check.verdict == FullSizeCheck::Verdict::StrategyListedTwice;
+    throw std::invalid_argument((twice ? "--" : "") + check.problem->english);
 }
 
 // --capacity as typed; parseCapacity's message names the option and its forms, the presets are
@@ -121,28 +121,6 @@ std::int64_t capacityOf(const std::string& text) {
             presets += std::string(presets.empty() ? "" : ", ") + p.name + " (" + p.examples + ")";
         throw std::invalid_argument(std::string(e.what()) + "; presets: " + presets);
     }
-}
-
-// What every schedule holds whatever it checkpoints, from the cost model at the asked size.
-struct HeldState {
-    std::int64_t weights = 0, gradients = 0, optimizer = 0, parameters = 0;
-};
-
-HeldState heldState(const CostModel& costs, DType dtype) {
-    HeldState state;
-    auto add = [&](const UnitCost& unit) {
-        std::int64_t weights = 0;
-        for (std::int64_t bytes : unit.parameter_tensors) weights += bytes;
-        if (unit.parameter_tensors.empty()) weights = unit.param_grad_bytes;
-        state.weights += weights;
-        state.gradients += unit.param_grad_bytes;
-        for (std::int64_t bytes : unit.optimizer_state_tensors) state.optimizer += bytes;
-    };
-    for (const UnitCost& unit : costs.units) add(unit);
-    if (costs.first) add(*costs.first);
-    if (costs.last) add(*costs.last);
-    state.parameters = state.weights / parameterBytesPerElement(dtype);
-    return state;
 }
 
 // "8,030,261,248": digits in groups of three, as the models command prints them.
@@ -315,7 +293,9 @@ int runPlanFullSize(ExperimentOptions o, const FullSizeOptions& fullSize) {
     std::optional<RunResult> costsNone;
     try {
         capacity = capacityOf(fullSize.capacity);
-        checkInputs(o);
+        checkOutputs(o);
+        checkRequest({o.config, capacity, o.strategies});
+        printModelNotes(o);
         if (strategies.empty()) {
             std::string note;
             strategies = defaultStrategies(o.config, &note);
@@ -391,8 +371,7 @@ int runPlanFullSize(ExperimentOptions o, const FullSizeOptions& fullSize) {
         timesLabel = "predicted for " + scale->machine + " (scaled from its measured none step)";
     }
 
-    const HeldState state =
-        heldState(costsAt(fit, o.config.batch, o.config.seq, o.config.depth), o.config.dtype);
+    const HeldState& state = plan.held;
     printMethod(fit);
     printModel(o, state);
     std::printf("capacity: %s (%s)\n", readableSize(capacity).c_str(),

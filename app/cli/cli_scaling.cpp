@@ -33,11 +33,11 @@ int runScaling(ExperimentOptions o, const std::string& axisName, const std::stri
     request.checked = o.strategies;  // none typed: the usual set (sweepStrategies)
     request.axis = axis;
     request.values = parseIntList(valuesText, "--values", axisRange(axis));
-    const SweepCheck check = Runner::check(request);
-    const std::vector<Strategy>& strategies = check.strategies;
     Runner runner;
     prepareShard(o, runner);
-    ResultSet all = runner.scaling(o.config, axis, request.values, strategies, makeHooks(o.quiet));
+    SweepCheck check;
+    ResultSet all = runner.run(request, makeHooks(o, check));
+    const std::vector<Strategy>& strategies = check.strategies;
     if (const std::string note = leftOutNote(o.strategies, check); !note.empty())
         all.notes.insert(all.notes.begin(), note);
     const int code = reportAndFinish(all, o);

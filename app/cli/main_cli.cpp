@@ -157,19 +157,28 @@ CLI::App* addRunCommand(CLI::App& app, Request& r) {
     return run;
 }
 
+// "a, b, c or d": core's preset names as --help lists them.
+std::string presetChoices() {
+    const std::vector<std::string> names = presetNames();
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return text;
+}
+
 CLI::App* addSweepCommand(CLI::App& app, Request& r) {
     auto* sweep = app.add_subcommand("sweep", "Measure several strategies on the same weights");
     addExperimentOptions(sweep, r.sweep);
     sweep
         ->add_option("--strategies", r.sweep.strategiesText,
-                     "Comma-separated strategies (default: the seed-tradeoff preset, less "
-                     "the strategies the depth cannot take)")
+                     std::string("Comma-separated strategies (default: the ") + kDefaultPreset +
+                         " preset, less the strategies the depth cannot take)")
         ->check(nonEmptyList("leave --strategies out for the default"));
     sweep
-        ->add_option("--preset", r.sweep.preset,
-                     "seed-tradeoff, experiment-1, experiment-2 or experiment-3 (less the "
-                     "strategies the depth cannot take, said in a note)")
-        ->check(nonEmptyList("leave --preset out for seed-tradeoff"));
+        ->add_option(
+            "--preset", r.sweep.preset,
+            presetChoices() + " (less the strategies the depth cannot take, said in a note)")
+        ->check(nonEmptyList(std::string("leave --preset out for ") + kDefaultPreset));
     addShardOptions(sweep, r.sweep);
     return sweep;
 }
@@ -186,8 +195,8 @@ CLI::App* addParetoCommand(CLI::App& app, Request& r) {
         ->capture_default_str();
     pareto
         ->add_option("--strategies", r.pareto.strategiesText,
-                     "Hand-written strategies to compare (default: seed-tradeoff + sqrt, "
-                     "less the strategies the depth cannot take)")
+                     std::string("Hand-written strategies to compare (default: ") + kDefaultPreset +
+                         " + sqrt, less the strategies the depth cannot take)")
         ->check(nonEmptyList("leave --strategies out for the default"));
     addShardOptions(pareto, r.pareto);
     return pareto;

@@ -15,6 +15,7 @@
 #include "ckptlab/strategy.h"
 #include "engine/attention.h"
 #include "engine/memory_tracker.h"
+#include "run_requests.h"
 #include "tensor_tolerance.h"
 #include "test_configs.h"
 #include "tolerance.h"
@@ -285,7 +286,7 @@ Growth activationGrowth(AttentionKind kind, const std::vector<int>& seqs) {
     c.attention = kind;
     c.attention_chunk = 32;
     const auto none = parseStrategies({"none"});
-    const ResultSet set = Runner().scaling(c, ScalingAxis::Seq, seqs, none);
+    const ResultSet set = test::scaling(c, ScalingAxis::Seq, seqs, none);
     std::vector<double> x, y;
     for (const auto& run : set.runs) {
         x.push_back(run.config.seq);

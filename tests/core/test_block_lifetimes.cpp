@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "ckptlab/runner.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 
@@ -38,7 +39,7 @@ TEST(BlockLifetimes, EachBlocksActivationsAreFreedByItsOwnBackward) {
     for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
         ExperimentConfig c = quickConfig(block, 6, 64, 64, 2, 0.0);
         c.threads = 1;
-        const ResultSet set = Runner().sweep(c, parseStrategies({"none"}));
+        const ResultSet set = test::sweep(c, parseStrategies({"none"}));
         const RunResult& run = set.runs.front();
         ASSERT_FALSE(run.error) << *run.error;
         ASSERT_EQ(run.blocks.size(), std::size_t(c.depth));
@@ -63,7 +64,7 @@ TEST(BlockLifetimes, EachBlocksActivationsAreFreedByItsOwnBackward) {
 TEST(BlockLifetimes, TheChainsOutputIsNotTheLastBlocksActivation) {
     ExperimentConfig c = quickConfig(BlockKind::Ffn, 6, 64, 64, 2, 0.0);
     c.threads = 1;
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none"}));
+    const ResultSet set = test::sweep(c, parseStrategies({"none"}));
     const RunResult& run = set.runs.front();
     ASSERT_FALSE(run.error) << *run.error;
     const std::int64_t output = std::int64_t{c.batch} * c.seq * c.width * 4;

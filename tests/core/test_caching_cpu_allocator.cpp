@@ -15,6 +15,7 @@
 #include "ckptlab/strategy.h"
 #include "engine/caching_cpu_allocator.h"
 #include "engine/memory_tracker.h"
+#include "run_requests.h"
 #include "same_breakdown.h"
 #include "test_configs.h"
 
@@ -32,7 +33,7 @@ ExperimentConfig withAllocator(ExperimentConfig c, AllocatorKind kind) {
 
 ResultSet sweep(const ExperimentConfig& c, const std::vector<std::string>& strategies,
                 const RunnerHooks& hooks = {}) {
-    return Runner().sweep(c, parseStrategies(strategies), hooks);
+    return test::sweep(c, parseStrategies(strategies), hooks);
 }
 
 // The exact tracker's view of a run: everything but the times.

@@ -17,6 +17,7 @@
 #include "engine/grad_check.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
+#include "run_requests.h"
 #include "tensor_tolerance.h"
 #include "test_configs.h"
 
@@ -80,7 +81,7 @@ TEST(ChainEnds, EveryStrategyPassesTheGradientCheck) {
             SCOPED_TRACE(toString(block) + ", loss chunks " + std::to_string(chunks));
             const ExperimentConfig c = endsConfig(block, chunks);
             const ResultSet hand =
-                Runner().sweep(c, parseStrategies({"none", "full", "every:2", "sqrt"}));
+                test::sweep(c, parseStrategies({"none", "full", "every:2", "sqrt"}));
             for (const RunResult& run : hand.runs) {
                 ASSERT_FALSE(run.error) << run.strategy.name() << ": " << *run.error;
                 EXPECT_TRUE(run.grad_check.passed())
@@ -95,7 +96,7 @@ TEST(ChainEnds, EveryStrategyPassesTheGradientCheck) {
 
             const std::string optimal = optimalBetween(runNamed(hand, "full").metrics.peak_bytes,
                                                        runNamed(hand, "none").metrics.peak_bytes);
-            const ResultSet planned = Runner().sweep(c, parseStrategies({"none", optimal}));
+            const ResultSet planned = test::sweep(c, parseStrategies({"none", optimal}));
             const RunResult& run = runNamed(planned, optimal);
             ASSERT_FALSE(run.error) << optimal << ": " << *run.error;
             EXPECT_TRUE(run.grad_check.passed()) << optimal << ": " << run.grad_check.note;
@@ -222,7 +223,7 @@ TEST(ChainEnds, UnitByUnitReferenceEqualsTheNoneStep) {
 
 TEST(ChainEnds, TimelineAndLifetimesKnowBothEnds) {
     const ExperimentConfig c = endsConfig(BlockKind::Ffn, 2);
-    const ResultSet set = Runner().sweep(c, parseStrategies({"full"}));
+    const ResultSet set = test::sweep(c, parseStrategies({"full"}));
     const RunResult& run = runNamed(set, "full");
     ASSERT_FALSE(run.error) << *run.error;
     EXPECT_TRUE(hasSpan(run, Phase::Forward, kEmbeddingBlock));
@@ -259,9 +260,9 @@ TEST(ChainEnds, LossChunksLowerThePeakByWhatTheLogitsCost) {
     c.vocab = 2048;
     c.threads = 1;
     const std::int64_t logits = std::int64_t{c.batch} * c.seq * c.vocab * 4;  // 2 MiB
-    const RunResult whole = Runner().sweep(c, parseStrategies({"none"})).runs.at(0);
+    const RunResult whole = test::sweep(c, parseStrategies({"none"})).runs.at(0);
     c.loss_chunks = 4;
-    const RunResult chunked = Runner().sweep(c, parseStrategies({"none"})).runs.at(0);
+    const RunResult chunked = test::sweep(c, parseStrategies({"none"})).runs.at(0);
     ASSERT_FALSE(whole.error) << *whole.error;
     ASSERT_FALSE(chunked.error) << *chunked.error;
     const std::int64_t saving = whole.metrics.peak_bytes - chunked.metrics.peak_bytes;

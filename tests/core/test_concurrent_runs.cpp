@@ -10,6 +10,7 @@
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/runner.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 
@@ -45,7 +46,7 @@ Sweeps sweepWhile(const std::function<void()>& background, int count) {
     while (!started.load()) std::this_thread::yield();
     Sweeps sweeps;
     for (int i = 0; i < count; ++i) {
-        ResultSet set = Runner().sweep(droppingTransformer(), parseStrategies(kStrategies));
+        ResultSet set = test::sweep(droppingTransformer(), parseStrategies(kStrategies));
         sweeps.runs.insert(sweeps.runs.end(), set.runs.begin(), set.runs.end());
     }
     stop = true;

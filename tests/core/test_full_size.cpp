@@ -11,6 +11,7 @@
 #include "ckptlab/full_size.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/sweep_policy.h"
+#include "run_requests.h"
 #include "test_configs.h"
 
 using namespace ckptlab;
@@ -102,7 +103,7 @@ TEST(FullSizeFit, ReplayedPeakAtTheTargetIsTheMeasuredPeak) {
     const ExperimentConfig target = llamaTarget();
     const CostModel costs = costsAt(llamaFit(), target.batch, target.seq, target.depth);
     const std::vector<Strategy> strategies = parseStrategies({"none", "full", "attn", "every:2"});
-    const ResultSet set = Runner().sweep(target, strategies);
+    const ResultSet set = test::sweep(target, strategies);
     ASSERT_EQ(set.runs.size(), strategies.size());
     for (const RunResult& run : set.runs) {
         ASSERT_FALSE(run.error) << *run.error;

@@ -5,6 +5,7 @@
 #include "ckptlab/results_io.h"
 #include "ckptlab/runner.h"
 #include "ckptlab/summary.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 #include "tolerance.h"
@@ -29,8 +30,8 @@ TEST(KeepGrads, LaterRunsStartWithTheBaselinesGradientsAndTheCheckStillHolds) {
     ExperimentConfig plain = test::memoryConfig();
     ExperimentConfig kept = plain;
     kept.keep_grads = true;
-    const ResultSet a = Runner().sweep(plain, parseStrategies({"none", "full"}));
-    const ResultSet b = Runner().sweep(kept, parseStrategies({"none", "full"}));
+    const ResultSet a = test::sweep(plain, parseStrategies({"none", "full"}));
+    const ResultSet b = test::sweep(kept, parseStrategies({"none", "full"}));
     // The baseline is the tutorial's first run: it starts clean, byte for byte as without.
     const RunResult& noneA = byName(a, "none");
     const RunResult& noneB = byName(b, "none");
@@ -70,20 +71,20 @@ TEST(KeepGrads, LaterRunsStartWithTheBaselinesGradientsAndTheCheckStillHolds) {
 TEST(KeepGrads, TheSeedBugStillFailsTheCheckWithKeptGradients) {
     ExperimentConfig c = test::memoryConfig();
     c.keep_grads = true;
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "seed-bug:2"}));
+    const ResultSet set = test::sweep(c, parseStrategies({"none", "seed-bug:2"}));
     EXPECT_FALSE(byName(set, "seed-bug:2").grad_check.passed());
 }
 
 TEST(KeepGrads, SurvivesTheResultsFile) {
     ExperimentConfig c = test::tinyConfig();
     c.keep_grads = true;
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none"}));
+    const ResultSet set = test::sweep(c, parseStrategies({"none"}));
     const ResultSet back = resultsFromJson(resultsToJson(set));
     ASSERT_EQ(back.runs.size(), 1u);
     EXPECT_TRUE(back.runs[0].config.keep_grads);
     c.keep_grads = false;
     const ResultSet plain =
-        resultsFromJson(resultsToJson(Runner().sweep(c, parseStrategies({"none"}))));
+        resultsFromJson(resultsToJson(test::sweep(c, parseStrategies({"none"}))));
     EXPECT_FALSE(plain.runs[0].config.keep_grads);
     EXPECT_EQ(resultsToJson(plain).find("keep_grads"), std::string::npos);
 }

@@ -19,6 +19,7 @@
 #include "engine/grad_check.h"
 #include "engine/llama_block.h"
 #include "engine/model.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 
@@ -324,7 +325,7 @@ TEST(LlamaBlock, TheEstimateCountsItsParametersAndComesNearItsActivations) {
     const MemoryEstimate estimate = estimateMemory(c, makePlan(Strategy{}, c.depth));
     EXPECT_EQ(estimate.parameters,
               c.depth * llamaParameterCount(c) * std::int64_t{bytesPerElement(c.dtype)});
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none"}));
+    const ResultSet set = test::sweep(c, parseStrategies({"none"}));
     ASSERT_FALSE(set.runs[0].error) << *set.runs[0].error;
     const double measured = double(set.runs[0].metrics.activation_bytes);
     // An analytic count of the tensors autograd keeps, not a replay: within a tenth.
@@ -334,7 +335,7 @@ TEST(LlamaBlock, TheEstimateCountsItsParametersAndComesNearItsActivations) {
 TEST(LlamaBlock, EveryStrategyGivesThePlainGradientsThroughTheRunner) {
     const ExperimentConfig c = tinyLlama(6);
     const std::vector<std::string> all{"none", "full", "every:2", "attn", "ffn", "sqrt"};
-    const ResultSet set = Runner().sweep(c, parseStrategies(all));
+    const ResultSet set = test::sweep(c, parseStrategies(all));
     ASSERT_EQ(set.runs.size(), all.size());
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
@@ -349,7 +350,7 @@ TEST(LlamaBlock, EveryStrategyGivesThePlainGradientsThroughTheRunner) {
     // optimal within a budget halfway between full's peak and none's must recompute something.
     const double budgetMib = (peak("full") + peak("none")) / 2.0 / (1024.0 * 1024.0);
     const ResultSet optimal =
-        Runner().sweep(c, {test::strategy("none"), makeStrategy(StrategyKind::Optimal, budgetMib)});
+        test::sweep(c, {test::strategy("none"), makeStrategy(StrategyKind::Optimal, budgetMib)});
     ASSERT_EQ(optimal.runs.size(), 2u);
     const RunResult& run = optimal.runs[1];
     ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
@@ -363,7 +364,7 @@ TEST(LlamaBlock, EveryStrategyGivesThePlainGradientsThroughTheRunner) {
 TEST(LlamaBlock, MemoryEfficientAttentionGivesThePlainGradientsThroughTheRunner) {
     const ExperimentConfig c = withAttention(tinyLlama(4), AttentionKind::MemoryEfficient, 2);
     const std::vector<std::string> all{"none", "full", "attn", "ffn", "sqrt"};
-    const ResultSet set = Runner().sweep(c, parseStrategies(all));
+    const ResultSet set = test::sweep(c, parseStrategies(all));
     ASSERT_EQ(set.runs.size(), all.size());
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;

@@ -5,6 +5,7 @@
 
 #include "ckptlab/runner.h"
 #include "engine/memory_tracker.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 
@@ -72,7 +73,7 @@ TEST(MemoryTracker, RunningTotalFollowsTheAllocatorsOwnCount) {
 
 TEST(Measurement, FullKeepsAboutOneBlockInputPerBlock) {
     ExperimentConfig c = memoryConfig();
-    ResultSet set = Runner().sweep(c, parseStrategies({"none", "full"}));
+    ResultSet set = test::sweep(c, parseStrategies({"none", "full"}));
     const std::int64_t blockInput = std::int64_t(c.batch) * c.seq * c.width * 4;
     const auto& full = byName(set, "full");
     // One kept tensor per block (each checkpoint's output is the next one's input), plus the
@@ -87,7 +88,7 @@ TEST(Measurement, FullKeepsAboutOneBlockInputPerBlock) {
 
 TEST(Measurement, ActivationsShrinkAsMoreBlocksAreCheckpointed) {
     ResultSet set =
-        Runner().sweep(memoryConfig(), parseStrategies({"none", "every:4", "every:2", "full"}));
+        test::sweep(memoryConfig(), parseStrategies({"none", "every:4", "every:2", "full"}));
     const auto none = byName(set, "none").metrics.activation_bytes;
     const auto every4 = byName(set, "every:4").metrics.activation_bytes;
     const auto every2 = byName(set, "every:2").metrics.activation_bytes;
@@ -101,7 +102,7 @@ TEST(Measurement, ActivationsShrinkAsMoreBlocksAreCheckpointed) {
 TEST(Measurement, TimelineLifetimesAndBreakdownAreConsistent) {
     ExperimentConfig c = memoryConfig();
     c.optimizer = Optimizer::Adam;
-    ResultSet set = Runner().sweep(c, parseStrategies({"none", "segments:2"}));
+    ResultSet set = test::sweep(c, parseStrategies({"none", "segments:2"}));
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << *run.error;
         std::int64_t max = 0;
@@ -132,7 +133,7 @@ TEST(Measurement, TimelineLifetimesAndBreakdownAreConsistent) {
 TEST(Measurement, FullPeakIsTheAnalyticMinimumOfTheOwnershipRules) {
     const ExperimentConfig c = memoryConfig();
     ASSERT_EQ(c.block, BlockKind::Ffn);
-    ResultSet set = Runner().sweep(c, parseStrategies({"full"}));
+    ResultSet set = test::sweep(c, parseStrategies({"full"}));
     const auto& full = byName(set, "full");
     ASSERT_FALSE(full.error) << *full.error;
     const std::int64_t e = 4;  // float32
@@ -168,7 +169,7 @@ TEST(Measurement, FullPeakIsTheAnalyticMinimumOfTheOwnershipRules) {
 TEST(Measurement, TransformerFullPeakIsTheAnalyticMinimumOfTheOwnershipRules) {
     ExperimentConfig c = test::quickConfig(BlockKind::Transformer, 4, 32, 128, 2, /*dropout=*/0);
     c.threads = 1;
-    ResultSet set = Runner().sweep(c, parseStrategies({"full"}));
+    ResultSet set = test::sweep(c, parseStrategies({"full"}));
     const auto& full = byName(set, "full");
     ASSERT_FALSE(full.error) << *full.error;
     const std::int64_t e = 4;  // float32

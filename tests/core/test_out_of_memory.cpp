@@ -12,6 +12,7 @@
 #include "engine/memory_tracker.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 
@@ -27,7 +28,7 @@ std::int64_t deviceBytes(const RunResult& run) {
 
 // A limit halfway between full's and none's whole footprint, measured first.
 double limitBetweenFullAndNone(const ExperimentConfig& c) {
-    const ResultSet free = Runner().sweep(c, parseStrategies({"none", "full"}));
+    const ResultSet free = test::sweep(c, parseStrategies({"none", "full"}));
     const std::int64_t none = deviceBytes(*free.find("none"));
     const std::int64_t full = deviceBytes(*free.find("full"));
     EXPECT_LT(full, none);
@@ -47,7 +48,7 @@ TEST(MemoryLimit, TheRunThatDoesNotFitFailsWhereItRanOutAndTheOthersGoOn) {
     double lastFraction = 0;
     RunnerHooks hooks;
     hooks.progress = [&](double f, const CoreMessage&) { lastFraction = f; };
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "full", "every:2"}), hooks);
+    const ResultSet set = test::sweep(c, parseStrategies({"none", "full", "every:2"}), hooks);
     ASSERT_EQ(set.runs.size(), 3u);
     const RunResult& none = set.runs[0];
     ASSERT_TRUE(none.error);
@@ -79,7 +80,7 @@ TEST(MemoryLimit, TheRunThatDoesNotFitFailsWhereItRanOutAndTheOthersGoOn) {
 TEST(MemoryLimit, OnTheTransformerTheAttentionScoresRunOutToo) {
     ExperimentConfig c = outOfMemoryConfig(BlockKind::Transformer);
     c.memory_limit_mib = limitBetweenFullAndNone(c);
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "full"}));
+    const ResultSet set = test::sweep(c, parseStrategies({"none", "full"}));
     ASSERT_TRUE(set.runs[0].out_of_memory);
     ASSERT_FALSE(set.runs[1].error) << *set.runs[1].error;
     EXPECT_EQ(set.runs[1].grad_check.max_abs_diff, 0.0);
@@ -104,19 +105,17 @@ TEST(MemoryLimit, TheTrackerIsBackAtZeroAfterTheFailedStep) {
 TEST(MemoryLimit, NothingLeaksAfterAnOutOfMemoryOrACancel) {
     ExperimentConfig c = outOfMemoryConfig();
     c.memory_limit_mib = limitBetweenFullAndNone(c);
-    Runner().sweep(c,
-                   parseStrategies({"none", "full"}));  // warm: thread pools, lazy initialisation
+    test::sweep(c, parseStrategies({"none", "full"}));  // warm: thread pools, lazy initialisation
     malloc_trim(0);
     const std::size_t before = mallocInUse();
-    for (int i = 0; i < 3; ++i) Runner().sweep(c, parseStrategies({"none", "full"}));
+    for (int i = 0; i < 3; ++i) test::sweep(c, parseStrategies({"none", "full"}));
     std::atomic<bool> cancel{false};
     RunnerHooks hooks;
     hooks.cancel = &cancel;
     hooks.progress = [&](double f, const CoreMessage&) {
         if (f > 0.3) cancel = true;
     };
-    const ResultSet cancelled =
-        Runner().sweep(c, parseStrategies({"full", "none", "every:2"}), hooks);
+    const ResultSet cancelled = test::sweep(c, parseStrategies({"full", "none", "every:2"}), hooks);
     EXPECT_TRUE(cancelled.cancelled);
     malloc_trim(0);
     const std::size_t after = mallocInUse();
@@ -152,7 +151,7 @@ TEST(Progress, ReachesTheEndWithAnOptimizer) {
         double last = 0;
         RunnerHooks hooks;
         hooks.progress = [&](double f, const CoreMessage&) { last = f; };
-        Runner().sweep(c, parseStrategies({"none", "full"}), hooks);
+        test::sweep(c, parseStrategies({"none", "full"}), hooks);
         EXPECT_DOUBLE_EQ(last, 1.0) << toString(optimizer);
     }
 }
@@ -162,14 +161,14 @@ TEST(Threads, TheProcessCountIsRestoredAfterASweep) {
     ExperimentConfig c = outOfMemoryConfig();
     c.seq = 16;
     c.threads = before == 1 ? 2 : 1;
-    Runner().sweep(c, parseStrategies({"full"}));
+    test::sweep(c, parseStrategies({"full"}));
     EXPECT_EQ(at::get_num_threads(), before);
 }
 
 TEST(MemoryLimit, TheFailedStepEndsWhereItRanOut) {
     ExperimentConfig c = outOfMemoryConfig();
     c.memory_limit_mib = limitBetweenFullAndNone(c);
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none"}));
+    const ResultSet set = test::sweep(c, parseStrategies({"none"}));
     const RunResult& none = set.runs[0];
     ASSERT_TRUE(none.out_of_memory);
     const double stop = none.out_of_memory->t_ms;

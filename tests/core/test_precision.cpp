@@ -14,6 +14,7 @@
 #include "engine/grad_check.h"
 #include "engine/precision.h"
 #include "engine/step.h"
+#include "run_requests.h"
 #include "test_configs.h"
 
 using namespace ckptlab;
@@ -64,7 +65,7 @@ TEST(Precision, EveryStrategyPassesItsGradientCheckInEveryPrecision) {
     for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer, BlockKind::Llama}) {
         for (DType dtype : kPrecisions) {
             const ExperimentConfig c = chainOf(block, dtype);
-            const ResultSet set = Runner().sweep(c, parseStrategies(strategiesFor(block)));
+            const ResultSet set = test::sweep(c, parseStrategies(strategiesFor(block)));
             ASSERT_EQ(set.runs.size(), strategiesFor(block).size());
             for (const RunResult& run : set.runs) {
                 const std::string where =
@@ -167,7 +168,7 @@ TEST(Precision, WeightCopiesAtThePeakAreTheWeightsBf16Copies) {
         for (DType dtype : kPrecisions) {
             const ExperimentConfig c = chainOf(block, dtype);
             engine::Workbench bench(c, torch::kCPU);
-            const ResultSet set = Runner().sweep(c, parseStrategies({"none", "full"}));
+            const ResultSet set = test::sweep(c, parseStrategies({"none", "full"}));
             const RunResult* none = set.find("none");
             ASSERT_NE(none, nullptr);
             ASSERT_FALSE(none->error) << *none->error;
@@ -200,7 +201,7 @@ TEST(Precision, MixedOptimizerStateIsFp32) {
     ExperimentConfig c = chainOf(BlockKind::Ffn, DType::MixedBFloat16);
     c.optimizer = Optimizer::Adam;
     engine::Workbench bench(c, torch::kCPU);
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "every:2"}));
+    const ResultSet set = test::sweep(c, parseStrategies({"none", "every:2"}));
     for (const RunResult& run : set.runs) {
         ASSERT_FALSE(run.error) << *run.error;
         EXPECT_EQ(run.breakdown.optimizer_state, 2 * 4 * parameterCount(bench.model))
@@ -223,8 +224,8 @@ TEST(Precision, TheCpuAcceptsEveryPrecision) {
 
 // bitwise_equal is written only when true, and an older file (without it) reads false.
 TEST(Precision, BitwiseEqualRoundTripsThroughTheResultsFile) {
-    ResultSet set = Runner().sweep(chainOf(BlockKind::Ffn, DType::MixedBFloat16),
-                                   parseStrategies({"none", "full"}));
+    ResultSet set = test::sweep(chainOf(BlockKind::Ffn, DType::MixedBFloat16),
+                                parseStrategies({"none", "full"}));
     ASSERT_TRUE(set.runs[1].grad_check.bitwise_equal);
     set.runs[0].grad_check.bitwise_equal = false;
     const std::string text = resultsToJson(set);

@@ -11,6 +11,7 @@
 #include "ckptlab/planner.h"
 #include "ckptlab/runner.h"
 #include "planning/planner_candidates.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 
@@ -299,7 +300,7 @@ TEST(PredictedSplit, MeasuredMixedBf16LlamaWithEnds) {
     Runner runner;
     runner.useCostModel(model);
     const ResultSet set =
-        runner.sweep(c, parseStrategies({"none", "attn", "full", "ffn", "every:2"}));
+        test::sweep(runner, c, parseStrategies({"none", "attn", "full", "ffn", "every:2"}));
     for (const RunResult& run : set.runs) {
         SCOPED_TRACE(run.strategy.name());
         ASSERT_FALSE(run.error) << *run.error;

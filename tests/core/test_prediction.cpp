@@ -12,6 +12,7 @@
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
 #include "planning/allocator_replay.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 #include "tolerance.h"
@@ -50,7 +51,7 @@ void expectPredictionsWithin5Percent(const ExperimentConfig& c,
                                      const std::vector<std::string>& strategies,
                                      std::int64_t peakSlack = -1) {
     const CostModel model = measureCostModel(c);
-    const ResultSet set = Runner().sweep(c, parseStrategies(strategies));
+    const ResultSet set = test::sweep(c, parseStrategies(strategies));
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << *run.error;
         const Prediction p = predict(model, makePlan(run.strategy, c.depth));
@@ -162,7 +163,7 @@ TEST(Prediction, MeasuredOptimalScheduleRespectsItsBudget) {
     runner.useCostModel(model);
     Strategy optimal{StrategyKind::Optimal, 0};
     optimal.budget_mib = budgetMib;
-    const ResultSet set = runner.sweep(c, parseStrategies({"none", optimal.name()}));
+    const ResultSet set = test::sweep(runner, c, parseStrategies({"none", optimal.name()}));
     const RunResult* run = set.find(optimal.name());
     ASSERT_NE(run, nullptr);
     ASSERT_FALSE(run->error) << *run->error;
@@ -173,7 +174,7 @@ TEST(Prediction, MeasuredOptimalScheduleRespectsItsBudget) {
     Strategy tooSmall{StrategyKind::Optimal, 0};
     tooSmall.budget_mib = minimum / 2 / (1024.0 * 1024.0);
     try {
-        runner.sweep(c, {tooSmall});
+        test::sweep(runner, c, {tooSmall});
         FAIL() << "expected BudgetError";
     } catch (const BudgetError& e) {
         EXPECT_NE(std::string(e.what()).find("smallest feasible schedule, which needs"),
@@ -187,7 +188,7 @@ TEST(Prediction, ParetoSweepRunsTheCurveAndNothingBeatsIt) {
     // from:10 does not exist at depth 8; the others do.
     EXPECT_EQ(handWritten,
               parseStrategies({"none", "full", "every:2", "every:4", "segments:4", "sqrt"}));
-    const ResultSet set = Runner().pareto(c, handWritten, 4);
+    const ResultSet set = test::pareto(c, handWritten, 4);
     ASSERT_FALSE(set.cancelled);
 
     // How many points the frontier has depends on this machine's costs: where a kept block's
@@ -294,7 +295,7 @@ TEST(Prediction, ChainEndsPeaksAreExact) {
             strategies.push_back(optimal);
             Runner runner;
             runner.useCostModel(model);
-            const ResultSet set = runner.sweep(c, strategies);
+            const ResultSet set = test::sweep(runner, c, strategies);
             for (const RunResult& run : set.runs) {
                 SCOPED_TRACE(toString(block) + " loss chunks " + std::to_string(lossChunks) +
                              (v.tied ? " tied " : " ") + toString(v.optimizer) + " " +
@@ -386,7 +387,7 @@ TEST(Prediction, ReservedBytesMatchTheCachingAllocator) {
             c.optimizer = optimizer;
             c.allocator = AllocatorKind::Caching;
             const ResultSet set =
-                Runner().sweep(c, parseStrategies({"none", "full", "every:2", "sqrt"}));
+                test::sweep(c, parseStrategies({"none", "full", "every:2", "sqrt"}));
             for (const RunResult& run : set.runs) {
                 ASSERT_FALSE(run.error) << *run.error;
                 ASSERT_TRUE(run.allocator);

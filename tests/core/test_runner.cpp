@@ -9,6 +9,7 @@
 #include "ckptlab/runner.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/summary.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 
@@ -31,7 +32,7 @@ SweepRequestData sweepOf(const ExperimentConfig& config, const std::vector<std::
 TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheFfnBlock) {
     const std::vector<std::string> all{"none",       "full",   "every:2", "every:4", "segments:1",
                                        "segments:3", "from:2", "upto:2",  "sqrt"};
-    ResultSet set = Runner().sweep(tinyChain(BlockKind::Ffn), parseStrategies(all));
+    ResultSet set = test::sweep(tinyChain(BlockKind::Ffn), parseStrategies(all));
     ASSERT_EQ(set.runs.size(), all.size());
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
@@ -45,7 +46,7 @@ TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheFfnBlock) {
 TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheTransformerWithDropout) {
     const std::vector<std::string> all{"none",   "full", "every:2", "segments:2",
                                        "from:3", "sqrt", "attn",    "ffn"};
-    ResultSet set = Runner().sweep(tinyChain(BlockKind::Transformer), parseStrategies(all));
+    ResultSet set = test::sweep(tinyChain(BlockKind::Transformer), parseStrategies(all));
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
         EXPECT_EQ(run.grad_check.max_abs_diff, 0.0) << run.strategy;
@@ -60,13 +61,12 @@ TEST(Runner, EveryStrategyGivesThePlainGradientsOnTheTransformerWithDropout) {
 TEST(Runner, BfloatRunsPassTheCheck) {
     ExperimentConfig c = tinyChain(BlockKind::Ffn);
     c.dtype = DType::BFloat16;
-    ResultSet set = Runner().sweep(c, parseStrategies({"none", "full", "segments:2"}));
+    ResultSet set = test::sweep(c, parseStrategies({"none", "full", "segments:2"}));
     for (const auto& run : set.runs) EXPECT_TRUE(run.ok()) << run.strategy;
 }
 
 TEST(Runner, TheTutorialsClosureBugFailsTheGradientCheck) {
-    ResultSet set =
-        Runner().sweep(tinyChain(BlockKind::Ffn), parseStrategies({"none", "seed-bug:3"}));
+    ResultSet set = test::sweep(tinyChain(BlockKind::Ffn), parseStrategies({"none", "seed-bug:3"}));
     const RunResult* bug = set.find("seed-bug:3");
     ASSERT_NE(bug, nullptr);
     ASSERT_FALSE(bug->error);
@@ -81,7 +81,7 @@ TEST(Runner, TheTutorialsClosureBugFailsTheGradientCheck) {
 TEST(Runner, ForwardCountsAreTheForwardsTheTraceShows) {
     const ExperimentConfig c = tinyChain(BlockKind::Ffn);
     ResultSet set =
-        Runner().sweep(c, parseStrategies({"none", "full", "segments:2", "from:3", "seed-bug:3"}));
+        test::sweep(c, parseStrategies({"none", "full", "segments:2", "from:3", "seed-bug:3"}));
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy;
         std::vector<int> traced(c.depth, 1);
@@ -99,14 +99,14 @@ TEST(Runner, ForwardCountsAreTheForwardsTheTraceShows) {
 TEST(Runner, RejectsBadConfigsBeforeRunning) {
     ExperimentConfig c = tinyChain(BlockKind::Ffn);
     c.depth = 0;
-    EXPECT_THROW(Runner().sweep(c, parseStrategies({"none"})), ConfigError);
-    EXPECT_THROW(Runner().sweep(tinyChain(BlockKind::Ffn), parseStrategies({"every:0"})),
+    EXPECT_THROW(test::sweep(c, parseStrategies({"none"})), ConfigError);
+    EXPECT_THROW(test::sweep(tinyChain(BlockKind::Ffn), parseStrategies({"every:0"})),
                  StrategyError);
-    EXPECT_THROW(Runner().sweep(tinyChain(BlockKind::Ffn), {}), ConfigError);
+    EXPECT_THROW(test::sweep(tinyChain(BlockKind::Ffn), {}), ConfigError);
     ExperimentConfig cuda = tinyChain(BlockKind::Ffn);
     cuda.device = "cuda";
     if (availableDevices().size() == 1)
-        EXPECT_THROW(Runner().sweep(cuda, parseStrategies({"none"})), ConfigError);
+        EXPECT_THROW(test::sweep(cuda, parseStrategies({"none"})), ConfigError);
 }
 
 TEST(Runner, RefusesAConfigThatCannotFit) {
@@ -142,7 +142,7 @@ TEST(Runner, CancelStopsBeforeTheNextTimedStepAndKeepsFinishedRuns) {
         if (message.english.rfind("full: timed step 3/", 0) == 0 && !cancel) cancel = true;
     };
     c.repeats = 5;
-    ResultSet set = Runner().sweep(c, parseStrategies({"none", "full", "every:2"}), hooks);
+    ResultSet set = test::sweep(c, parseStrategies({"none", "full", "every:2"}), hooks);
     EXPECT_TRUE(set.cancelled);
     for (const std::string& message : afterCancel)
         EXPECT_EQ(message.find("timed step"), std::string::npos) << message;
@@ -161,7 +161,7 @@ TEST(Runner, ChainsBeyondThePlannersReachRunWithANote) {
     c.width = 16;
     c.seq = 8;
     c.batch = 1;
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "sqrt"}));
+    const ResultSet set = test::sweep(c, parseStrategies({"none", "sqrt"}));
     ASSERT_EQ(set.runs.size(), 2u);
     for (const auto& run : set.runs) {
         ASSERT_FALSE(run.error) << run.strategy << ": " << *run.error;
@@ -197,7 +197,7 @@ TEST(Runner, TracedHookShowsEachRunBeforeItsTimes) {
         EXPECT_TRUE(std::isfinite(run.metrics.step_ms)) << run.strategy;
         events.push_back("result " + run.strategy.name());
     };
-    Runner().sweep(config, parseStrategies({"none", "full"}), hooks);
+    test::sweep(config, parseStrategies({"none", "full"}), hooks);
     EXPECT_EQ(events, (std::vector<std::string>{"traced none", "traced full", "result none",
                                                 "result full"}));
 }
@@ -215,7 +215,7 @@ TEST(Runner, ASweepRequestParsesEachStrategyOnceAtItsBoundary) {
     request.config = config;
     request.checked = strategies;
     Runner::check(request);
-    const ResultSet set = Runner().sweep(config, strategies);
+    const ResultSet set = test::sweep(config, strategies);
     ASSERT_EQ(set.runs.size(), texts.size());
     for (std::size_t i = 0; i < texts.size(); ++i) {
         ASSERT_FALSE(set.runs[i].error) << texts[i] << ": " << *set.runs[i].error;
@@ -227,12 +227,37 @@ TEST(Runner, ASweepRequestParsesEachStrategyOnceAtItsBoundary) {
 
     // The curve sweeps: their own strategies (budgets, the defaults) are typed from the start.
     const std::uint64_t curves = strategyParseCount();
-    const ResultSet pareto = Runner().pareto(config, {Strategy{}}, 2);
+    const ResultSet pareto = test::pareto(config, {Strategy{}}, 2);
     EXPECT_FALSE(pareto.runs.empty());
     const ResultSet scaling =
-        Runner().scaling(config, ScalingAxis::Depth, {2, 3}, defaultScalingStrategies());
+        test::scaling(config, ScalingAxis::Depth, {2, 3}, defaultScalingStrategies());
     EXPECT_EQ(scaling.runs.size(), 6u);
     EXPECT_EQ(strategyParseCount(), curves);
+}
+
+TEST(Runner, OneRequestValidatesEachConfigOnce) {
+    // Runner::run is the one door: from the request to the model's first tensor, validate runs
+    // once for the request's config, and once more for each size of a scaling sweep (the
+    // check, the memory forecast and the runs share that one verdict).
+    const ExperimentConfig config = tinyChain(BlockKind::Ffn);
+    std::uint64_t before = validateCalls();
+    test::sweep(config, parseStrategies({"none", "full"}));
+    EXPECT_EQ(validateCalls() - before, 1u);
+
+    before = validateCalls();
+    test::pareto(config, {Strategy{}}, 2);
+    EXPECT_EQ(validateCalls() - before, 1u);
+
+    before = validateCalls();
+    test::scaling(config, ScalingAxis::Seq, {16, 32, 48}, parseStrategies({"none"}));
+    EXPECT_EQ(validateCalls() - before, 1u + 3u);
+
+    // A refused request is checked once too, and nothing runs.
+    ExperimentConfig bad = config;
+    bad.seq = 0;
+    before = validateCalls();
+    EXPECT_THROW(test::sweep(bad, parseStrategies({"none"})), ConfigError);
+    EXPECT_EQ(validateCalls() - before, 1u);
 }
 
 TEST(Runner, CheckThrowsWhatTheSweepCheckRefuses) {
@@ -254,9 +279,9 @@ TEST(Runner, CheckThrowsWhatTheSweepCheckRefuses) {
         EXPECT_NE(std::string(e.what()).find("plans at most 128 units"), std::string::npos)
             << e.what();
     }
-    EXPECT_THROW(Runner().pareto(pareto.config, {Strategy{}}, 2), ConfigError);
-    EXPECT_THROW(Runner().scaling(c, ScalingAxis::Depth, {4}, {Strategy{}}), ConfigError);
-    EXPECT_THROW(Runner().scaling(c, ScalingAxis::Depth, {4, 4}, {Strategy{}}), ConfigError);
+    EXPECT_THROW(test::pareto(pareto.config, {Strategy{}}, 2), ConfigError);
+    EXPECT_THROW(test::scaling(c, ScalingAxis::Depth, {4}, {Strategy{}}), ConfigError);
+    EXPECT_THROW(test::scaling(c, ScalingAxis::Depth, {4, 4}, {Strategy{}}), ConfigError);
     const SweepCheck ok = Runner::check(sweepOf(c, {"none", "full"}));
     EXPECT_EQ(ok.strategies, parseStrategies({"none", "full"}));
 }
@@ -270,12 +295,12 @@ TEST(Runner, ShardsOfEachSweepKindMergeIntoTheWholeSweep) {
     const std::vector<Strategy> strategies = parseStrategies({"none", "full", "every:2"});
     using Measure = std::function<ResultSet(Runner&)>;
     const std::vector<std::pair<std::string, Measure>> kinds{
-        {"sweep", [&](Runner& r) { return r.sweep(config, strategies); }},
+        {"sweep", [&](Runner& r) { return test::sweep(r, config, strategies); }},
         {"scaling",
          [&](Runner& r) {
-             return r.scaling(config, ScalingAxis::Seq, {16, 32}, strategies);
+             return test::scaling(r, config, ScalingAxis::Seq, {16, 32}, strategies);
          }},
-        {"pareto", [&](Runner& r) { return r.pareto(config, strategies, 2); }}};
+        {"pareto", [&](Runner& r) { return test::pareto(r, config, strategies, 2); }}};
     for (const auto& [kind, measure] : kinds) {
         SCOPED_TRACE(kind);
         Runner unsharded;

@@ -15,6 +15,7 @@
 #include "ckptlab/strategy.h"
 #include "engine/step.h"
 #include "engine/step_context.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "tensor_tolerance.h"
 #include "test_configs.h"
@@ -146,7 +147,7 @@ TEST(SeedBug, UnequalSegmentsRecomputeTheLastSegmentsFirstBlocks) {
 // forward_counts say what ran: blocks 4 and 5 in every recompute, block 6 only in its own.
 TEST(SeedBug, ForwardCountsAreTheForwardsTheTraceShows) {
     const ExperimentConfig c = chain(BlockKind::Ffn, 7);
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "seed-bug:3"}));
+    const ResultSet set = test::sweep(c, parseStrategies({"none", "seed-bug:3"}));
     const RunResult* bug = set.find("seed-bug:3");
     ASSERT_NE(bug, nullptr);
     ASSERT_FALSE(bug->error) << *bug->error;
@@ -164,8 +165,7 @@ TEST(SeedBug, PeakIsSegmentsPeakAndIsPredicted) {
     for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
         ExperimentConfig c = quickConfig(block, 8, 64, 64, 2, 0.0);
         c.threads = 1;
-        const ResultSet set =
-            Runner().sweep(c, parseStrategies({"none", "segments:4", "seed-bug:4"}));
+        const ResultSet set = test::sweep(c, parseStrategies({"none", "segments:4", "seed-bug:4"}));
         const RunResult* bug = set.find("seed-bug:4");
         const RunResult* segments = set.find("segments:4");
         ASSERT_NE(bug, nullptr);

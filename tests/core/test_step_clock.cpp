@@ -17,6 +17,7 @@
 #include "engine/checkpoint.h"
 #include "engine/step.h"
 #include "engine/step_clock.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 #include "tolerance.h"
@@ -93,7 +94,7 @@ TEST(StepClock, CheckpointOutsideAStepTimesItselfOnTheHost) {
 TEST(StepClock, SweepReportsTheMatmulRateOfEachRun) {
     const ExperimentConfig c = test::quickConfig(BlockKind::Transformer, 3, 32, 16, 2);
     Runner runner;
-    const ResultSet set = runner.sweep(c, parseStrategies({"none", "full"}));
+    const ResultSet set = test::sweep(runner, c, parseStrategies({"none", "full"}));
     ASSERT_EQ(set.runs.size(), 2u);
     for (const RunResult& run : set.runs) {
         ASSERT_TRUE(run.ok()) << run.strategy;

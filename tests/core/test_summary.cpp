@@ -95,13 +95,38 @@ TEST(Summary, FastestRepeatIsTheSmallestSample) {
     EXPECT_DOUBLE_EQ(fastestStepMs(run), 391.5);
     EXPECT_DOUBLE_EQ(summarizeRun(run, nullptr).step_fastest_ms, 391.5);
     run.timeline.resize(1000);
+    run.blocks.resize(4);
+    run.phases.resize(3);
+    run.allocator_trace = AllocatorTrace{};
+    // What is not a trace stays, whatever it is: these were once dropped by a field-by-field
+    // copy.
+    run.allocator = AllocatorStats{};
+    run.allocator->reserved_peak = 123456;
+    run.shard = ShardPlace{7, false};
+    run.machine = 2;
     ResultSet set;
     set.runs = {run};
+    set.machine_baselines = {run};
+    set.shard = SweepShard{};
+    set.shard->index = 1;
     const ResultSet light = withFastestSteps(set);
-    EXPECT_DOUBLE_EQ(light.runs[0].metrics.step_ms, 391.5);
-    EXPECT_EQ(light.runs[0].metrics.step_samples_ms, run.metrics.step_samples_ms);
-    EXPECT_TRUE(light.runs[0].timeline.empty());
-    EXPECT_EQ(light.runs[0].metrics.peak_bytes, run.metrics.peak_bytes);
+    for (const RunResult& copy : {light.runs.at(0), light.machine_baselines.at(0)}) {
+        EXPECT_DOUBLE_EQ(copy.metrics.step_ms, 391.5);
+        EXPECT_EQ(copy.metrics.step_samples_ms, run.metrics.step_samples_ms);
+        EXPECT_TRUE(copy.timeline.empty());
+        EXPECT_TRUE(copy.blocks.empty());
+        EXPECT_TRUE(copy.phases.empty());
+        EXPECT_FALSE(copy.allocator_trace);
+        EXPECT_EQ(copy.metrics.peak_bytes, run.metrics.peak_bytes);
+        ASSERT_TRUE(copy.allocator);
+        EXPECT_EQ(copy.allocator->reserved_peak, 123456);
+        ASSERT_TRUE(copy.shard);
+        EXPECT_EQ(copy.shard->position, 7);
+        EXPECT_FALSE(copy.shard->owned);
+        EXPECT_EQ(copy.machine, 2);
+    }
+    ASSERT_TRUE(light.shard);
+    EXPECT_EQ(light.shard->index, 1);
 }
 
 TEST(Summary, PercentagesAgainstBaseline) {

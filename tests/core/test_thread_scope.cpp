@@ -7,6 +7,7 @@
 
 #include "ckptlab/cost_model.h"
 #include "ckptlab/runner.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 
@@ -48,7 +49,7 @@ TEST(ThreadScope, SweepMeasuresAtTheConfiguredCount) {
     const int threads = otherThreadCount();
     Observed seen;
     const ResultSet set =
-        Runner().sweep(threadedConfig(threads), parseStrategies({"none", "full"}), seen.hooks());
+        test::sweep(threadedConfig(threads), parseStrategies({"none", "full"}), seen.hooks());
     for (const RunResult& run : set.runs) EXPECT_TRUE(run.ok()) << run.strategy;
     EXPECT_GT(seen.calls, 0);
     EXPECT_EQ(seen.counts, std::set<int>{threads});
@@ -61,7 +62,7 @@ TEST(ThreadScope, ParetoMeasuresItsCostModelAtTheConfiguredCount) {
     const int threads = otherThreadCount();
     Observed seen;
     const ResultSet set =
-        Runner().pareto(threadedConfig(threads), parseStrategies({"none"}), 2, seen.hooks());
+        test::pareto(threadedConfig(threads), parseStrategies({"none"}), 2, seen.hooks());
     for (const RunResult& run : set.runs) EXPECT_TRUE(run.ok()) << run.strategy;
     EXPECT_GT(seen.calls, 0);
     EXPECT_EQ(seen.counts, std::set<int>{threads});  // "measuring the cost model" included
@@ -73,8 +74,8 @@ TEST(ThreadScope, ScalingMeasuresEverySizeAtTheConfiguredCount) {
     const int before = at::get_num_threads();
     const int threads = otherThreadCount();
     Observed seen;
-    const ResultSet set = Runner().scaling(threadedConfig(threads), ScalingAxis::Depth, {2, 3},
-                                           parseStrategies({"none", "full"}), seen.hooks());
+    const ResultSet set = test::scaling(threadedConfig(threads), ScalingAxis::Depth, {2, 3},
+                                        parseStrategies({"none", "full"}), seen.hooks());
     for (const RunResult& run : set.runs) EXPECT_TRUE(run.ok()) << run.strategy;
     EXPECT_GT(seen.calls, 0);
     EXPECT_EQ(seen.counts, std::set<int>{threads});

@@ -15,6 +15,7 @@
 #include "ckptlab/step_stats.h"
 #include "engine/machine_load.h"
 #include "locale_scope.h"
+#include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 
@@ -51,7 +52,7 @@ TEST(TimedRounds, StrategiesTakeTurnsRoundByRound) {
     c.repeats = 4;
     Recorded recorded;
     const std::vector<Strategy> strategies = parseStrategies({"none", "full", "every:2"});
-    const ResultSet set = Runner().sweep(c, strategies, recorded.hooks());
+    const ResultSet set = test::sweep(c, strategies, recorded.hooks());
     ASSERT_EQ(set.runs.size(), 3u);
 
     // Round r: one timed step of each strategy in turn, after every traced step and warm-up.
@@ -104,7 +105,7 @@ TEST(TimedRounds, AutoRepeatsStopByPrecisionOrTheTimeLimitAndSaySo) {
     c.repeats_auto = true;
     c.time_limit_s = 1;
     Recorded recorded;
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "full"}), recorded.hooks());
+    const ResultSet set = test::sweep(c, parseStrategies({"none", "full"}), recorded.hooks());
     ASSERT_TRUE(set.timing);
     const TimingRounds& t = *set.timing;
     EXPECT_TRUE(t.auto_repeats);
@@ -145,7 +146,7 @@ TEST(TimedRounds, CancelDuringTheRoundsKeepsTheCompleteRounds) {
     hooks.progress = [&](double, const CoreMessage& message) {
         if (message.english == "full: timed step 3/5") cancel = true;
     };
-    const ResultSet set = Runner().sweep(c, parseStrategies({"none", "full", "every:2"}), hooks);
+    const ResultSet set = test::sweep(c, parseStrategies({"none", "full", "every:2"}), hooks);
     EXPECT_TRUE(set.cancelled);
     ASSERT_EQ(set.runs.size(), 3u);
     for (const RunResult& run : set.runs) {
@@ -162,7 +163,7 @@ TEST(TimedRounds, ARunOutOfMemoryTakesNoRoundsAndTheOthersGoOn) {
     ExperimentConfig c = test::outOfMemoryConfig();
     c.repeats = 3;
     // A limit halfway between full's and none's whole footprint, measured first.
-    const ResultSet free = Runner().sweep(c, parseStrategies({"none", "full"}));
+    const ResultSet free = test::sweep(c, parseStrategies({"none", "full"}));
     ASSERT_EQ(free.runs.size(), 2u);
     const auto whole = [](const RunResult& r) {
         return static_cast<double>(r.metrics.baseline_bytes + r.metrics.peak_bytes);
@@ -170,7 +171,7 @@ TEST(TimedRounds, ARunOutOfMemoryTakesNoRoundsAndTheOthersGoOn) {
     c.memory_limit_mib = (whole(free.runs[0]) + whole(free.runs[1])) / 2 / (1024.0 * 1024.0);
     Recorded recorded;
     const ResultSet set =
-        Runner().sweep(c, parseStrategies({"none", "full", "every:2"}), recorded.hooks());
+        test::sweep(c, parseStrategies({"none", "full", "every:2"}), recorded.hooks());
     ASSERT_EQ(set.runs.size(), 3u);
     ASSERT_TRUE(set.runs[0].out_of_memory);
     EXPECT_TRUE(set.runs[0].metrics.step_samples_ms.empty());

@@ -372,7 +372,7 @@ void TestFitPanel::languageSwitchKeepsThePlan() {
     QVERIFY(finished.wait(240000));
     QVERIFY(window.setLanguage(QStringLiteral("zh_CN")));
     auto* table = part<QTableWidget>(window, "fitTable");
-    QCOMPARE(table->rowCount(), int(fitRows(controller->latest()->plan).size()));
+    QCOMPARE(table->rowCount(), int(fullSizeRows(controller->latest()->plan).size()));
     QCOMPARE(table->horizontalHeaderItem(0)->text(), QStringLiteral("策略"));
     auto* capacity = part<QComboBox>(window, "fitCapacity");
     QCOMPARE(capacity->currentData().toLongLong(), 40 * kGiga);

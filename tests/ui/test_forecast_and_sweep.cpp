@@ -106,7 +106,7 @@ void TestForecastAndSweep::sweepWaitsUntilTheForecastWorkerIsIdle() {
     QVERIFY(waitUntilMeasuring(predictions));
 
     predictions.setPaused(true);
-    sweep.start(SweepRequest{SweepRequest::Kind::Sweep, config, strategies()},
+    sweep.start(SweepRequestData{SweepKind::Sweep, config, strategies()},
                 [&predictions](std::function<void()> go) { predictions.whenIdle(std::move(go)); });
     QVERIFY(sweep.isRunning());  // at once: the window's actions follow it
     QVERIFY(finished.wait(180000));
@@ -121,9 +121,8 @@ void TestForecastAndSweep::aClosedGateHoldsTheSweepWorker() {
     QSignalSpy progress(&sweep, &SweepController::progress);
     QSignalSpy finished(&sweep, &SweepController::finished);
     std::function<void()> held;
-    sweep.start(
-        SweepRequest{SweepRequest::Kind::Sweep, tinyConfig(), parseStrategies({"none", "full"})},
-        [&held](std::function<void()> go) { held = std::move(go); });
+    sweep.start(SweepRequestData{SweepKind::Sweep, tinyConfig(), parseStrategies({"none", "full"})},
+                [&held](std::function<void()> go) { held = std::move(go); });
     QVERIFY(held);
     QVERIFY(sweep.isRunning());
     QTest::qWait(300);
@@ -140,9 +139,8 @@ void TestForecastAndSweep::aSweepCancelledBeforeItsGateOpensEndsAtOnce() {
     QSignalSpy finished(&sweep, &SweepController::finished);
     QSignalSpy idle(&sweep, &SweepController::idle);
     std::function<void()> held;
-    sweep.start(
-        SweepRequest{SweepRequest::Kind::Sweep, tinyConfig(), parseStrategies({"none", "full"})},
-        [&held](std::function<void()> go) { held = std::move(go); });
+    sweep.start(SweepRequestData{SweepKind::Sweep, tinyConfig(), parseStrategies({"none", "full"})},
+                [&held](std::function<void()> go) { held = std::move(go); });
     sweep.cancel();
     QVERIFY(sweep.isCancelling());
     held();

@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "run_requests.h"
 #include "ui_test_support.h"
 
 #include "charts/source_groups.h"
@@ -63,8 +64,9 @@ void TestMergedFile::initTestCase() {
     for (int k = 0; k < 3; ++k) {
         Runner runner;
         runner.useShard({k, 3});
-        shards.push_back({"shard-" + std::to_string(k) + ".json",
-                          runner.sweep(tinyConfig(), parseStrategies(kStrategies))});
+        shards.push_back(
+            {"shard-" + std::to_string(k) + ".json",
+             ckptlab::test::sweep(runner, tinyConfig(), parseStrategies(kStrategies))});
     }
     m_oneMachine = m_dir.filePath(QStringLiteral("one.json"));
     saveResults(mergeShards(shards), local(m_oneMachine));

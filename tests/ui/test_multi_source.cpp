@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "run_requests.h"
 #include "ui_test_support.h"
 
 #include "base/language.h"
@@ -90,10 +91,11 @@ void TestMultiSource::initTestCase() {
     m_a = m_dir.filePath(QStringLiteral("laptop.json"));
     m_b = m_dir.filePath(QStringLiteral("server.json"));
     Runner runner;
-    saveResults(runner.sweep(a, parseStrategies(kStrategies)),
+    saveResults(ckptlab::test::sweep(runner, a, parseStrategies(kStrategies)),
                 QFile::encodeName(m_a).toStdString());
     Runner other;
-    saveResults(other.sweep(b, parseStrategies(kStrategies)), QFile::encodeName(m_b).toStdString());
+    saveResults(ckptlab::test::sweep(other, b, parseStrategies(kStrategies)),
+                QFile::encodeName(m_b).toStdString());
 }
 
 void TestMultiSource::openAll(MainWindow& window, const QStringList& paths) {

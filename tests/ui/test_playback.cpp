@@ -9,6 +9,7 @@
 #include <QtTest>
 #include <algorithm>
 
+#include "run_requests.h"
 #include "tolerance.h"
 #include "ui_test_support.h"
 
@@ -86,8 +87,8 @@ private:
 
 void TestPlayback::initTestCase() {
     initializeUi();
-    m_results = Runner().sweep(ckptlab::test::quickConfig(BlockKind::Ffn, 8, 32, 16, 1),
-                               parseStrategies({"none", "full", "segments:2"}));
+    m_results = ckptlab::test::sweep(ckptlab::test::quickConfig(BlockKind::Ffn, 8, 32, 16, 1),
+                                     parseStrategies({"none", "full", "segments:2"}));
     for (const RunResult& run : m_results.runs) QVERIFY2(!run.error, run.error->c_str());
     std::vector<std::vector<TimelineEvent>> thinned;
     for (const RunResult& run : m_results.runs) thinned.push_back(run.timeline);

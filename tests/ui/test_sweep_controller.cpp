@@ -112,14 +112,17 @@ void TestSweepController::keepsTheRunsBookkeeping() {
     connect(&controller, &SweepController::measured, this,
             [&](const MeasuredRun&) { order << QStringLiteral("run"); });
     QSignalSpy finished(&controller, &SweepController::finished);
-    SweepRequest request;
-    request.kind = SweepRequest::Kind::Sweep;
+    SweepRequestData request;
+    request.kind = SweepKind::Sweep;
     request.config = tinyConfig();
-    request.strategies = parseStrategies({"none", "full"});
+    request.checked = parseStrategies({"none", "full"});
+    const std::uint64_t validations = validateCalls();
     controller.start(request);
     QCOMPARE(controller.kind(), SweepKind::Sweep);
     QCOMPARE(controller.runsThisSweep(), 0);
     QVERIFY(finished.wait(120000));
+    // The worker hands the request to Runner::run as it came: one check of its config.
+    QCOMPARE(validateCalls() - validations, std::uint64_t{1});
     QCOMPARE(order, (QStringList{QStringLiteral("first:1"), QStringLiteral("run"),
                                  QStringLiteral("run")}));
     QCOMPARE(controller.runsThisSweep(), 2);

@@ -108,13 +108,6 @@ void addInteraction(QChart* chart, const QStringList& names, const std::vector<d
 
 }  // namespace
 
-std::vector<const StrategyAtSize*> fitRows(const FullSizePlan& plan) {
-    std::vector<const StrategyAtSize*> rows;
-    for (const StrategyAtSize& s : plan.strategies) rows.push_back(&s);
-    if (plan.fastest_at_size) rows.push_back(&*plan.fastest_at_size);
-    return rows;
-}
-
 QStringList fitRowNames(const FullSizePlan& plan) {
     QStringList names;
     for (const StrategyAtSize& s : plan.strategies)
@@ -137,7 +130,7 @@ std::vector<double> fitPartValues(const StrategyAtSize& row) {
 }
 
 QChart* buildFitChart(const FullSizePlan& plan) {
-    const std::vector<const StrategyAtSize*> rows = fitRows(plan);
+    const std::vector<const StrategyAtSize*> rows = fullSizeRows(plan);
     if (rows.empty()) return makeEmptyChart();
     // A category axis counts from the bottom: the rows go in backwards to put the plan's first
     // strategy on top, as in the table.

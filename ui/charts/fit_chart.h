@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ckptlab/full_size.h"
+#include "ckptlab/full_size_record.h"
 #include "ckptlab/result.h"
 
 QT_BEGIN_NAMESPACE
@@ -18,9 +19,6 @@ namespace ckptlab::ui {
 
 inline constexpr double kGB = 1e9;
 
-// The strategies the chart and the table show, in order: every strategy of the plan, then the
-// fastest schedule that fits when the planner found one.
-std::vector<const StrategyAtSize*> fitRows(const FullSizePlan& plan);
 // Each row's name as shown: its strategy, the fastest schedule marked as such.
 QStringList fitRowNames(const FullSizePlan& plan);
 
@@ -31,7 +29,7 @@ QStringList fitPartNames();
 // The part values of one row in GB, in fitPartNames' order.
 std::vector<double> fitPartValues(const StrategyAtSize& row);
 
-// One horizontal stacked bar per row of fitRows (the plan's first strategy on top), the parts
+// One horizontal stacked bar per row of fullSizeRows (the plan's first strategy on top), the parts
 // above, and the capacity as a vertical line (objectName "capacity"). A plan without
 // strategies gives an empty chart.
 QChart* buildFitChart(const FullSizePlan& plan);

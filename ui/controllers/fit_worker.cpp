@@ -10,6 +10,7 @@
 #include "ckptlab/runner.h"
 #include "ckptlab/sweep_policy.h"
 #include "document/core_text.h"
+#include "document/full_size_refusal.h"
 
 namespace ckptlab::ui {
 
@@ -39,10 +40,10 @@ void FitWorker::plan(quint64 job, const FitRequest& asked, CancelFlag cancel) {
     try {
         // Read here, off the window's thread: the file as it is now, whatever was read before.
         const FitRequest request = asked.readModel ? reread(asked) : asked;
-        if (const std::vector<FieldError> errors = validate(request.config); !errors.empty()) {
-            QStringList lines;
-            for (const FieldError& error : errors) lines << fieldErrorText(error);
-            Q_EMIT failed(job, lines.join(QLatin1Char('\n')));
+        if (const FullSizeCheck check =
+                checkFullSize({request.config, request.capacity, request.strategies});
+            !check.ok()) {
+            Q_EMIT failed(job, fullSizeRefusal(check));
             Q_EMIT done(job, false);
             return;
         }

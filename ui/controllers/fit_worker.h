@@ -71,8 +71,8 @@ private:
 // precision and optimizer of `choices` over it.
 ExperimentConfig fitConfig(const ModelDescription& model, const ExperimentConfig& choices);
 
-// The predicted step of row `row` of fitRows(plan) (charts/fit_chart.h) at the plan's batch and
-// sequence, with its timeline and phases; plain arithmetic on the fit.
+// The predicted step of row `row` of fullSizeRows(plan) (full_size_record.h) at the plan's batch
+// and sequence, with its timeline and phases; plain arithmetic on the fit.
 Prediction predictFitRow(const CostFit& fit, const FullSizePlan& plan, int row);
 
 }  // namespace ckptlab::ui

@@ -31,13 +31,13 @@ SweepController::~SweepController() { shutdown(); }
 
 quint64 SweepController::start(const ExperimentConfig& config,
                                const std::vector<Strategy>& strategies) {
-    SweepRequest request;
+    SweepRequestData request;
     request.config = config;
-    request.strategies = strategies;
+    request.checked = strategies;
     return start(request);
 }
 
-quint64 SweepController::start(const SweepRequest& request, const StartGate& gate) {
+quint64 SweepController::start(const SweepRequestData& request, const StartGate& gate) {
     if (!m_worker) return 0;  // shut down: the window is closing
     if (m_cancel)
         m_cancel->store(true);  // a superseded job stops early; its signals are dropped below

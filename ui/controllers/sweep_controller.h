@@ -25,7 +25,7 @@ public:
     // Starts a sweep, cancelling any sweep still running (its later results are dropped).
     // With a gate, the sweep counts as running at once (started, isRunning, cancel) but its
     // worker begins only when the gate says go; cancelled meanwhile, it ends at once then.
-    quint64 start(const SweepRequest& request, const StartGate& gate = {});
+    quint64 start(const SweepRequestData& request, const StartGate& gate = {});
     quint64 start(const ExperimentConfig& config, const std::vector<Strategy>& strategies);
     // Asks the current sweep to stop; the runner honours it within about a second.
     void cancel();
@@ -33,7 +33,7 @@ public:
     bool isCancelling() const { return m_running && m_cancel && m_cancel->load(); }
 
     // The current (or last) sweep's bookkeeping, for the window's status line.
-    SweepRequest::Kind kind() const { return m_kind; }
+    SweepKind kind() const { return m_kind; }
     int runsThisSweep() const { return m_runs; }
     double elapsedSeconds() const { return m_clock.isValid() ? m_clock.elapsed() / 1000.0 : 0; }
 
@@ -74,7 +74,7 @@ private:
     CancelFlag m_cancel;
     quint64 m_job = 0;
     bool m_running = false;
-    SweepRequest::Kind m_kind = SweepRequest::Kind::Sweep;
+    SweepKind m_kind = SweepKind::Sweep;
     int m_runs = 0;
     int m_awaitingTimes = 0;  // runs traced whose complete result has not come yet
     QElapsedTimer m_clock;

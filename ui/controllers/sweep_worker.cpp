@@ -32,14 +32,13 @@ Environment environmentOrEmpty(const ExperimentConfig& config) {
 
 }  // namespace
 
-void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag cancel) {
+void SweepWorker::run(quint64 jobId, const SweepRequestData& request, CancelFlag cancel) {
     const ExperimentConfig& config = request.config;
     if (cancel && cancel->load()) {
         // Cancelled before it began (SweepController's start gate): nothing to build or run.
         Q_EMIT finished(jobId, true, environmentOrEmpty(config));
         return;
     }
-    const std::vector<Strategy>& strategies = request.strategies;
 
     QElapsedTimer sinceProgress;
     RunnerHooks hooks;
@@ -62,17 +61,7 @@ void SweepWorker::run(quint64 jobId, const SweepRequest& request, CancelFlag can
 
     try {
         Runner runner;
-        ResultSet set;
-        switch (request.kind) {
-        case SweepRequest::Kind::Sweep: set = runner.sweep(config, strategies, hooks); break;
-        case SweepRequest::Kind::Pareto:
-            set = runner.pareto(config, strategies, request.paretoPoints, hooks);
-            break;
-        case SweepRequest::Kind::Scaling:
-            set = runner.scaling(config, request.scalingAxis, request.scalingValues, strategies,
-                                 hooks);
-            break;
-        }
+        const ResultSet set = runner.run(request, hooks);
         if (!set.notes.empty()) {
             QStringList lines;
             for (const std::string& note : set.notes) lines << QString::fromStdString(note);

@@ -1,7 +1,8 @@
 #pragma once
-// Runs ckptlab::Runner::sweep on a worker thread. Lives in that thread (moveToThread); every
-// signal reaches the GUI queued. Each job carries an id so the controller can drop results of a
-// superseded job, and its own cancel flag so cancelling one job never touches the next.
+// Runs a request through ckptlab::Runner::run on a worker thread. Lives in that thread
+// (moveToThread); every signal reaches the GUI queued. Each job carries an id so the controller can
+// drop results of a superseded job, and its own cancel flag so cancelling one job never touches the
+// next.
 
 #include <QObject>
 #include <QString>
@@ -19,25 +20,15 @@ namespace ckptlab::ui {
 
 using CancelFlag = std::shared_ptr<std::atomic<bool>>;
 
-// What to run: a sweep of strategies, the Pareto curve (the strategies are the hand-written
-// ones; Runner::pareto adds optimal budgets) or a scaling sweep (Runner::scaling).
-struct SweepRequest {
-    using Kind = SweepKind;  // core (sweep_policy.h): Sweep, Pareto, Scaling
-    Kind kind = Kind::Sweep;
-    ExperimentConfig config;
-    std::vector<Strategy> strategies;  // parsed at the app's boundary (the strategy table)
-    int paretoPoints = 6;
-    ScalingAxis scalingAxis = ScalingAxis::Depth;
-    std::vector<int> scalingValues;
-};
-
 class SweepWorker : public QObject {
     Q_OBJECT
 public:
     using QObject::QObject;
 
 public Q_SLOTS:
-    void run(quint64 jobId, const ckptlab::ui::SweepRequest& request,
+    // The request as core takes it (sweep_policy.h): a sweep, the Pareto curve or a scaling
+    // sweep, its strategies parsed at the app's boundary (the strategy table).
+    void run(quint64 jobId, const ckptlab::SweepRequestData& request,
              ckptlab::ui::CancelFlag cancel);
 
 Q_SIGNALS:

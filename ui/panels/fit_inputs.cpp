@@ -19,6 +19,7 @@
 #include "ckptlab/full_size.h"
 #include "ckptlab/strategy.h"
 #include "document/core_text.h"
+#include "document/full_size_refusal.h"
 #include "document/settings.h"
 #include "panels/decimal_spin_box.h"
 #include "panels/enum_combo.h"
@@ -330,16 +331,14 @@ std::optional<FitRequest> FitInputs::request() {
     request.model = key;
     request.readModel = true;  // read again at Plan: the file as it is then
     request.config = fitConfig(*m_read, choices());
-    const std::vector<FieldError> errors = validate(request.config);
-    if (!errors.empty()) {
-        QStringList lines;
-        for (const FieldError& error : errors) lines << fieldErrorText(error);
-        showMessage(this, MessageKind::Error, tr("Cannot use this model"),
-                    lines.join(QLatin1Char('\n')));
+    request.capacity = capacity();
+    // Core's check of a full-size request, as plan --capacity makes it.
+    const FullSizeCheck check = checkFullSize({request.config, request.capacity, {}});
+    if (!check.ok()) {
+        showMessage(this, MessageKind::Error, tr("Cannot use this model"), fullSizeRefusal(check));
         return std::nullopt;
     }
-    request.capacity = capacity();
-    request.strategies = fullSizeStrategies(request.config);
+    request.strategies = check.strategies;
     return request;
 }
 

@@ -247,7 +247,7 @@ void FitPanel::showOutcome(const FitOutcomePtr& outcome) {
 
 void FitPanel::showTimeline(int row) {
     if (!m_shown || !m_shown->fit || row < 0) return;
-    const std::vector<const StrategyAtSize*> rows = fitRows(m_shown->plan);
+    const std::vector<const StrategyAtSize*> rows = fullSizeRows(m_shown->plan);
     if (row >= int(rows.size())) return;
     const Strategy& strategy = rows[size_t(row)]->strategy;
     const QString name = fitRowNames(m_shown->plan).value(row);
@@ -296,7 +296,7 @@ bool FitPanel::exportCsv(const QString& path) {
     if (!m_shown) return false;
     if (!refuseUnwritableFile(this, path, tr("Cannot export CSV")).isEmpty()) return false;
     try {
-        writeTextFile(QFile::encodeName(path).toStdString(), fitTableCsv(m_shown->plan));
+        writeTextFile(QFile::encodeName(path).toStdString(), fullSizePlanCsv(m_shown->plan));
     } catch (const std::exception& e) {
         showMessage(this, MessageKind::Error, tr("Cannot export CSV"),
                     QString::fromStdString(e.what()));

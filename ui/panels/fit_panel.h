@@ -39,7 +39,7 @@ public:
     FitInputs* inputs() const { return m_inputs; }
     // Shows `outcome` (also what the controller's planned signal does).
     void showOutcome(const FitOutcomePtr& outcome);
-    // Shows the predicted timeline of row `row` of the table (fitRows' order).
+    // Shows the predicted timeline of row `row` of the table (fullSizeRows' order).
     void showTimeline(int row);
 
     // Dialog-free exports; false with a message shown on failure. Every target is checked

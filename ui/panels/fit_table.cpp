@@ -29,17 +29,6 @@ QString countText(int value) {
     return value > 0 ? QString::number(value) : FitText::tr("none");
 }
 
-// A CSV field, quoted when it holds a separator, a quote or a line break.
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\n") == std::string::npos) return text;
-    std::string quoted = "\"";
-    for (char c : text) {
-        if (c == '"') quoted += '"';
-        quoted += c;
-    }
-    return quoted + '"';
-}
-
 }  // namespace
 
 QString fitSizeText(std::int64_t bytes) {
@@ -59,7 +48,7 @@ QStringList fitTableHeaders() {
 
 std::vector<QStringList> fitTableCells(const FullSizePlan& plan) {
     const QStringList names = fitRowNames(plan);
-    const std::vector<const StrategyAtSize*> rows = fitRows(plan);
+    const std::vector<const StrategyAtSize*> rows = fullSizeRows(plan);
     std::vector<QStringList> cells;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const StrategyAtSize& row = *rows[i];
@@ -76,7 +65,7 @@ std::vector<QStringList> fitTableCells(const FullSizePlan& plan) {
 void fillFitTable(QTableWidget* table, const FullSizePlan& plan) {
     const QStringList headers = fitTableHeaders();
     const std::vector<QStringList> cells = fitTableCells(plan);
-    const std::vector<const StrategyAtSize*> rows = fitRows(plan);
+    const std::vector<const StrategyAtSize*> rows = fullSizeRows(plan);
     table->clearSelection();
     table->setColumnCount(int(headers.size()));
     table->setHorizontalHeaderLabels(headers);
@@ -147,29 +136,6 @@ QStringList fitVerdict(const FullSizePlan& plan) {
                          .arg(QLatin1String(capacityPresets().back().name));
     }
     return lines;
-}
-
-std::string fitTableCsv(const FullSizePlan& plan) {
-    std::string csv =
-        "strategy,fastest_that_fits,allocated_bytes,reserved_bytes,capacity_bytes,fits,"
-        "margin_bytes,largest_batch,longest_seq,tokens_per_s_this_machine,batch,seq,"
-        "weights_bytes,weight_copies_bytes,gradients_bytes,optimizer_state_bytes,"
-        "activations_bytes,logits_bytes,other_bytes\n";
-    const std::vector<const StrategyAtSize*> rows = fitRows(plan);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const StrategyAtSize& row = *rows[i];
-        const PeakSplit& s = row.split;
-        const bool fastest = i == plan.strategies.size();
-        const auto n = [](std::int64_t v) { return std::to_string(v); };
-        csv += csvField(row.strategy.name()) + ',' + (fastest ? "1" : "0") + ',' +
-               n(row.allocated) + ',' + n(row.reserved) + ',' + n(plan.capacity) + ',' +
-               (row.fits ? "1" : "0") + ',' + n(row.margin) + ',' + n(row.largest_batch) + ',' +
-               n(row.longest_seq) + ',' + formatShortest(row.tokens_per_s) + ',' +
-               n(plan.config.batch) + ',' + n(plan.config.seq) + ',' + n(s.weights) + ',' +
-               n(s.weight_copies) + ',' + n(s.gradients) + ',' + n(s.optimizer_state) + ',' +
-               n(s.activations) + ',' + n(s.logits) + ',' + n(s.other) + '\n';
-    }
-    return csv;
 }
 
 }  // namespace ckptlab::ui

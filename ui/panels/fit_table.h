@@ -1,6 +1,7 @@
 #pragma once
 // The "Will it fit?" table: one row per strategy of the plan and one for the fastest schedule
-// that fits (charts/fit_chart.h, fitRows), the sentences under it, and the same rows as CSV.
+// that fits (core's fullSizeRows, full_size_record.h), and the sentences under it. The same
+// rows as CSV are core's (fullSizePlanCsv).
 
 #include <QString>
 #include <QStringList>
@@ -18,7 +19,7 @@ namespace ckptlab::ui {
 QString fitSizeText(std::int64_t bytes);
 
 QStringList fitTableHeaders();
-// The cells of each row as shown, in fitRows' order.
+// The cells of each row as shown, in fullSizeRows' order.
 std::vector<QStringList> fitTableCells(const FullSizePlan& plan);
 // Fills `table` (headers, cells, the fits column coloured), keeping no selection.
 void fillFitTable(QTableWidget* table, const FullSizePlan& plan);
@@ -26,9 +27,5 @@ void fillFitTable(QTableWidget* table, const FullSizePlan& plan);
 // What the table cannot say in a cell: the fastest schedule that fits, or why nothing can fit
 // (weights, gradients and optimizer state alone above the capacity) and which capacity would.
 QStringList fitVerdict(const FullSizePlan& plan);
-
-// The rows as CSV with a header line: raw numbers (bytes, tokens per second) in the classic
-// locale, column names that do not change with the language.
-std::string fitTableCsv(const FullSizePlan& plan);
 
 }  // namespace ckptlab::ui

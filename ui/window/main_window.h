@@ -124,9 +124,9 @@ private:
 
     // Takes the document for `action`, builds the request and starts the sweep, which keeps
     // the document until endSweep. False when refused or when it did not start.
-    bool startHeld(DocumentAction action, SweepRequest::Kind kind);
-    bool beginSweep(SweepRequest request);
-    bool confirmSweep(const SweepRequest& request, const SweepCheck& check);
+    bool startHeld(DocumentAction action, SweepKind kind);
+    bool beginSweep(SweepRequestData request);
+    bool confirmSweep(const SweepRequestData& request, const SweepCheck& check);
     void onParametersChanged();
     void onSweepFinished(bool cancelled, const Environment& environment);
     void onSweepFailed(const QString& title, const QString& message,

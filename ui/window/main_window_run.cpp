@@ -32,36 +32,32 @@ QString bulletList(const QStringList& items) {
 
 }  // namespace
 
-bool MainWindow::startSweep() {
-    return startHeld(DocumentAction::Sweep, SweepRequest::Kind::Sweep);
-}
+bool MainWindow::startSweep() { return startHeld(DocumentAction::Sweep, SweepKind::Sweep); }
 
-bool MainWindow::startParetoSweep() {
-    return startHeld(DocumentAction::Pareto, SweepRequest::Kind::Pareto);
-}
+bool MainWindow::startParetoSweep() { return startHeld(DocumentAction::Pareto, SweepKind::Pareto); }
 
 bool MainWindow::startScalingSweep() {
-    return startHeld(DocumentAction::Scaling, SweepRequest::Kind::Scaling);
+    return startHeld(DocumentAction::Scaling, SweepKind::Scaling);
 }
 
 bool MainWindow::startLessonRun(bool scaling) {
     return startHeld(DocumentAction::LessonLiveRun,
-                     scaling ? SweepRequest::Kind::Scaling : SweepRequest::Kind::Sweep);
+                     scaling ? SweepKind::Scaling : SweepKind::Sweep);
 }
 
-bool MainWindow::startHeld(DocumentAction action, SweepRequest::Kind kind) {
+bool MainWindow::startHeld(DocumentAction action, SweepKind kind) {
     // Held from before the first question: nothing else replaces the results while the sweep
     // asks, starts or runs.
     DocumentHold hold(m_busy, action, this);
     if (!hold) return false;
-    SweepRequest request;
+    SweepRequestData request;
     request.kind = kind;
-    if (kind == SweepRequest::Kind::Pareto) request.paretoPoints = m_curves->paretoPoints();
-    if (kind == SweepRequest::Kind::Scaling) {
-        request.scalingAxis = m_curves->scalingAxis();
+    if (kind == SweepKind::Pareto) request.paretoPoints = m_curves->paretoPoints();
+    if (kind == SweepKind::Scaling) {
+        request.axis = m_curves->scalingAxis();
         // The panel reads the numbers; how many a fit needs is the sweep check's rule.
         QString error;
-        request.scalingValues = m_curves->scalingValues(&error);
+        request.values = m_curves->scalingValues(&error);
         if (!error.isEmpty()) {
             showMessage(this, MessageKind::Warning, tr("Invalid scaling values"), error);
             return false;
@@ -125,13 +121,13 @@ Refusal refusalOf(const SweepCheck& check) {
 
 // Shows why core's checkSweep refuses a sweep, or asks before one close to the memory limit.
 // Returns whether the sweep may start.
-bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& check) {
+bool MainWindow::confirmSweep(const SweepRequestData& request, const SweepCheck& check) {
     if (!check.ok()) {
         const Refusal refusal = refusalOf(check);
         showMessage(this, MessageKind::Warning, refusal.title, refusal.text);
         return false;
     }
-    const QString axis = scalingAxisText(request.scalingAxis);
+    const QString axis = scalingAxisText(request.axis);
     for (const SweepCheck::At& at : check.forecasts) {
         const FitForecast& f = at.forecast;
         const QString size = at.value ? tr(" (at %1 = %2)").arg(axis).arg(*at.value) : QString();
@@ -149,7 +145,7 @@ bool MainWindow::confirmSweep(const SweepRequest& request, const SweepCheck& che
     return true;
 }
 
-bool MainWindow::beginSweep(SweepRequest request) {
+bool MainWindow::beginSweep(SweepRequestData request) {
     // Only under startHeld's hold on the document (document/document_busy.h).
     if (m_sweep->isRunning() || !m_busy->isHeldBy(m_sweepAction)) return false;
     const QStringList problems = m_parameters->problems();
@@ -160,25 +156,20 @@ bool MainWindow::beginSweep(SweepRequest request) {
     }
     request.config = m_parameters->config();
     // The strategy table's rows are strategies already (parsed when they were added): the
-    // check, the worker and the runner pass them on as they are.
-    SweepRequestData data;
-    data.kind = request.kind;
-    data.config = request.config;
-    data.checked = m_strategies->checkedStrategies();
-    data.unparsed = m_strategies->checkedNotStrategies();
-    data.paretoPoints = request.paretoPoints;
-    data.axis = request.scalingAxis;
-    data.values = request.scalingValues;
-    const SweepCheck check = checkSweep(data, availableMemory(request.config.device));
+    // check, the worker and the runner pass them on as they are. The window checks to ask
+    // before a sweep near the memory limit; the runner checks again, as memory may have gone
+    // while the question was open.
+    request.checked = m_strategies->checkedStrategies();
+    request.unparsed = m_strategies->checkedNotStrategies();
+    const SweepCheck check = checkSweep(request, availableMemory);
     if (!confirmSweep(request, check)) return false;
-    request.strategies = check.strategies;
-    const std::vector<Strategy>& strategies = request.strategies;
+    const std::vector<Strategy>& strategies = check.strategies;
 
     m_settings.setLastConfig(request.config);
-    if (request.kind == SweepRequest::Kind::Sweep)
+    if (request.kind == SweepKind::Sweep)
         m_settings.setCheckedStrategies(m_strategies->checkedNames());
     m_progress->begin(
-        sweepStartMessage(request.kind, int(strategies.size()), int(request.scalingValues.size())));
+        sweepStartMessage(request.kind, int(strategies.size()), int(request.values.size())));
     m_statusNote.clear();
     statusBar()->clearMessage();
     // The sweep gets the CPU and the allocator to itself: its worker begins only once the

@@ -117,6 +117,9 @@ struct FieldError {
 
 // Every violated field with its allowed range; empty when the config is valid.
 std::vector<FieldError> validate(const ExperimentConfig& config);
+// How many times validate has run in this process: a test counts the checks of one request
+// (Runner::run checks each size once).
+std::uint64_t validateCalls();
 
 // "cpu" -> -1, "cuda" -> 0, "cuda:N" -> N; nullopt for anything else (cuda:abc, cuda:-1).
 std::optional<int> parseDeviceIndex(const std::string& device);

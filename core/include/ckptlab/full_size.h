@@ -184,10 +184,19 @@ struct StrategyAtSize {
     std::optional<std::int64_t> least_peak;
 };
 
+// What every schedule holds whatever it checkpoints, at the planned size.
+struct HeldState {
+    std::int64_t weights = 0, gradients = 0, optimizer = 0;
+    std::int64_t parameters = 0;  // the weights in elements of the config's parameter type
+    std::int64_t total() const { return weights + gradients + optimizer; }
+};
+HeldState heldState(const CostModel& costs, DType dtype);
+
 struct FullSizePlan {
     ExperimentConfig config;
     std::int64_t capacity = 0;
-    // Weights, gradients and optimizer state: held whatever the schedule.
+    HeldState held;
+    // Weights, gradients and optimizer state: held whatever the schedule (held.total()).
     std::int64_t state_bytes = 0;
     std::vector<StrategyAtSize> strategies;
     // The fastest schedule that fits (the optimal planner at the capacity), if any.
@@ -218,7 +227,7 @@ struct PlanningCancelled : std::runtime_error {
 // full, the blocks' selective ones (attn, ffn), every:2 and sqrt, less those the model cannot
 // take.
 std::vector<Strategy> fullSizeStrategies(const ExperimentConfig& config);
-const std::vector<std::string>& fullSizeStrategyTexts();  // the same, before the model
+const std::vector<Strategy>& fullSizeDefaultStrategies();  // the same, before the model
 
 // The step a full-size plan asks about unless told otherwise, the CLI's plan --capacity and the
 // app's "Will it fit?" alike: training with Adam, one sequence of 2048 tokens. A model gives
@@ -232,6 +241,28 @@ void applyFullSizeDefaults(ExperimentConfig& config,
                            const std::function<bool(const std::string& key)>& given = {});
 // The same in words for a help text: "Adam, batch 1, sequence 2048".
 std::string fullSizeDefaultsText();
+
+// A full-size plan as the CLI's plan --capacity and the app's "Will it fit?" ask for it.
+struct FullSizeRequest {
+    ExperimentConfig config;    // the model applied, with the asked sequence, batch, precision...
+    std::int64_t capacity = 0;  // bytes; its range is its reader's (parseCapacity, the panel)
+    std::vector<Strategy> strategies;  // empty: fullSizeStrategies(config)
+};
+
+// What a full-size request is refused for before anything is measured, and what it plans.
+struct FullSizeCheck {
+    enum class Verdict { Ok, InvalidConfig, InvalidStrategy, StrategyListedTwice };
+    Verdict verdict = Verdict::Ok;
+    std::vector<FieldError> config_errors;  // InvalidConfig: every problem, validate's order
+    std::optional<CoreMessage> problem;     // the first refusal
+    std::vector<Strategy> strategies;       // Ok: what the plan compares
+    bool ok() const { return verdict == Verdict::Ok; }
+};
+
+// The one check of a full-size request, for the CLI and the app alike: the config, each
+// strategy against this model, none twice. Measuring memory is measureCostFit's own check
+// (checkFitMeasurable, runner.h).
+FullSizeCheck checkFullSize(const FullSizeRequest& request);
 
 // Every strategy of `strategies` at the fit's batch and sequence against `capacity` bytes,
 // the planner's fastest schedule that fits, and each one's largest batch and longest sequence.

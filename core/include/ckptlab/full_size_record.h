@@ -14,8 +14,17 @@
 
 namespace ckptlab {
 
-struct CostFit;       // full_size.h
-struct FullSizePlan;  // full_size.h
+struct CostFit;         // full_size.h
+struct FullSizePlan;    // full_size.h
+struct StrategyAtSize;  // full_size.h
+
+// The rows a plan is shown as, in the app's table and chart and in its CSV: each strategy in
+// the plan's order, then the fastest schedule that fits, when there is one.
+std::vector<const StrategyAtSize*> fullSizeRows(const FullSizePlan& plan);
+
+// Those rows as CSV, one a line under a header, sizes in bytes: what the app's "Will it fit?"
+// exports.
+std::string fullSizePlanCsv(const FullSizePlan& plan);
 
 // One strategy's row of the plan (StrategyAtSize without the replayed timeline).
 struct FullSizePlanRow {

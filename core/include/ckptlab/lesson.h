@@ -3,7 +3,7 @@
 // the format), each a few steps with an experiment, a chart to bring forward and texts in
 // English and Simplified Chinese whose answers carry placeholders filled from measured results.
 // Plain C++: the CLI, the app and the tests share it; the experiments themselves are run by
-// the caller (Runner::sweep or Runner::scaling).
+// the caller (Runner::run).
 
 #include <map>
 #include <optional>

@@ -33,8 +33,10 @@ std::optional<CoreMessage> paretoPointsError(int points);
 // smaller in one of them), sorted by x ascending. Exact duplicates are both kept.
 std::vector<int> paretoFrontier(const std::vector<std::pair<double, double>>& points);
 
-// The hand-written strategies a Pareto sweep compares by default: the seed tradeoff preset
-// and sqrt, those that exist for this depth and block.
+// The hand-written strategies a Pareto sweep compares by default, before any depth: the seed
+// tradeoff preset and sqrt.
+std::vector<Strategy> paretoDefaultWanted();
+// paretoDefaultWanted, those that exist for this depth and block.
 std::vector<Strategy> defaultParetoStrategies(int depth, BlockKind block);
 
 // The step in MiB that budgets up to `highBytes` are named in: 0.01, 0.1 or 1 by size, so

@@ -1,7 +1,7 @@
 #pragma once
 // Runs experiments: one config, one or many strategies on the same weights and input.
-// Plain types in and out; safe to call from a worker thread. Every measurement (sweep, pareto,
-// scaling, measureCostModel) runs at the config's `threads` and draws its random numbers from
+// Plain types in and out; safe to call from a worker thread. Every measurement (Runner::run,
+// measureCostModel) runs at the config's `threads` and draws its random numbers from
 // generators of its own; measurements on different threads run one after the other, since the
 // intra-op thread count, the cores and the caches are the whole process's
 // (engine/measurement_scope.h). A measurement waiting for another's end honours its cancel.
@@ -41,6 +41,8 @@ struct MemoryError : std::runtime_error, CarriesMessage {
 };
 
 struct RunnerHooks {
+    // Once the request's check has passed, before anything is built or run (Runner::run).
+    std::function<void(const SweepCheck& check)> checked;
     // fraction in [0, 1] of the whole sweep, and what is being done (the CLI prints its English,
     // the app translates it by its code)
     std::function<void(double fraction, const CoreMessage& message)> progress;
@@ -60,24 +62,15 @@ class Runner {
 public:
     Runner();
     ~Runner();
-    // Checks everything first (check(); throws ConfigError, StrategyError or MemoryError),
-    // then runs each strategy. A run that fails records its error and the sweep goes on. When
-    // cancelled, returns the finished runs with `cancelled` set.
-    ResultSet sweep(const ExperimentConfig& config, const std::vector<Strategy>& strategies,
-                    const RunnerHooks& hooks = {});
-
-    // The whole curve: measures the cost model, runs the hand-written strategies (less memory
-    // budgets; the seed tradeoff and sqrt when none is left, sweepStrategies) and `points`
-    // optimal budgets from the smallest feasible peak to the no-checkpoint peak (planPareto),
-    // and returns them with the planner's predicted frontier. Throws like sweep().
-    ResultSet pareto(const ExperimentConfig& config, const std::vector<Strategy>& handWritten,
-                     int points, const RunnerHooks& hooks = {});
-
-    // A scaling sweep: `strategies` at every value of one dimension (scaling.h), in one result
-    // set. Every size is checked before anything runs; the error names the value.
-    ResultSet scaling(const ExperimentConfig& config, ScalingAxis axis,
-                      const std::vector<int>& values, const std::vector<Strategy>& strategies,
-                      const RunnerHooks& hooks = {});
+    // The one entry point. Checks the request once (check(); throws ConfigError, StrategyError
+    // or MemoryError before anything runs), then runs it: a sweep of `checked`; the Pareto
+    // curve, whose hand-written strategies (less memory budgets; the seed tradeoff and sqrt
+    // when none is left, sweepStrategies) run beside `paretoPoints` optimal budgets from the
+    // smallest feasible peak to the no-checkpoint peak (planPareto), with the planner's
+    // predicted frontier; or a scaling sweep, the strategies at every value of one dimension
+    // (scaling.h) in one result set. A run that fails records its error and the sweep goes
+    // on. When cancelled, returns the finished runs with `cancelled` set.
+    ResultSet run(const SweepRequestData& request, const RunnerHooks& hooks = {});
 
     // Use these costs for plans and predictions instead of measuring them at the start of
     // each sweep (so a caller that planned with them sees the same numbers).
@@ -98,6 +91,13 @@ public:
     static SweepCheck check(const SweepRequestData& request);
 
 private:
+    // The three kinds of request, after run's check (`checked` is its result).
+    ResultSet sweep(const SweepRequestData& request, const SweepCheck& checked,
+                    const RunnerHooks& hooks);
+    ResultSet pareto(const SweepRequestData& request, const SweepCheck& checked,
+                     const RunnerHooks& hooks);
+    ResultSet scaling(const SweepRequestData& request, const SweepCheck& checked,
+                      const RunnerHooks& hooks);
     // The measurement itself, without the check: every strategy of `strategies`.
     ResultSet measureSweep(const ExperimentConfig& config, const std::vector<Strategy>& strategies,
                            const RunnerHooks& hooks);

@@ -135,6 +135,8 @@ struct Plan {
 
 // Named sets of strategies: "seed-tradeoff", "experiment-1", "experiment-2", "experiment-3".
 std::vector<std::string> presetNames();
+// The preset a sweep runs when it names none, and the base of a Pareto sweep's default.
+inline constexpr const char* kDefaultPreset = "seed-tradeoff";
 std::vector<Strategy> presetStrategies(const std::string& preset);  // empty if unknown
 
 // One line per kind of strategyKinds(), its syntax padded to a column, for --help.

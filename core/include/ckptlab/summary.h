@@ -88,8 +88,9 @@ const RunResult* baselineFor(const ResultSet& results, const RunResult& run);
 // shared machine the sample least disturbed by other work; the median stays the headline.
 double fastestStepMs(const RunResult& run);
 
-// A copy of `results` without the traces (timelines, lifetimes, phases) in which each run's
-// step_ms is its fastest repeat: for charts of the fastest times.
+// A copy of `results` without the traces (lifetimes, timelines, phases, the allocator's trace)
+// in which each run's step_ms is its fastest repeat: for charts of the fastest times. Every
+// other field is kept as it is.
 ResultSet withFastestSteps(const ResultSet& results);
 SummaryRow summarizeRun(const RunResult& run, const RunResult* baseline);
 

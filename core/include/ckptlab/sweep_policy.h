@@ -5,6 +5,7 @@
 // draw from (the forecast from costs). Planning room (docs/ARCHITECTURE.md): no LibTorch, no Qt.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,6 +76,10 @@ struct FitForecast {
 };
 FitForecast forecastFit(const ExperimentConfig& config, const std::vector<Strategy>& strategies,
                         std::int64_t available);
+// forecastFit of a config that validate (config.h) has passed: a check that validated it does
+// not validate it again.
+FitForecast forecastValidFit(const ExperimentConfig& config,
+                             const std::vector<Strategy>& strategies, std::int64_t available);
 
 // The memory verdict for strategies: the largest runner need and whose.
 struct SweepNeed {
@@ -171,6 +176,10 @@ struct SweepCheck {
 // memory at every size. The app asks it before starting a sweep, the CLI and the runner
 // through Runner::check (runner.h). `available`: the device's free bytes, 0 when unknown.
 SweepCheck checkSweep(const SweepRequestData& request, std::int64_t available);
+// The same, asking the device's free bytes only once the request's numbers are valid (an
+// invalid device string has none to ask). Each config the sweep visits is validated once.
+using AvailableMemoryOf = std::function<std::int64_t(const std::string& device)>;
+SweepCheck checkSweep(const SweepRequestData& request, const AvailableMemoryOf& available);
 
 // ---- Pareto verdict --------------------------------------------------------------------------
 

@@ -75,6 +75,12 @@ ResultSet cancelledBeforeStart() {
     }
 }
 
+// A config the request's check passed, forecast again against the memory free now.
+void refuseIfNoLongerFits(const ExperimentConfig& config, const std::vector<Strategy>& strategies) {
+    const FitForecast f = forecastValidFit(config, strategies, availableMemory(config.device));
+    if (f.refused) throw MemoryError(*f.refusal, f.runnerPredicted, f.available);
+}
+
 // attention sdpa is at::scaled_dot_product_attention, which LibTorch has from 2.0
 // (CKPTLAB_HAS_SDPA, core/CMakeLists.txt): refused on an older one, naming the field.
 void refuseMissingSdpa(const ExperimentConfig& config) {
@@ -308,9 +314,7 @@ void Runner::useShard(const ShardSpec& shard) {
 }
 
 SweepCheck Runner::check(const SweepRequestData& request) {
-    const bool valid = validate(request.config).empty();
-    const SweepCheck check =
-        checkSweep(request, valid ? availableMemory(request.config.device) : 0);
+    const SweepCheck check = checkSweep(request, availableMemory);
     if (!check.ok()) throwRefusal(check);
     // whether this LibTorch has it: the engine's to say
     const torch::Device device = resolveDevice(request.config.device);
@@ -324,13 +328,20 @@ SweepCheck Runner::check(const SweepRequestData& request) {
     return check;
 }
 
-ResultSet Runner::sweep(const ExperimentConfig& config, const std::vector<Strategy>& strategies,
+ResultSet Runner::run(const SweepRequestData& request, const RunnerHooks& hooks) {
+    const SweepCheck checked = check(request);
+    if (hooks.checked) hooks.checked(checked);
+    switch (request.kind) {
+    case SweepKind::Sweep: return sweep(request, checked, hooks);
+    case SweepKind::Pareto: return pareto(request, checked, hooks);
+    case SweepKind::Scaling: return scaling(request, checked, hooks);
+    }
+    throw std::invalid_argument("unknown sweep kind");
+}
+
+ResultSet Runner::sweep(const SweepRequestData& request, const SweepCheck& checked,
                         const RunnerHooks& hooks) {
-    SweepRequestData request;
-    request.config = config;
-    request.checked = strategies;
-    check(request);
-    return measureShare(request, config, strategies, hooks);
+    return measureShare(request, request.config, checked.strategies, hooks);
 }
 
 ResultSet Runner::measureShare(const SweepRequestData& identity, const ExperimentConfig& config,
@@ -378,14 +389,9 @@ ResultSet Runner::measureSweep(const ExperimentConfig& config,
     return results;
 }
 
-ResultSet Runner::pareto(const ExperimentConfig& config, const std::vector<Strategy>& handWritten,
-                         int points, const RunnerHooks& hooks) {
-    SweepRequestData request;
-    request.kind = SweepKind::Pareto;
-    request.config = config;
-    request.checked = handWritten;
-    request.paretoPoints = points;
-    const SweepCheck checked = check(request);
+ResultSet Runner::pareto(const SweepRequestData& request, const SweepCheck& checked,
+                         const RunnerHooks& hooks) {
+    const ExperimentConfig& config = request.config;
     // One scope over the cost model and the sweep: both at the config's thread count.
     const auto measuring = enterMeasurement(config, hooks.cancel);
     if (!measuring) return cancelledBeforeStart();
@@ -396,28 +402,24 @@ ResultSet Runner::pareto(const ExperimentConfig& config, const std::vector<Strat
     } catch (const engine::Cancelled&) {
         return cancelledBeforeStart();
     }
-    const ParetoPlan plan = planPareto(costs, checked.strategies, points);
+    const ParetoPlan plan = planPareto(costs, checked.strategies, request.paretoPoints);
     useCostModel(costs);
-    SweepRequestData planned;  // the hand-written strategies and the budgets, all checked
-    planned.config = config;
-    planned.checked = plan.strategies;
-    check(planned);
-    request.checked = checked.strategies;  // what names the sweep: what it was asked to run
-    ResultSet results = measureShare(request, config, plan.strategies, hooks);
+    // The budgets lie between the least feasible peak and the no-checkpoint one, which the
+    // request's check forecast: only their own rules are left to check.
+    for (const Strategy& strategy : plan.strategies)
+        checkStrategy(strategy, config.depth, config.block);
+    SweepRequestData named = request;  // what names the sweep: what it was asked to run
+    named.checked = checked.strategies;
+    ResultSet results = measureShare(named, config, plan.strategies, hooks);
     results.predicted_frontier = plan.frontier;
     return results;
 }
 
-ResultSet Runner::scaling(const ExperimentConfig& config, ScalingAxis axis,
-                          const std::vector<int>& values, const std::vector<Strategy>& strategies,
+ResultSet Runner::scaling(const SweepRequestData& request, const SweepCheck& checked,
                           const RunnerHooks& hooks) {
-    SweepRequestData request;
-    request.kind = SweepKind::Scaling;
-    request.config = config;
-    request.checked = strategies;
-    request.axis = axis;
-    request.values = values;
-    const SweepCheck checked = check(request);
+    const ExperimentConfig& config = request.config;
+    const ScalingAxis axis = request.axis;
+    const std::vector<int>& values = request.values;
     const auto measuring = enterMeasurement(config, hooks.cancel);
     if (!measuring) return cancelledBeforeStart();
     const std::vector<ExperimentConfig> sizes = scalingConfigs(config, axis, values);
@@ -440,10 +442,8 @@ ResultSet Runner::scaling(const ExperimentConfig& config, ScalingAxis axis,
                                {MessageCode::AtScalingSize, size, {message}});
             };
         costs_.reset();  // each size has its own block costs
-        SweepRequestData atSize;
-        atSize.config = sizes[i];
-        atSize.checked = mine.strategies;
-        check(atSize);
+        // The earlier sizes ran since the request's check: memory it forecast may be gone.
+        refuseIfNoLongerFits(sizes[i], mine.strategies);
         ResultSet one = measureSweep(sizes[i], mine.strategies, share);
         const std::size_t first = all.runs.size();
         all.environment = one.environment;
@@ -459,8 +459,9 @@ ResultSet Runner::scaling(const ExperimentConfig& config, ScalingAxis axis,
     }
     if (shard_) {
         if (all.runs.empty() && !all.cancelled) all.environment = describeEnvironment(config);
-        request.checked = checked.strategies;
-        all.shard = shardRecord(request, *shard_, work);
+        SweepRequestData named = request;
+        named.checked = checked.strategies;
+        all.shard = shardRecord(named, *shard_, work);
     }
     return all;
 }

@@ -1,5 +1,6 @@
 #include "ckptlab/config.h"
 
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
@@ -76,7 +77,14 @@ void overflowRules(const ExperimentConfig& c, std::vector<FieldError>& errors) {
 
 }  // namespace
 
+namespace {
+std::atomic<std::uint64_t> validations{0};
+}  // namespace
+
+std::uint64_t validateCalls() { return validations.load(std::memory_order_relaxed); }
+
 std::vector<FieldError> validate(const ExperimentConfig& c) {
+    validations.fetch_add(1, std::memory_order_relaxed);
     std::vector<FieldError> errors;
     // Every plain range, for every block kind (a value out of range is a typo even where the
     // block does not read it). Below memory-limit's smallest value nothing would be enforced

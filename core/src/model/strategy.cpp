@@ -224,7 +224,7 @@ bool startsWithKeptGradients(const ExperimentConfig& config, const Strategy& str
 }
 
 std::vector<std::string> presetNames() {
-    return {"seed-tradeoff", "experiment-1", "experiment-2", "experiment-3"};
+    return {kDefaultPreset, "experiment-1", "experiment-2", "experiment-3"};
 }
 
 std::vector<Strategy> presetStrategies(const std::string& preset) {

@@ -103,35 +103,17 @@ double fastestStepMs(const RunResult& run) {
 }
 
 ResultSet withFastestSteps(const ResultSet& results) {
-    ResultSet light;
-    light.environment = results.environment;
-    light.predicted_frontier = results.predicted_frontier;
-    light.cancelled = results.cancelled;
-    light.notes = results.notes;
-    light.timing = results.timing;
-    light.merged = results.merged;
-    light.machines = results.machines;
-    light.runs.reserve(results.runs.size());
-    const auto lightRun = [](const RunResult& run) {
-        RunResult copy;
-        copy.config = run.config;
-        copy.strategy = run.strategy;
-        copy.label = run.label;
-        copy.metrics = run.metrics;
-        copy.metrics.step_ms = fastestStepMs(run);
-        copy.grad_check = run.grad_check;
-        copy.breakdown = run.breakdown;
-        copy.prediction = run.prediction;
-        copy.schedule = run.schedule;
-        copy.forward_counts = run.forward_counts;
-        copy.error = run.error;
-        copy.out_of_memory = run.out_of_memory;
-        copy.machine = run.machine;
-        return copy;
-    };
-    for (const RunResult& run : results.runs) light.runs.push_back(lightRun(run));
-    for (const RunResult& run : results.machine_baselines)
-        light.machine_baselines.push_back(lightRun(run));
+    // The whole set and every run as they are, so that a field added later is kept too; then
+    // only what this copy is for: the fastest repeat as step_ms, the traces left out.
+    ResultSet light = results;
+    for (auto* runs : {&light.runs, &light.machine_baselines})
+        for (RunResult& run : *runs) {
+            run.metrics.step_ms = fastestStepMs(run);
+            run.blocks = {};
+            run.timeline = {};
+            run.phases = {};
+            run.allocator_trace.reset();
+        }
     return light;
 }
 

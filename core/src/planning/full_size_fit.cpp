@@ -14,130 +14,13 @@
 #include "ckptlab/flops.h"
 #include "ckptlab/full_size.h"
 #include "ckptlab/number_text.h"
+#include "planning/fit_scripts.h"
+#include "planning/fit_terms.h"
 
 namespace ckptlab {
 namespace {
 
-// 1, V, S, S², B, B·S, B·S², B·S·V.
-constexpr int kTerms = 8;
-static_assert(kTerms == kFitTerms, "full_size.h's FitCoefficients has one entry per term");
-
-std::array<long double, kTerms> termsOf(long double b, long double s, long double v) {
-    return {1.0L, v, s, s * s, b, b * s, b * s * s, b * s * v};
-}
-
-// Which terms a family's fit uses: without a vocabulary none of the V terms can be told apart,
-// and at batch 1 none of the B terms from the others (B·S·V stands for S·V there).
-std::array<bool, kTerms> usedTerms(bool withVocab, bool batchOne) {
-    return {true, withVocab, true, true, !batchOne, !batchOne, !batchOne, withVocab};
-}
-
-// Least squares over `rows` by the normal equations in long double, each column scaled to
-// its largest value first. Throws when the used terms are not determined by the rows.
-class Solver {
-public:
-    Solver(const std::vector<std::array<long double, kTerms>>& rows,
-           const std::array<bool, kTerms>& used)
-        : rows_(rows) {
-        for (int j = 0; j < kTerms; ++j)
-            if (used[static_cast<std::size_t>(j)]) columns_.push_back(j);
-        for (int j : columns_) {
-            long double m = 0;
-            for (const auto& r : rows_) m = std::max(m, std::fabs(r[static_cast<std::size_t>(j)]));
-            scale_.push_back(m > 0 ? m : 1);
-        }
-        if (rows_.size() < columns_.size())
-            throw std::invalid_argument("fitCosts: fewer shapes than terms");
-    }
-
-    FitCoefficients solve(const std::vector<long double>& values) const {
-        const std::size_t n = columns_.size();
-        std::vector<std::vector<long double>> a(n, std::vector<long double>(n + 1, 0));
-        for (std::size_t r = 0; r < rows_.size(); ++r) {
-            for (std::size_t i = 0; i < n; ++i) {
-                const long double xi = rows_[r][static_cast<std::size_t>(columns_[i])] / scale_[i];
-                for (std::size_t j = 0; j < n; ++j)
-                    a[i][j] += xi * rows_[r][static_cast<std::size_t>(columns_[j])] / scale_[j];
-                a[i][n] += xi * values[r];
-            }
-        }
-        for (std::size_t c = 0; c < n; ++c) {  // Gauss-Jordan with partial pivoting
-            std::size_t pivot = c;
-            for (std::size_t r = c + 1; r < n; ++r)
-                if (std::fabs(a[r][c]) > std::fabs(a[pivot][c])) pivot = r;
-            if (std::fabs(a[pivot][c]) < 1e-12L)
-                throw std::invalid_argument("fitCosts: the shapes do not determine every term");
-            std::swap(a[c], a[pivot]);
-            for (std::size_t r = 0; r < n; ++r) {
-                if (r == c) continue;
-                const long double f = a[r][c] / a[c][c];
-                for (std::size_t k = c; k <= n; ++k) a[r][k] -= f * a[c][k];
-            }
-        }
-        FitCoefficients out{};
-        for (std::size_t i = 0; i < n; ++i)
-            out[static_cast<std::size_t>(columns_[i])] =
-                static_cast<double>(a[i][n] / a[i][i] / scale_[i]);
-        return out;
-    }
-
-private:
-    std::vector<std::array<long double, kTerms>> rows_;
-    std::vector<int> columns_;
-    std::vector<long double> scale_;
-};
-
-long double evaluate(const FitCoefficients& c, long double b, long double s, long double v) {
-    const auto t = termsOf(b, s, v);
-    long double sum = 0;
-    for (std::size_t j = 0; j < kTerms; ++j) sum += static_cast<long double>(c[j]) * t[j];
-    return sum;
-}
-
-// Times by least squares with every coefficient at least 0: each term is work that takes
-// time (a fixed cost, the tokens, attention, the head), and a negative one would make a long
-// extrapolation negative. Every subset of the terms is solved and the best that has no
-// negative coefficient kept (a handful of terms: at most 15 subsets).
-FitCoefficients nonNegativeFit(const std::vector<std::array<long double, kTerms>>& rows,
-                               const std::array<bool, kTerms>& used,
-                               const std::vector<long double>& values) {
-    std::vector<int> terms;
-    for (int j = 0; j < kTerms; ++j)
-        if (used[static_cast<std::size_t>(j)]) terms.push_back(j);
-    FitCoefficients best{};
-    long double bestError = -1;
-    for (unsigned mask = 1; mask < (1u << terms.size()); ++mask) {
-        std::array<bool, kTerms> subset{};
-        for (std::size_t k = 0; k < terms.size(); ++k)
-            subset[static_cast<std::size_t>(terms[k])] = (mask >> k) & 1u;
-        FitCoefficients c;
-        try {
-            c = Solver(rows, subset).solve(values);
-        } catch (const std::invalid_argument&) {
-            continue;
-        }
-        if (std::any_of(c.begin(), c.end(), [](double x) { return x < 0; })) continue;
-        long double error = 0;
-        for (std::size_t r = 0; r < rows.size(); ++r) {
-            long double fitted = 0;
-            for (std::size_t j = 0; j < kTerms; ++j) fitted += c[j] * rows[r][j];
-            error += (fitted - values[r]) * (fitted - values[r]);
-        }
-        if (bestError < 0 || error < bestError) {
-            bestError = error;
-            best = c;
-        }
-    }
-    return best;
-}
-
-std::int64_t bytesAt(const FitCoefficients& c, int b, int s, int v) {
-    return std::max<std::int64_t>(0, static_cast<std::int64_t>(std::llround(evaluate(c, b, s, v))));
-}
-
-double msAt(const FitCoefficients& c, int b, int s, int v) {
-    return std::max(0.0, static_cast<double>(evaluate(c, b, s, v)));
-}
+using namespace fit;
 
 // The byte fields a fit covers, in UnitFit::bytes' order.
 std::int64_t* byteField(UnitCost& c, std::size_t i) {
@@ -150,61 +33,6 @@ double* msField(UnitCost& c, std::size_t i) {
     double* fields[] = {&c.forward_ms, &c.nograd_ms, &c.backward_ms, &c.backward_kept_ms,
                         &c.optimizer_ms};
     return fields[i];
-}
-
-bool sameStructure(const std::vector<AllocationStep>& a, const std::vector<AllocationStep>& b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        if (a[i].frees != b[i].frees) return false;
-    return true;
-}
-
-bool sameScripts(const AllocationScript& a, const AllocationScript& b) {
-    return sameStructure(a.forward, b.forward) && sameStructure(a.backward, b.backward) &&
-           sameStructure(a.nograd, b.nograd) && sameStructure(a.optimizer, b.optimizer) &&
-           a.output == b.output && a.input_grad == b.input_grad &&
-           a.nograd_output == b.nograd_output;
-}
-
-// The highest sum of a script's allocations over its prefixes, above where it starts.
-// `sizes` holds the bytes of every allocation numbered so far (a backward frees the
-// forward's), and grows with the script's own allocations.
-std::int64_t scriptPeak(const std::vector<AllocationStep>& steps,
-                        std::vector<std::int64_t>& sizes) {
-    std::int64_t total = 0, peak = 0;
-    for (const AllocationStep& step : steps) {
-        if (step.frees < 0) {
-            sizes.push_back(step.bytes);
-            total += step.bytes;
-        } else if (step.frees < static_cast<int>(sizes.size())) {
-            total -= sizes[static_cast<std::size_t>(step.frees)];
-        }
-        peak = std::max(peak, total);
-    }
-    return peak;
-}
-
-// A unit's four peaks from its scripts, as cost_measure.cpp measures them.
-struct ScriptPeaks {
-    std::int64_t forward = 0, backward = 0, nograd = 0, optimizer = 0;
-    bool operator==(const ScriptPeaks& o) const {
-        return forward == o.forward && backward == o.backward && nograd == o.nograd &&
-               optimizer == o.optimizer;
-    }
-};
-ScriptPeaks peaksOf(const AllocationScript& a) {
-    ScriptPeaks p;
-    std::vector<std::int64_t> sizes;
-    p.forward = scriptPeak(a.forward, sizes);
-    p.backward = scriptPeak(a.backward, sizes);
-    std::vector<std::int64_t> own;
-    p.nograd = scriptPeak(a.nograd, own);
-    own.clear();
-    p.optimizer = scriptPeak(a.optimizer, own);
-    return p;
-}
-ScriptPeaks measuredPeaks(const UnitCost& c) {
-    return {c.forward_peak, c.backward_peak, c.nograd_peak, c.optimizer_peak};
 }
 
 // A unit's arithmetic as a function of the shape: its value and its coefficients in the
@@ -421,91 +249,7 @@ std::string shapeList(const std::vector<MeasuredShape>& shapes, Keep keep) {
     return out;
 }
 
-// The sequences at which the byte shapes are measured are multiples of `step`, and the
-// attention chunk of sequence S is S / chunks (0: the config's chunk).
-struct SequenceStep {
-    int step = 64;
-    int chunks = 0;
-};
-
-// The most chunks a byte shape keeps: with more, its chunk pairs would make the measurement
-// slow, and the shapes measure at the config's chunk instead (their scripts then differ).
-constexpr int kMaxKeptChunks = 128;
-
-SequenceStep sequenceStep(const ExperimentConfig& t) {
-    const int lossChunks = std::max(1, t.loss_chunks);
-    SequenceStep out;
-    if (t.attention == AttentionKind::MemoryEfficient) {
-        const int chunks = (t.seq + t.attention_chunk - 1) / t.attention_chunk;
-        if (chunks <= kMaxKeptChunks) {
-            int k = 1;
-            while ((chunks * k) % lossChunks != 0 || chunks * k < 64) ++k;
-            return {chunks * k, chunks};
-        }
-        out.step = std::max(out.step, t.attention_chunk);
-    }
-    out.step = (out.step + lossChunks - 1) / lossChunks * lossChunks;
-    if (t.attention == AttentionKind::MemoryEfficient)
-        while (out.step % t.attention_chunk != 0) out.step += lossChunks;
-    return out;
-}
-
-// The sequences the times are measured at, at the config's own attention chunk: the
-// largest as close to the target as a layer's forward and backward within kTimedFlops allow
-// (the rate a matmul reaches grows with its size, so the times extrapolate from the nearest
-// shape they can afford), then a half and a quarter of it, each a whole number of attention
-// chunks and loss chunks.
-constexpr double kTimedFlops = 1.5e12;
-
-std::vector<int> timedSequences(const ExperimentConfig& target) {
-    int step = std::max(1, target.loss_chunks);
-    if (target.attention == AttentionKind::MemoryEfficient)
-        while (step % target.attention_chunk != 0) step += std::max(1, target.loss_chunks);
-    auto stepFlops = [&](int seq) {
-        ExperimentConfig c = target;
-        c.batch = 1;
-        c.seq = seq;
-        return 3 * blockForwardFlops(c);  // forward and backward
-    };
-    int largest = std::max(step, target.seq / step * step);
-    while (largest > 4 * step && stepFlops(largest) > kTimedFlops)
-        largest = largest / 2 / step * step;
-    largest = std::max(largest, 4 * step);
-    return {largest / 4 / step * step, largest / 2 / step * step, largest};
-}
-
 }  // namespace
-
-std::vector<MeasuredShape> fitShapes(const ExperimentConfig& target) {
-    const SequenceStep seq = sequenceStep(target);
-    const int s = seq.step;
-    const bool vocab = target.vocab > 0;
-    const int v2 = vocab ? std::max(2, std::min(target.vocab, 8192)) : 0;
-    const int v1 = v2 / 2;
-    auto shape = [&](int b, int times, int v) {
-        MeasuredShape m{b, times * s, v, false, true, 0};
-        if (seq.chunks) m.attention_chunk = m.seq / seq.chunks;
-        return m;
-    };
-    // Each family's solving shapes, then its check shape last. Batch 1 solves 1, S, S² (and
-    // V, S·V); batches from 2 also the B terms.
-    std::vector<MeasuredShape> shapes = {shape(1, 1, v1), shape(1, 2, v1), shape(1, 3, v1)};
-    if (vocab) {
-        shapes.push_back(shape(1, 1, v2));
-        shapes.push_back(shape(1, 2, v2));
-    }
-    shapes.push_back(shape(1, vocab ? 3 : 4, vocab ? v2 : 0));
-    for (const auto& [b, times] : {std::pair{2, 1}, {2, 2}, {2, 3}, {3, 1}, {3, 2}, {3, 3}})
-        shapes.push_back(shape(b, times, v1));
-    if (vocab) {
-        shapes.push_back(shape(2, 1, v2));
-        shapes.push_back(shape(2, 2, v2));
-    }
-    shapes.push_back(vocab ? shape(3, 2, v2) : shape(4, 2, 0));
-    for (const int seqTimed : timedSequences(target))
-        shapes.push_back({1, seqTimed, v2, true, false, 0});
-    return shapes;
-}
 
 namespace {
 

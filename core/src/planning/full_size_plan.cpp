@@ -171,14 +171,6 @@ std::int64_t sumOf(const CostModel& c, std::vector<std::int64_t> UnitCost::*memb
     return sum;
 }
 
-std::int64_t gradientBytes(const CostModel& c) {
-    std::int64_t sum = 0;
-    if (c.first) sum += c.first->param_grad_bytes;
-    for (const UnitCost& u : c.units) sum += u.param_grad_bytes;
-    if (c.last) sum += c.last->param_grad_bytes;
-    return sum;
-}
-
 PeakSplit splitOf(const CostModel& costs, const Prediction& p) {
     PeakSplit s;
     s.weights = sumOf(costs, &UnitCost::parameter_tensors);
@@ -265,18 +257,43 @@ std::optional<PlannedSchedule> fastestFitting(const CostModel& costs, const Opti
 
 }  // namespace
 
-const std::vector<std::string>& fullSizeStrategyTexts() {
-    static const std::vector<std::string> texts = {"none", "full",    "attn",
-                                                   "ffn",  "every:2", "sqrt"};
-    return texts;
+const std::vector<Strategy>& fullSizeDefaultStrategies() {
+    static const std::vector<Strategy> strategies = {
+        Strategy{StrategyKind::None},     Strategy{StrategyKind::Full},
+        Strategy{StrategyKind::Attn},     Strategy{StrategyKind::FfnOnly},
+        Strategy{StrategyKind::Every, 2}, Strategy{StrategyKind::Sqrt}};
+    return strategies;
 }
 
 std::vector<Strategy> fullSizeStrategies(const ExperimentConfig& config) {
     std::vector<Strategy> kept;
-    for (const std::string& text : fullSizeStrategyTexts())
-        if (auto strategy = tryParseStrategy(text, config.depth, config.block))
-            kept.push_back(*strategy);
+    for (const Strategy& strategy : fullSizeDefaultStrategies()) {
+        try {
+            checkStrategy(strategy, config.depth, config.block);
+            kept.push_back(strategy);
+        } catch (const StrategyError&) {
+            // attn and ffn on a block without those parts: not this model's
+        }
+    }
     return kept;
+}
+
+HeldState heldState(const CostModel& costs, DType dtype) {
+    HeldState state;
+    auto add = [&](const UnitCost& unit) {
+        std::int64_t weights = 0;
+        for (std::int64_t bytes : unit.parameter_tensors) weights += bytes;
+        // A cost model without its tensors: its gradients are as large as its weights.
+        if (unit.parameter_tensors.empty()) weights = unit.param_grad_bytes;
+        state.weights += weights;
+        state.gradients += unit.param_grad_bytes;
+        for (std::int64_t bytes : unit.optimizer_state_tensors) state.optimizer += bytes;
+    };
+    for (const UnitCost& unit : costs.units) add(unit);
+    if (costs.first) add(*costs.first);
+    if (costs.last) add(*costs.last);
+    state.parameters = state.weights / parameterBytesPerElement(dtype);
+    return state;
 }
 
 FullSizePlan planFullSize(const CostFit& fit, std::int64_t capacity,
@@ -288,8 +305,8 @@ FullSizePlan planFullSize(const CostFit& fit, std::int64_t capacity,
     plan.capacity = capacity;
     plan.machine = "this machine";
     const CostModel costs = costsAt(fit, t.batch, t.seq, t.depth);
-    plan.state_bytes = sumOf(costs, &UnitCost::parameter_tensors) + gradientBytes(costs) +
-                       sumOf(costs, &UnitCost::optimizer_state_tensors);
+    plan.held = heldState(costs, t.dtype);
+    plan.state_bytes = plan.held.total();
     const int total = static_cast<int>(strategies.size()) + 1;
     Planners planners(fit, progress.cancel);
     int done = 0;

@@ -33,11 +33,15 @@ double budgetStepMib(std::int64_t highBytes) {
     return highBytes < 10 * kMiB ? 0.01 : highBytes < 100 * kMiB ? 0.1 : 1.0;
 }
 
-std::vector<Strategy> defaultParetoStrategies(int depth, BlockKind block) {
-    std::vector<Strategy> wanted = presetStrategies("seed-tradeoff");
+std::vector<Strategy> paretoDefaultWanted() {
+    std::vector<Strategy> wanted = presetStrategies(kDefaultPreset);
     wanted.push_back(Strategy{StrategyKind::Sqrt});
+    return wanted;
+}
+
+std::vector<Strategy> defaultParetoStrategies(int depth, BlockKind block) {
     std::vector<Strategy> valid;
-    for (const Strategy& strategy : wanted) {
+    for (const Strategy& strategy : paretoDefaultWanted()) {
         try {
             checkStrategy(strategy, depth, block);
             valid.push_back(strategy);

@@ -75,11 +75,17 @@ CoreMessage doesNotFitMessage(const SweepNeed& need, std::int64_t available,
 
 FitForecast forecastFit(const ExperimentConfig& config, const std::vector<Strategy>& strategies,
                         std::int64_t available) {
-    FitForecast f;
     if (const auto errors = validate(config); !errors.empty()) {
+        FitForecast f;
         f.error = errors.front().message;
         return f;
     }
+    return forecastValidFit(config, strategies, available);
+}
+
+FitForecast forecastValidFit(const ExperimentConfig& config,
+                             const std::vector<Strategy>& strategies, std::int64_t available) {
+    FitForecast f;
     const MemoryEstimate none = estimateMemory(config, makePlan(Strategy{}, config.depth));
     f.none = none.total();
     f.baseline = sat::add(none.parameters, none.input, none.optimizer_state);

@@ -151,9 +151,14 @@ bool checkStrategies(const SweepRequestData& request, const std::vector<Experime
 }  // namespace
 
 SweepCheck checkSweep(const SweepRequestData& request, std::int64_t available) {
+    return checkSweep(request, [available](const std::string&) { return available; });
+}
+
+SweepCheck checkSweep(const SweepRequestData& request, const AvailableMemoryOf& availableOf) {
     SweepCheck check;
     if (!checkShape(request, check)) return check;
     const ExperimentConfig& config = request.config;
+    const std::int64_t available = availableOf(config.device);
     check.strategies = sweepStrategies(request.kind, request.checked, config.depth, config.block);
     if (check.strategies.empty() && request.unparsed.empty()) {
         refuse(check, Verdict::NoStrategy, CoreMessage(MessageCode::NoStrategy));
@@ -167,7 +172,7 @@ SweepCheck checkSweep(const SweepRequestData& request, std::int64_t available) {
     for (std::size_t i = 0; i < configs.size(); ++i) {
         SweepCheck::At at;
         if (scaling) at.value = request.values[i];
-        at.forecast = forecastFit(configs[i], check.strategies, available);
+        at.forecast = forecastValidFit(configs[i], check.strategies, available);
         check.forecasts.push_back(std::move(at));
         const FitForecast& f = check.forecasts.back().forecast;
         if (f.refused) {

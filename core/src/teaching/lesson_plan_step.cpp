@@ -36,21 +36,6 @@ std::string presetList(const std::vector<std::string>& names) {
     return list.empty() ? "none found; set CKPTLAB_MODELS_DIR" : list;
 }
 
-// The model's parameters from the cost model at the asked size, as `plan --capacity` counts
-// them: every unit's weights over the bytes of one parameter.
-std::int64_t parametersOf(const CostModel& costs, DType dtype) {
-    std::int64_t weights = 0;
-    auto add = [&](const UnitCost& unit) {
-        std::int64_t bytes = 0;
-        for (std::int64_t b : unit.parameter_tensors) bytes += b;
-        weights += unit.parameter_tensors.empty() ? unit.param_grad_bytes : bytes;
-    };
-    for (const UnitCost& unit : costs.units) add(unit);
-    if (costs.first) add(*costs.first);
-    if (costs.last) add(*costs.last);
-    return weights / parameterBytesPerElement(dtype);
-}
-
 }  // namespace
 
 std::int64_t planCapacityBytes(const LessonPlanRequest& request) {
@@ -62,8 +47,7 @@ ResultSet planStepResults(const LessonStep& step, const CostFit& fit,
     const LessonExperiment& e = step.experiment;
     if (!e.plan) throw std::invalid_argument("step \"" + step.id + "\" is not a plan step");
     const FullSizePlan plan = planFullSize(fit, planCapacityBytes(*e.plan), e.strategies, progress);
-    const ExperimentConfig& c = plan.config;
-    const std::int64_t parameters = parametersOf(costsAt(fit, c.batch, c.seq, c.depth), c.dtype);
+    const std::int64_t parameters = plan.held.parameters;  // as `plan --capacity` counts them
     const std::string device = environment.device == "cpu" ? "CPU" : environment.device;
     const std::string label =
         "predicted on " +
