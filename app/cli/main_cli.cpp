@@ -15,79 +15,12 @@
 #include "cli_config_options.h"
 #include "cli_merge.h"
 #include "cli_models.h"
+#include "cli_validators.h"
 
 using namespace ckptlab;
 using namespace ckptlab::cli;
 
 namespace {
-
-// An output path given as "" is a mistake (an unset shell variable), not "no output".
-CLI::Validator nonEmpty() {
-    return CLI::Validator(
-        [](std::string& value) { return value.empty() ? std::string("must not be empty") : ""; },
-        "PATH");
-}
-
-// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
-// U+10FFFF).
-bool isUtf8(const std::string& text) {
-    for (std::size_t i = 0; i < text.size();) {
-        const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-        const unsigned char c = byte(i);
-        int extra = 0;
-        unsigned min = 0;
-        if (c >= 0x80) {
-            if ((c & 0xE0) == 0xC0)
-                extra = 1, min = 0x80;
-            else if ((c & 0xF0) == 0xE0)
-                extra = 2, min = 0x800;
-            else if ((c & 0xF8) == 0xF0)
-                extra = 3, min = 0x10000;
-            else
-                return false;
-        }
-        if (i + extra >= text.size()) return false;  // cut short
-        unsigned code = extra == 0 ? c : c & (0x3F >> extra);
-        for (int k = 1; k <= extra; ++k) {
-            if ((byte(i + k) & 0xC0) != 0x80) return false;
-            code = (code << 6) | (byte(i + k) & 0x3F);
-        }
-        if (extra > 0 && (code < min || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)))
-            return false;
-        i += extra + 1;
-    }
-    return true;
-}
-
-// Outputs written by Qt (charts, the PDF handout) go through QString, which holds only
-// Unicode: a name with other bytes would be written under another name, so it is refused.
-// The JSON, CSV and trace outputs are written byte for byte and take any name.
-CLI::Validator utf8Name() {
-    return CLI::Validator(
-        [](std::string& value) {
-            return isUtf8(value) ? std::string()
-                                 : std::string(
-                                       "the name is not valid UTF-8, which the chart "
-                                       "and PDF writers cannot keep; use a UTF-8 name");
-        },
-        "");
-}
-
-// A list option given as "" (or blanks) is a mistake, not "use the default": the default is
-// what leaving the option out gives.
-CLI::Validator nonEmptyList(const std::string& hint) {
-    return CLI::Validator(
-        [hint](std::string& value) {
-            return value.find_first_not_of(" \t") == std::string::npos
-                       ? "must not be empty (" + hint + ")"
-                       : std::string();
-        },
-        "LIST");
-}
-
-std::string rangeText(IntRange r) {
-    return "[" + std::to_string(r.min) + ", " + std::to_string(r.max) + "]";
-}
 
 void addExperimentOptions(CLI::App* cmd, ExperimentOptions& o) {
     addConfigOptions(cmd, o.configText);

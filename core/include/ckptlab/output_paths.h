@@ -15,6 +15,11 @@ std::string checkOutputFile(const std::string& path, const std::string& field);
 // exporter creates it). Otherwise the reason, prefixed with `field` (e.g. "--png").
 std::string checkOutputDir(const std::string& dir, const std::string& field);
 
+// Whether `text` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF), as the results and model readers require: an output name that Qt writes (charts,
+// the PDF handout) goes through QString, which holds only Unicode.
+bool isUtf8(const std::string& text);
+
 // Writes `text` to `path` as every saver does: a temporary file beside it renamed over it,
 // through a symbolic link to its target (the link stays), keeping a replaced file's permission
 // bits (a new file gets 0666 less the umask), the name byte for byte. Throws ResultsFileError

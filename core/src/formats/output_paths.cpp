@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "formats/json_parse.h"
+
 namespace ckptlab {
 namespace {
 
@@ -64,5 +66,7 @@ std::string checkOutputDir(const std::string& dir, const std::string& field) {
         return field + ": cannot create " + dir + " in " + parent.string() + ": " + why;
     return {};
 }
+
+bool isUtf8(const std::string& text) { return detail::firstInvalidUtf8(text) == std::string::npos; }
 
 }  // namespace ckptlab
