@@ -146,7 +146,8 @@ grep -q '"capacity_bytes"' "${files[0]}" || fail "ignored: its --json was not wr
 # One layer of a Llama 3.1 405B shape (3.2 billion parameters) under an address-space limit a
 # few GB above what the CLI takes to start: refused with exit 2 by the memory check before
 # anything is built, not by the allocator. The limit starts at 2.4 GiB and doubles until the
-# CLI starts at all: a build against PyPI's CUDA torch maps several GB of CUDA libraries.
+# CLI starts at all (a build against PyPI's CUDA torch maps several GB of CUDA libraries: its
+# `import torch` needs more than 2.4 GiB and less than 4.8), then 2.4 GiB more to work in.
 # AddressSanitizer reserves terabytes of shadow at start, so its build cannot start at all
 # under ulimit -v: that case is left to the other builds.
 if ldd "$cli" 2>/dev/null | grep -q libasan; then
@@ -159,6 +160,7 @@ until (ulimit -v "$limit_kib" && "$cli" --version >/dev/null 2>&1); do
     limit_kib=$((limit_kib * 2))
     ((limit_kib <= 40000000)) || fail "the CLI does not start under ulimit -v 40000000"
 done
+limit_kib=$((limit_kib + 2500000)) # room to work in beyond starting: threads, arenas
 set +e
 err=$( (
     ulimit -v "$limit_kib"
