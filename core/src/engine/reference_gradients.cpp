@@ -4,8 +4,11 @@
 #include <new>
 #include <string>
 
+#include "ckptlab/planner.h"
+#include "engine/caching_cpu_allocator.h"
 #include "engine/chain_ends.h"
 #include "engine/generators.h"
+#include "engine/grad_check.h"
 #include "engine/memory_tracker.h"
 #include "engine/precision.h"
 #include "engine/step_context.h"
@@ -106,6 +109,29 @@ bool isOutOfMemory(const std::exception& error) {
     return text.find("not enough memory") != std::string::npos ||
            text.find("can't allocate memory") != std::string::npos ||
            text.find("out of memory") != std::string::npos;
+}
+
+std::vector<torch::Tensor> referenceGradients(Workbench& bench, const std::atomic<bool>* cancel,
+                                              std::vector<std::string>& notes) {
+    StepContext context;
+    context.cancel = cancel;
+    std::vector<torch::Tensor> reference;
+    try {
+        runStep(bench, makePlan(Strategy{}, bench.config.depth), context);
+        const SystemAllocatorScope labCopy;  // not the training's memory
+        reference = snapshot(bench.gradients());
+    } catch (const std::exception& e) {
+        if (!isOutOfMemory(e)) throw;
+        bench.clearGradients();
+        std::vector<torch::Tensor> gradients = unitByUnitReferenceGradients(bench, cancel);
+        const SystemAllocatorScope labCopy;  // not the training's memory
+        reference = snapshot(gradients);
+        notes.push_back(
+            "the no-checkpoint reference step ran out of memory, so gradients are checked "
+            "against a unit-by-unit reference (plain autograd, one unit recomputed at a time)");
+    }
+    bench.clearGradients();
+    return reference;
 }
 
 }  // namespace ckptlab::engine

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <exception>
+#include <string>
 #include <vector>
 
 #include "engine/step.h"
@@ -21,6 +22,12 @@ namespace ckptlab::engine {
 // Throws Cancelled when `cancel` is set, looked at before every unit and loss chunk.
 std::vector<torch::Tensor> unitByUnitReferenceGradients(Workbench& bench,
                                                         const std::atomic<bool>* cancel = nullptr);
+
+// The gradients every run of a sweep is checked against: the no-checkpoint step's, or, when that
+// step does not fit, unitByUnitReferenceGradients', said in `notes`. Gradients are cleared
+// after. Throws Cancelled when `cancel` is set.
+std::vector<torch::Tensor> referenceGradients(Workbench& bench, const std::atomic<bool>* cancel,
+                                              std::vector<std::string>& notes);
 
 // True for our modelled out-of-memory and for the allocators' own failures.
 bool isOutOfMemory(const std::exception& error);

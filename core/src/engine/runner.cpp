@@ -1,11 +1,9 @@
 #include "ckptlab/runner.h"
 
 #include <torch/torch.h>
-#include <torch/version.h>
 
 #include <limits>
 
-#include "ckptlab/config_fields.h"
 #include "ckptlab/cost_model.h"
 #include "ckptlab/flops.h"
 #include "ckptlab/pareto.h"
@@ -19,6 +17,7 @@
 #include "engine/measurement_scope.h"
 #include "engine/precision.h"
 #include "engine/reference_gradients.h"
+#include "engine/runner_check.h"
 #include "engine/step.h"
 #include "engine/timed_rounds.h"
 
@@ -26,22 +25,11 @@ namespace ckptlab {
 namespace {
 
 using engine::ProgressCounter;
+using engine::refuseIfNoLongerFits;
+using engine::resolveDevice;
 using engine::StepContext;
 using engine::stepsPerRun;
 using engine::Workbench;
-
-torch::Device resolveDevice(const std::string& name) {
-    const auto index = parseDeviceIndex(name);
-    if (!index)
-        throw ConfigError(
-            {MessageCode::DeviceUnknown, {std::to_string(limits::cudaDeviceMax), name}});
-    if (*index < 0) return torch::kCPU;
-    if (!torch::cuda::is_available()) throw ConfigError({MessageCode::DeviceWithoutCuda, {name}});
-    const int count = static_cast<int>(torch::cuda::device_count());
-    if (*index >= count)
-        throw ConfigError({MessageCode::DeviceIndexTooHigh, {std::to_string(count - 1), name}});
-    return torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(*index));
-}
 
 // Enters the measurement scope of `config` (engine/measurement_scope.h): its thread count,
 // no other measurement at the same time. Null when cancelled while waiting for one.
@@ -58,39 +46,6 @@ ResultSet cancelledBeforeStart() {
     ResultSet results;
     results.cancelled = true;
     return results;
-}
-
-// The exception a refused check stands for: bad numbers are ConfigError, strategies
-// StrategyError, memory MemoryError, each with checkSweep's message.
-[[noreturn]] void throwRefusal(const SweepCheck& check) {
-    using Verdict = SweepCheck::Verdict;
-    const CoreMessage& problem = *check.problem;
-    switch (check.verdict) {
-    case Verdict::InvalidStrategy: throw StrategyError(problem);
-    case Verdict::DoesNotFit: {
-        const FitForecast& refused = check.forecasts.back().forecast;
-        throw MemoryError(problem, refused.runnerPredicted, refused.available);
-    }
-    default: throw ConfigError(problem);
-    }
-}
-
-// A config the request's check passed, forecast again against the memory free now.
-void refuseIfNoLongerFits(const ExperimentConfig& config, const std::vector<Strategy>& strategies) {
-    const FitForecast f = forecastValidFit(config, strategies, availableMemory(config.device));
-    if (f.refused) throw MemoryError(*f.refusal, f.runnerPredicted, f.available);
-}
-
-// attention sdpa is at::scaled_dot_product_attention, which LibTorch has from 2.0
-// (CKPTLAB_HAS_SDPA, core/CMakeLists.txt): refused on an older one, naming the field.
-void refuseMissingSdpa(const ExperimentConfig& config) {
-#ifndef CKPTLAB_HAS_SDPA
-    const ConfigField* field = findConfigField("attention");
-    if (config.attention == AttentionKind::Sdpa && field && fieldApplies(*field, config)) {
-        const FieldError error{"attention", {MessageCode::SdpaNeedsLibTorch2, {TORCH_VERSION}}};
-        throw ConfigError(error.message);
-    }
-#endif
 }
 
 // The first line of an exception's message: c10::Error puts a C++ backtrace after it.
@@ -116,39 +71,13 @@ struct SweepBench {
     CostModel costs;
 };
 
-// The no-checkpoint step's gradients, or, when that step does not fit, the unit-by-unit
-// reference (said in the notes).
-std::vector<torch::Tensor> referenceGradients(Workbench& bench, const RunnerHooks& hooks,
-                                              ResultSet& results) {
-    StepContext context;
-    context.cancel = hooks.cancel;
-    std::vector<torch::Tensor> reference;
-    try {
-        engine::runStep(bench, makePlan(Strategy{}, bench.config.depth), context);
-        const engine::SystemAllocatorScope labCopy;  // not the training's memory
-        reference = engine::snapshot(bench.gradients());
-    } catch (const std::exception& e) {
-        if (!engine::isOutOfMemory(e)) throw;
-        bench.clearGradients();
-        std::vector<torch::Tensor> gradients =
-            engine::unitByUnitReferenceGradients(bench, hooks.cancel);
-        const engine::SystemAllocatorScope labCopy;  // not the training's memory
-        reference = engine::snapshot(gradients);
-        results.notes.push_back(
-            "the no-checkpoint reference step ran out of memory, so gradients are checked "
-            "against a unit-by-unit reference (plain autograd, one unit recomputed at a time)");
-    }
-    bench.clearGradients();
-    return reference;
-}
-
 // The bench of a sweep on `device`, its reference and costs (`known` when the caller has them).
 // Throws what building or measuring throws (engine::Cancelled when cancelled).
 SweepBench buildBench(const ExperimentConfig& config, torch::Device device, const CostModel* known,
                       const RunnerHooks& hooks, ProgressCounter& progress, ResultSet& results) {
     SweepBench sweep;
     sweep.bench = std::make_unique<Workbench>(config, device);
-    sweep.reference = referenceGradients(*sweep.bench, hooks, results);
+    sweep.reference = engine::referenceGradients(*sweep.bench, hooks.cancel, results.notes);
     progress.step(CoreMessage(MessageCode::ReferenceGradients));
     sweep.costs = known ? *known : measureCostModel(config, hooks.cancel);
     return sweep;
@@ -311,21 +240,6 @@ void Runner::useShard(const ShardSpec& shard) {
             "shard " + std::to_string(shard.index) + " of " + std::to_string(shard.count) +
             " is not a shard (0 <= K < N, N in 1.." + std::to_string(kShardMaxCount) + ")");
     shard_ = shard;
-}
-
-SweepCheck Runner::check(const SweepRequestData& request) {
-    const SweepCheck check = checkSweep(request, availableMemory);
-    if (!check.ok()) throwRefusal(check);
-    // whether this LibTorch has it: the engine's to say
-    const torch::Device device = resolveDevice(request.config.device);
-    // bf16 and mixed-bf16 compute in bf16: refused on a GPU without bf16 arithmetic (compute
-    // capability below 8.0). The CPU always has it: LibTorch's CPU kernels emulate bf16 in fp32
-    // where the CPU has no bf16 instructions (engine/precision.h).
-    if (request.config.dtype != DType::Float32 && !engine::deviceHasBf16(device))
-        throw ConfigError({MessageCode::DeviceWithoutBf16,
-                           {toString(request.config.dtype), request.config.device}});
-    refuseMissingSdpa(request.config);
-    return check;
 }
 
 ResultSet Runner::run(const SweepRequestData& request, const RunnerHooks& hooks) {
