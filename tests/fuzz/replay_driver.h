@@ -10,6 +10,7 @@
 // (those the target takes, sorted by name) are replayed; otherwise PATH itself goes to the
 // loader, so a folder or a missing file can be given as a case of its own.
 
+#include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -23,12 +24,13 @@ struct ReplayTarget {
     std::function<bool(const std::filesystem::path& file)> inFolder;
     // Opens `path` as the front ends do; throws the target's error to reject it.
     std::function<void(const std::string& path)> load;
-    // Whether `e` is the target's error; if so, what is wrong with its message ("" if nothing).
-    std::function<bool(const std::exception& e, const std::string& path, std::string& failure)>
-        rejection;
-    // After the timed load, the same file through the fuzz target's own checks: what is wrong
-    // ("" if nothing), given whether the load accepted it.
-    std::function<std::string(const std::string& path, bool loaded)> crossCheck;
+    // Whether `e` is the target's error (its message checked, a violation aborts).
+    std::function<bool(const std::exception& e, const std::string& path)> rejection;
+    // After the timed load, a regular file up to `textLimit` bytes goes as text through the fuzz
+    // target's own checks, which must accept it exactly when the load did (`disagree` says so).
+    std::uintmax_t textLimit = 0;
+    std::function<bool(const std::string& text)> loadsAsText;
+    std::string disagree;
 };
 
 int replayMain(int argc, char** argv, const ReplayTarget& target);

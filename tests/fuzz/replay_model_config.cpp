@@ -5,9 +5,6 @@
 //   ckptlab_model_config_replay [--limit-ms N] [--reject|--load|--any] [--dir] PATH ...
 //
 // --dir replays a folder's *.json files.
-#include <fstream>
-#include <sstream>
-
 #include "model_config_check.h"
 #include "replay_driver.h"
 
@@ -19,7 +16,7 @@ int main(int argc, char** argv) {
     target.error = "ModelConfigError";
     target.inFolder = [](const fs::path& file) { return file.extension() == ".json"; };
     target.load = [](const std::string& path) { fuzz::checkModel(loadModel(path)); };
-    target.rejection = [](const std::exception& e, const std::string& path, std::string&) {
+    target.rejection = [](const std::exception& e, const std::string& path) {
         const auto* error = dynamic_cast<const ModelConfigError*>(&e);
         if (!error) return false;
         // The file's own errors start with its path and field; "--model" ones (no such file, a
@@ -31,14 +28,10 @@ int main(int argc, char** argv) {
         return true;
     };
     // And as text, with the fuzz target's checks, for what is small enough to read.
-    target.crossCheck = [](const std::string& path, bool loaded) -> std::string {
-        std::error_code ec;
-        if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > (4u << 20)) return "";
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        const bool textLoaded = fuzz::checkModelText(text.str()) == fuzz::ModelOutcome::Loaded;
-        return textLoaded == loaded ? "" : "loadModel and parseModelConfig disagree";
+    target.textLimit = 4u << 20;
+    target.loadsAsText = [](const std::string& text) {
+        return fuzz::checkModelText(text) == fuzz::ModelOutcome::Loaded;
     };
+    target.disagree = "loadModel and parseModelConfig disagree";
     return fuzz::replayMain(argc, argv, target);
 }

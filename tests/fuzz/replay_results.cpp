@@ -2,9 +2,6 @@
 // or is rejected with ResultsFileError and a one-line message naming it (results_check.h).
 //
 //   ckptlab_fuzz_replay [--limit-ms N] [--reject|--load|--any] [--dir] PATH ...
-#include <fstream>
-#include <sstream>
-
 #include "replay_driver.h"
 #include "results_check.h"
 
@@ -17,21 +14,17 @@ int main(int argc, char** argv) {
     target.inFolder = [](const fs::path&) { return true; };
     // Through the file, as the CLI and the app open it.
     target.load = [](const std::string& path) { (void)loadResults(path); };
-    target.rejection = [](const std::exception& e, const std::string&, std::string&) {
+    target.rejection = [](const std::exception& e, const std::string&) {
         if (!dynamic_cast<const ResultsFileError*>(&e)) return false;
         fuzz::checkMessage(e.what());
         return true;
     };
     // And as text, with the fuzz target's checks (round trip, summary, CSV, trace); not for the
     // generated giants, whose every part a small file covers, to keep ctest quick.
-    target.crossCheck = [](const std::string& path, bool loaded) -> std::string {
-        std::error_code ec;
-        if (!fs::is_regular_file(path, ec) || fs::file_size(path, ec) > (64u << 20)) return "";
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        const bool textLoaded = fuzz::checkResultsText(text.str()) == fuzz::Outcome::Loaded;
-        return textLoaded == loaded ? "" : "loadResults and resultsFromJson disagree on this file";
+    target.textLimit = 64u << 20;
+    target.loadsAsText = [](const std::string& text) {
+        return fuzz::checkResultsText(text) == fuzz::Outcome::Loaded;
     };
+    target.disagree = "loadResults and resultsFromJson disagree on this file";
     return fuzz::replayMain(argc, argv, target);
 }
