@@ -170,8 +170,7 @@ void TestFiles::badFilesGiveMessages() {
 // file, a folder and a 200 MB file cut off, opened over a good file: each gives one error
 // message naming the file, and what was open stays open, unchanged.
 void TestFiles::corruptFilesKeepWhatWasOpen() {
-    const QDir data(QFileInfo(QStringLiteral(__FILE__)).absolutePath() +
-                    QStringLiteral("/../data/fuzz"));
+    const QDir data(QStringLiteral(CKPTLAB_TEST_DATA_DIR "/fuzz"));
     QVERIFY2(data.exists(QStringLiteral("corrupt")), qPrintable(data.absolutePath()));
 
     MainWindow window;

@@ -8,7 +8,6 @@
 #include <QChart>
 #include <QDir>
 #include <QDoubleSpinBox>
-#include <QFileInfo>
 #include <QLabel>
 #include <QLineSeries>
 #include <QRegularExpression>
@@ -337,8 +336,7 @@ void TestMemoryLimit::exportToMissingFolderWritesNothing() {
     FileController files(&document, &settings, &window);
     ChartExporter exporter(&charts, &document, &settings, &window);
     {
-        const QString sweep = QFileInfo(QStringLiteral(__FILE__)).absolutePath() +
-                              QStringLiteral("/../data/fuzz/valid/tiny-sweep.json");
+        const QString sweep = QStringLiteral(CKPTLAB_TEST_DATA_DIR "/fuzz/valid/tiny-sweep.json");
         QSignalSpy opened(&files, &FileController::opened);
         files.open(sweep);
         QVERIFY2(opened.wait(30000), qPrintable(m_recorder.lastText()));
