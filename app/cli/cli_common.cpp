@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/model_config.h"
 #include "ckptlab/number_text.h"
 #include "ckptlab/output_paths.h"
@@ -194,12 +195,14 @@ void printEnvironment(const Environment& env, const ExperimentConfig& c) {
     std::cout << "\n"
               << "model: " << toString(c.block) << " L=" << c.depth << " d=" << c.width
               << " S=" << c.seq << " B=" << c.batch;
-    if (c.block == BlockKind::Transformer)
-        std::cout << " heads=" << c.heads << " dropout=" << c.dropout;
-    if (c.block == BlockKind::Llama)
-        std::cout << " heads=" << c.heads << " kv-heads=" << kvHeadsOf(c)
-                  << " head-dim=" << headDimOf(c) << " ffn=" << ffnWidthOf(c);
-    if (c.block != BlockKind::Ffn) std::cout << " attention=" << toString(c.attention);
+    // The kind's own fields (blockKinds()): the Llama family's shape where it has grouped queries.
+    const BlockKindInfo& kind = blockKind(c.block);
+    if (kind.uses("heads")) std::cout << " heads=" << c.heads;
+    if (kind.uses("dropout")) std::cout << " dropout=" << c.dropout;
+    if (kind.uses("kv-heads"))
+        std::cout << " kv-heads=" << kvHeadsOf(c) << " head-dim=" << headDimOf(c)
+                  << " ffn=" << ffnWidthOf(c);
+    if (kind.uses("attention")) std::cout << " attention=" << toString(c.attention);
     std::cout << " " << env.dtype << " optimizer=" << toString(c.optimizer);
     if (c.keep_grads) std::cout << " keep-grads";
     std::cout << " | warm-up " << c.warmup << ", median of ";

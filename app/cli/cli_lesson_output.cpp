@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/number_text.h"
 #include "ckptlab/output_paths.h"
 #include "ckptlab/results_io.h"
@@ -29,11 +30,12 @@ std::string describeRuns(const LessonExperiment& e) {
                        " d=" + size(e, ScalingAxis::Width, c.width) +
                        " S=" + size(e, ScalingAxis::Seq, c.seq) +
                        " B=" + size(e, ScalingAxis::Batch, c.batch);
-    if (c.block != BlockKind::Ffn) text += " heads=" + std::to_string(c.heads);
-    if (c.block == BlockKind::Llama)
+    const BlockKindInfo& kind = blockKind(c.block);  // the kind's own fields
+    if (kind.uses("heads")) text += " heads=" + std::to_string(c.heads);
+    if (kind.uses("kv-heads"))
         text += " kv-heads=" + std::to_string(kvHeadsOf(c)) +
                 " head-dim=" + std::to_string(headDimOf(c));
-    if (c.block != BlockKind::Ffn) text += " attention=" + toString(c.attention);
+    if (kind.uses("attention")) text += " attention=" + toString(c.attention);
     if (c.dtype != DType::Float32) text += " dtype=" + toString(c.dtype);
     if (c.optimizer != Optimizer::None) text += " optimizer=" + toString(c.optimizer);
     if (c.keep_grads) text += " keep-grads";

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/number_text.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/runner.h"
@@ -49,10 +50,7 @@ bool checkAgainstBruteForce(const CostModel& costs, const OptimalPlanner& planne
 }
 
 // A sub-block's name in the cost table: the MLP is "ffn" in the seed's blocks, "mlp" in Llama's.
-const char* unitName(BlockKind block, int unit) {
-    if (block != BlockKind::Ffn && unit == 0) return "attention";
-    return block == BlockKind::Llama ? "mlp" : "ffn";
-}
+const char* unitName(BlockKind block, int unit) { return blockKind(block).units.at(unit); }
 
 // The measured costs of one block, the numbers every prediction and plan is made from.
 void printBlockCosts(const CostModel& costs, BlockKind block) {
@@ -68,7 +66,7 @@ void printBlockCosts(const CostModel& costs, BlockKind block) {
                     f(c.nograd_ms, 2).c_str(), f(c.backward_ms, 2).c_str(),
                     f(backwardMsOf(c, false), 2).c_str());
     };
-    for (int u = 0; u < costs.unitsPerBlock && u < static_cast<int>(costs.units.size()); ++u)
+    for (int u = 0; u < costs.unitsPerBlock() && u < static_cast<int>(costs.units.size()); ++u)
         row(unitName(block, u), costs.units[static_cast<std::size_t>(u)]);
     // The chain's ends, measured once each and never checkpointed: the embedding's output is
     // the chain's input, the head's the loss.

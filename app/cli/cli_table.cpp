@@ -105,6 +105,53 @@ std::string tableLine(const std::string* cells, const std::string* reserved,
     return line;
 }
 
+// The lines under the table: gradient-check notes, bitwise equality, computed schedules, the
+// sweep's notes, how to read the marks the table shows, and the noisy-machine warnings.
+template <typename LabelOf>
+std::string tableFootnotes(const ResultSet& results, const std::vector<SummaryRow>& rows,
+                           bool reserved, const LabelOf& labelOf) {
+    std::ostringstream out;
+    // Where a gradient held NaN or Inf, and in which run: too long for the column.
+    for (const auto& run : results.runs) {
+        if (run.error || !run.grad_check.checked || run.grad_check.note.empty()) continue;
+        out << "  grad check " << labelOf(run) << ": " << run.grad_check.note << "\n";
+    }
+    // Which runs' gradients have the reference's bits exactly: more than "within tolerance".
+    std::string bitwise;
+    for (const auto& run : results.runs)
+        if (!run.error && run.grad_check.checked && run.grad_check.bitwise_equal)
+            bitwise += (bitwise.empty() ? "" : ", ") + labelOf(run);
+    if (!bitwise.empty())
+        out << "  grad check bitwise equal to the no-checkpoint reference: " << bitwise << "\n";
+    // Computed schedules are data worth seeing: which inputs are kept, what is recomputed.
+    for (const auto& run : results.runs) {
+        if (run.error || run.schedule.empty()) continue;
+        if (isComputedSchedule(run.strategy))
+            out << "  schedule " << labelOf(run) << ": " << run.schedule << "\n";
+    }
+    // What the sweep left out or did differently, and why.
+    for (const auto& note : results.notes) out << "  note: " << note << "\n";
+    // How to read the marks, only when the table shows one.
+    bool minMax = false, noise = false;
+    for (const SummaryRow& s : rows) {
+        minMax = minMax ||
+                 (s.step_ci_low_ms && !s.step_ci_95 && *s.step_ci_low_ms != *s.step_ci_high_ms);
+        noise = noise || (s.time_within_noise.value_or(false) && s.time_added_low_pct);
+    }
+    if (reserved)
+        out << "  resv. MiB: what the caching allocator held from the device at its peak "
+               "(cached blocks included), whole: parameters, input and state too, where peak "
+               "MiB counts only what the step added; pred. resv. is the forecast's\n";
+    if (minMax)
+        out << "  *: the min-max range of fewer than 6 samples, not a 95% interval of the median\n";
+    if (noise)
+        out << "  \u22480: the step-time interval overlaps none's, so the time added is within "
+               "noise and saved/added is not computed from it\n";
+    // A noisy machine said so (noise.h): the same check as the app's status bar.
+    for (const NoiseWarning& w : noiseWarnings(results)) out << "warning: " << w.message << "\n";
+    return out.str();
+}
+
 }  // namespace
 
 std::string formatSummaryTable(const ResultSet& results) {
@@ -159,44 +206,7 @@ std::string formatSummaryTable(const ResultSet& results) {
             optionalNumber(s.predicted_reserved_peak_mib, 2)};
         out << tableLine(cells, reserved ? reservedCells : nullptr, sizeOf(i));
     }
-    // Where a gradient held NaN or Inf, and in which run: too long for the column.
-    for (const auto& run : results.runs) {
-        if (run.error || !run.grad_check.checked || run.grad_check.note.empty()) continue;
-        out << "  grad check " << labelOf(run) << ": " << run.grad_check.note << "\n";
-    }
-    // Which runs' gradients have the reference's bits exactly: more than "within tolerance".
-    std::string bitwise;
-    for (const auto& run : results.runs)
-        if (!run.error && run.grad_check.checked && run.grad_check.bitwise_equal)
-            bitwise += (bitwise.empty() ? "" : ", ") + labelOf(run);
-    if (!bitwise.empty())
-        out << "  grad check bitwise equal to the no-checkpoint reference: " << bitwise << "\n";
-    // Computed schedules are data worth seeing: which inputs are kept, what is recomputed.
-    for (const auto& run : results.runs) {
-        if (run.error || run.schedule.empty()) continue;
-        if (isComputedSchedule(run.strategy))
-            out << "  schedule " << labelOf(run) << ": " << run.schedule << "\n";
-    }
-    // What the sweep left out or did differently, and why.
-    for (const auto& note : results.notes) out << "  note: " << note << "\n";
-    // How to read the marks, only when the table shows one.
-    bool minMax = false, noise = false;
-    for (const SummaryRow& s : rows) {
-        minMax = minMax ||
-                 (s.step_ci_low_ms && !s.step_ci_95 && *s.step_ci_low_ms != *s.step_ci_high_ms);
-        noise = noise || (s.time_within_noise.value_or(false) && s.time_added_low_pct);
-    }
-    if (reserved)
-        out << "  resv. MiB: what the caching allocator held from the device at its peak "
-               "(cached blocks included), whole: parameters, input and state too, where peak "
-               "MiB counts only what the step added; pred. resv. is the forecast's\n";
-    if (minMax)
-        out << "  *: the min-max range of fewer than 6 samples, not a 95% interval of the median\n";
-    if (noise)
-        out << "  \u22480: the step-time interval overlaps none's, so the time added is within "
-               "noise and saved/added is not computed from it\n";
-    // A noisy machine said so (noise.h): the same check as the app's status bar.
-    for (const NoiseWarning& w : noiseWarnings(results)) out << "warning: " << w.message << "\n";
+    out << tableFootnotes(results, rows, reserved, labelOf);
     return out.str();
 }
 

@@ -30,7 +30,7 @@ std::vector<std::int64_t> peaks(const CostModel& m) {
 
 TEST(ChainTop, OnlyTheLastUnitOfAChainWithoutAHeadTakesTheSumLossBackward) {
     CostModel m;
-    m.unitsPerBlock = 2;
+    m.block = BlockKind::Transformer;
     m.units = {unitWith(10, 11), unitWith(20, 21), unitWith(10, 11), unitWith(20, 21)};
     placeChainTop(m);
     EXPECT_EQ(peaks(m), (std::vector<std::int64_t>{10, 20, 10, 21}));
@@ -53,7 +53,7 @@ TEST(ChainTop, ADeeperChainFromAOneBlockModelMovesTheTopToItsEnd) {
     // A model measured at depth 1 has its top in its first block, which costModelAtDepth
     // repeats: the copies inside the chain must get the plain backward back.
     CostModel one;
-    one.unitsPerBlock = 2;
+    one.block = BlockKind::Transformer;
     one.units = {unitWith(10, 11), unitWith(20, 21)};
     placeChainTop(one);
     ASSERT_EQ(peaks(one), (std::vector<std::int64_t>{10, 21}));

@@ -73,7 +73,7 @@ CostModel analyticChain(BlockKind block, int depth, std::int64_t width, std::int
                         std::int64_t batch, std::int64_t heads = 4) {
     const std::int64_t e = 4, n = batch * seq, d = width, out = n * d * e;
     CostModel model;
-    model.unitsPerBlock = unitsPerBlockOf(block);
+    model.block = block;
     model.checkpoint_bytes = 5056;  // LibTorch 1.13's CPU generator state
     UnitCost ffn;
     ffn.output_bytes = out;
@@ -318,7 +318,7 @@ TEST(OptimalPlanner, NoBuiltInStrategyBeatsThePlannerAtItsOwnPeak) {
         for (const std::string& name : builtInStrategyNames(c.depth, c.block)) {
             const Prediction p =
                 predict(model, toUnitLevel(makePlan(parseStrategy(name, c.depth, c.block), c.depth),
-                                           model.unitsPerBlock));
+                                           model.unitsPerBlock()));
             EXPECT_LE(floor, p.peak_bytes) << where << ": " << name;
             try {
                 const PlannedSchedule planned = planner.plan(p.peak_bytes);

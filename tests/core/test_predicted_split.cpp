@@ -19,14 +19,13 @@ using namespace ckptlab;
 
 namespace {
 
-// A chain of `units` units, `unitsPerBlock` to a block, with integer costs of varied size:
+// A chain of `units` units of `block`s, with integer costs of varied size:
 // bf16 weight copies in what a forward keeps, units that free their input, with `ends` the
 // embedding and the head, with `optimizer` an optimizer's transient.
-CostModel handMadeChain(int units, int unitsPerBlock, bool ends, bool optimizer,
-                        std::mt19937& rng) {
+CostModel handMadeChain(int units, BlockKind block, bool ends, bool optimizer, std::mt19937& rng) {
     std::uniform_int_distribution<int> small(1, 6), big(4, 20), ms(1, 9), coin(0, 1);
     CostModel model;
-    model.unitsPerBlock = unitsPerBlock;
+    model.block = block;
     model.checkpoint_bytes = 1;
     model.optimizer = optimizer;
     for (int u = 0; u < units; ++u) {
@@ -217,11 +216,12 @@ TEST(PredictedSplit, ByHandWithEnds) {
 // caching allocator's replay and the timeline; the timeline holds together.
 TEST(PredictedSplit, SumsToThePeakForEveryStrategy) {
     std::mt19937 rng(7);
-    for (int unitsPerBlock : {1, 2}) {
+    for (BlockKind block : {BlockKind::Ffn, BlockKind::Transformer}) {
+        const int unitsPerBlock = blockKind(block).unitsPerBlock();
         for (bool ends : {false, true}) {
             for (bool optimizer : {false, true}) {
                 const CostModel model =
-                    handMadeChain(6 * unitsPerBlock, unitsPerBlock, ends, optimizer, rng);
+                    handMadeChain(6 * unitsPerBlock, block, ends, optimizer, rng);
                 for (const Plan& plan : everyPlan(model)) {
                     const std::string where =
                         std::to_string(unitsPerBlock) + " units a block" + (ends ? ", ends" : "") +
@@ -231,7 +231,9 @@ TEST(PredictedSplit, SumsToThePeakForEveryStrategy) {
                     for (std::int64_t part : {p.split.activations, p.split.gradients,
                                               p.split.weight_copies, p.split.logits, p.split.other})
                         EXPECT_GE(part, 0) << where << ": " << splitText(p.split);
-                    if (!ends) EXPECT_EQ(p.split.logits, 0) << where;
+                    if (!ends) {
+                        EXPECT_EQ(p.split.logits, 0) << where;
+                    }
                     EXPECT_TRUE(p.timeline.empty() && p.phases.empty()) << where;
 
                     const Prediction full =

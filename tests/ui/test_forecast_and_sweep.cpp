@@ -186,7 +186,8 @@ void TestForecastAndSweep::forecastMeasuresTheRunnersCostModel() {
     const CostModel runners = measureCostModel(config);
     const CostModel& forecasts = *forecast.costs;
     QCOMPARE(forecasts.units.size(), runners.units.size());
-    QCOMPARE(forecasts.unitsPerBlock, runners.unitsPerBlock);
+    QVERIFY(forecasts.block == runners.block);
+    QCOMPARE(forecasts.unitsPerBlock(), runners.unitsPerBlock());
     QCOMPARE(forecasts.checkpoint_bytes, runners.checkpoint_bytes);
     QCOMPARE(forecasts.threads, config.threads);
     QCOMPARE(runners.threads, config.threads);

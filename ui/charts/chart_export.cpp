@@ -13,6 +13,7 @@
 
 #include "charts/chart_render.h"
 #include "charts/chart_style.h"
+#include "ckptlab/block_kinds.h"
 
 namespace ckptlab::ui {
 
@@ -100,15 +101,16 @@ QString describeConfig(const ExperimentConfig& c) {
                  .arg(c.width)
                  .arg(c.seq)
                  .arg(c.batch);
-    if (c.block == BlockKind::Transformer)
+    const BlockKindInfo& kind = blockKind(c.block);  // the kind's own fields
+    if (kind.uses("dropout"))
         parts << ChartText::tr("%1 heads, dropout %2").arg(c.heads).arg(c.dropout);
-    if (c.block == BlockKind::Llama)
+    if (kind.uses("kv-heads"))
         parts << ChartText::tr("%1 heads, %2 key/value heads of width %3, MLP width %4")
                      .arg(c.heads)
                      .arg(kvHeadsOf(c))
                      .arg(headDimOf(c))
                      .arg(ffnWidthOf(c));
-    if (c.block != BlockKind::Ffn)
+    if (kind.uses("attention"))
         parts << ChartText::tr("%1 attention").arg(s(toString(c.attention)));
     parts << ChartText::tr("%1 on %2").arg(s(toString(c.dtype)), s(c.device));
     parts << ChartText::tr("optimizer %1").arg(s(toString(c.optimizer)));

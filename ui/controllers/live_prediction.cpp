@@ -37,8 +37,8 @@ LivePrediction livePrediction(const CostModel& costs, const ExperimentConfig& co
     };
     // The chain's ends, when the model has them, around the block's units in chain order.
     if (costs.first) addLine(QObject::tr("embedding"), *costs.first);
-    for (int u = 0; u < costs.unitsPerBlock && u < int(costs.units.size()); ++u) {
-        const QString name = costs.unitsPerBlock == 2
+    for (int u = 0; u < costs.unitsPerBlock() && u < int(costs.units.size()); ++u) {
+        const QString name = costs.unitsPerBlock() == 2
                                  ? (u == 0 ? QObject::tr("attention") : QObject::tr("FFN"))
                                  : QObject::tr("block");
         addLine(name, costs.units[size_t(u)]);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/config_fields.h"
 #include "ckptlab/runner.h"
 #include "document/core_text.h"
@@ -24,8 +25,10 @@ ParameterPanel::ParameterPanel(QWidget* parent) : QWidget(parent), m_grid(new QG
     m_grid->setColumnStretch(1, 1);
     m_grid->setColumnStretch(3, 1);
 
-    m_block =
-        enumCombo<BlockKind>("block", {BlockKind::Ffn, BlockKind::Transformer, BlockKind::Llama});
+    m_block = new QComboBox;
+    m_block->setObjectName(QStringLiteral("block"));
+    for (const BlockKindInfo& kind : blockKinds())
+        m_block->addItem(QString::fromUtf8(kind.name), int(kind.kind));
     m_block->setToolTip(
         tr("ffn: LayerNorm + MLP blocks (the seed's model); transformer: pre-LN attention + MLP "
            "blocks; llama: the Llama family's decoder layer (RMSNorm, rotary grouped-query "

@@ -20,55 +20,18 @@
 
 #include "base/projector_mode.h"
 #include "panels/decimal_spin_box.h"
+#include "teaching/lesson_panel_widgets.h"
 
 namespace ckptlab::ui {
 
+using lesson_widgets::button;
+using lesson_widgets::clearLayout;
+using lesson_widgets::fitArrow;
+using lesson_widgets::headed;
+using lesson_widgets::plainOf;
+using lesson_widgets::textLabel;
+
 namespace {
-
-QLabel* textLabel(const char* name) {
-    auto* label = new QLabel;
-    label->setObjectName(QLatin1String(name));
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::RichText);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    return label;
-}
-
-QPushButton* button(const char* name) {
-    auto* b = new QPushButton;
-    b->setObjectName(QLatin1String(name));
-    return b;
-}
-
-// ◀ and ▶ only a little wider than their arrow (styles make a push button at least about
-// 80 px wide), so the row of controls fits a narrow dock. Again when the font changes.
-void fitArrow(QPushButton* button) {
-    button->setMaximumWidth(qRound(button->fontMetrics().height() * 2.6));
-}
-
-// A heading in bold, then the text: "<b>Observe</b> …".
-QString headed(const QString& heading, const QString& html) {
-    return QStringLiteral("<b>%1</b> %2").arg(heading.toHtmlEscaped(), html);
-}
-
-QString plainOf(const QString& html) {
-    QTextDocument document;
-    document.setHtml(html);
-    return document.toPlainText();
-}
-
-void clearLayout(QLayout* layout) {
-    while (QLayoutItem* item = layout->takeAt(0)) {
-        if (QWidget* widget = item->widget()) delete widget;
-        if (QLayout* inner = item->layout()) {
-            clearLayout(inner);
-            delete inner;  // its widgets are gone; the layout itself is not a widget's
-            continue;
-        }
-        delete item;
-    }
-}
 
 // Code reads in a fixed-width font, a little smaller than the text so that two pieces fit side
 // by side in the dock; it scrolls sideways inside its box rather than wrapping.
@@ -93,178 +56,6 @@ QPlainTextEdit* codeBox(const QString& text, int index, const QFont& base, int m
 }
 
 }  // namespace
-
-LessonPanel::LessonPanel(QWidget* parent) : QWidget(parent) {
-    setObjectName(QStringLiteral("lessonPanel"));
-    m_pickerLabel = new QLabel;
-    m_picker = new QComboBox;
-    m_picker->setObjectName(QStringLiteral("lessonPicker"));
-    // Long titles must not widen the dock: the combo shrinks and elides.
-    m_picker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_picker->setMinimumContentsLength(12);
-    m_pickerLabel->setBuddy(m_picker);
-    m_title = textLabel("lessonTitle");
-    m_quote = textLabel("tutorialQuote");
-    m_previous = button("previousStepButton");
-    m_counter = new QLabel;
-    m_counter->setObjectName(QStringLiteral("stepCounter"));
-    m_counter->setAlignment(Qt::AlignCenter);
-    m_next = button("nextStepButton");
-    m_stepTitle = textLabel("stepTitle");
-    m_experiment = textLabel("stepExperiment");
-    m_observe = textLabel("observeText");
-    m_question = textLabel("questionText");
-    m_showAnswer = button("showAnswerButton");
-    m_showAnswer->setCheckable(true);
-    m_runLive = button("runLiveButton");
-    m_export = button("exportHandoutButton");
-    m_answer = textLabel("answerText");
-    m_answer->setVisible(false);
-    m_source = textLabel("resultsSource");
-    m_pathLabel = new QLabel;
-    m_pathPicker = new QComboBox;
-    m_pathPicker->setObjectName(QStringLiteral("pathPicker"));
-    m_pathPicker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_pathPicker->setMinimumContentsLength(12);
-    m_pathLabel->setBuddy(m_pathPicker);
-    m_printPlan = button("printPlanButton");
-    m_pathTiming = textLabel("pathTiming");
-    m_pathTiming->setTextFormat(Qt::PlainText);
-
-    // The prediction: its prompt, a number with its unit or the choices, and two buttons.
-    m_predictBox = new QFrame;
-    m_predictBox->setObjectName(QStringLiteral("predictBox"));
-    m_predictBox->setFrameShape(QFrame::StyledPanel);
-    m_predictPrompt = textLabel("predictPrompt");
-    m_predictNumber = new DecimalSpinBox;
-    m_predictNumber->setObjectName(QStringLiteral("predictNumber"));
-    m_predictNumber->setRange(-1e9, 1e9);
-    m_predictNumber->setDecimals(1);
-    m_predictNumber->setTrimmedZeros(true);
-    m_predictUnit = new QLabel;
-    m_predictUnit->setObjectName(QStringLiteral("predictUnit"));
-    m_predictChoices = new QWidget;
-    m_predictChoicesLayout = new QVBoxLayout(m_predictChoices);
-    m_predictChoicesLayout->setContentsMargins(0, 0, 0, 0);
-    m_predictChoicesLayout->setSpacing(1);
-    m_predictGroup = new QButtonGroup(this);
-    m_predictButton = button("predictButton");
-    m_skipButton = button("skipPredictionButton");
-    auto* number = new QHBoxLayout;
-    number->addWidget(m_predictNumber, 1);
-    number->addWidget(m_predictUnit);
-    number->addWidget(m_predictButton);
-    number->addWidget(m_skipButton);
-    auto* predictLayout = new QVBoxLayout(m_predictBox);
-    predictLayout->setContentsMargins(6, 4, 6, 4);
-    predictLayout->setSpacing(3);
-    predictLayout->addWidget(m_predictPrompt);
-    predictLayout->addWidget(m_predictChoices);
-    predictLayout->addLayout(number);
-    m_predictBox->hide();
-    m_comparison = textLabel("predictComparison");
-    m_comparison->hide();
-
-    m_code = new QWidget;
-    m_code->setObjectName(QStringLiteral("codeBlocks"));
-    m_codeRow = new QWidget;
-    auto* codeRowLayout = new QHBoxLayout(m_codeRow);
-    codeRowLayout->setContentsMargins(0, 0, 0, 0);
-    m_enlargeCode = button("enlargeCodeButton");
-    auto* codeLayout = new QVBoxLayout(m_code);
-    codeLayout->setContentsMargins(0, 0, 0, 0);
-    codeLayout->setSpacing(2);
-    codeLayout->addWidget(m_codeRow);
-    codeLayout->addWidget(m_enlargeCode, 0, Qt::AlignRight);
-    m_code->hide();
-
-    m_quiz = new QFrame;
-    m_quiz->setObjectName(QStringLiteral("quizBox"));
-    auto* quizOuter = new QVBoxLayout(m_quiz);
-    quizOuter->setContentsMargins(0, 6, 0, 0);
-    quizOuter->setSpacing(3);
-    m_quizHeading = new QLabel;
-    m_quizHeading->setObjectName(QStringLiteral("quizHeading"));
-    m_quizLayout = new QVBoxLayout;
-    m_quizLayout->setSpacing(2);
-    m_checkQuiz = button("checkQuizButton");
-    auto* check = new QHBoxLayout;
-    check->addWidget(m_checkQuiz);
-    check->addStretch(1);
-    quizOuter->addWidget(m_quizHeading);
-    quizOuter->addLayout(m_quizLayout);
-    quizOuter->addLayout(check);
-    m_quiz->hide();
-
-    // The teacher's controls take two rows; the rest is text for the class, wrapped to the
-    // dock's width and tight enough to fit 1280×720 with projector fonts.
-    auto* picker = new QHBoxLayout;
-    picker->addWidget(m_pickerLabel);
-    picker->addWidget(m_picker, 1);
-    picker->addWidget(m_export);
-    auto* path = new QHBoxLayout;
-    path->addWidget(m_pathLabel);
-    path->addWidget(m_pathPicker, 1);
-    path->addWidget(m_printPlan);
-    auto* steps = new QHBoxLayout;
-    steps->addWidget(m_previous);
-    steps->addWidget(m_counter, 1);
-    steps->addWidget(m_next);
-    steps->addSpacing(8);
-    steps->addWidget(m_showAnswer);
-    steps->addWidget(m_runLive);
-
-    auto* content = new QWidget;
-    auto* layout = new QVBoxLayout(content);
-    layout->setContentsMargins(6, 4, 6, 4);
-    layout->setSpacing(3);
-    layout->addLayout(picker);
-    layout->addLayout(path);
-    layout->addWidget(m_title);
-    layout->addWidget(m_quote);
-    layout->addLayout(steps);
-    layout->addWidget(m_pathTiming);
-    layout->addWidget(m_stepTitle);
-    layout->addWidget(m_experiment);
-    layout->addWidget(m_predictBox);
-    layout->addWidget(m_observe);
-    layout->addWidget(m_code);
-    layout->addWidget(m_question);
-    layout->addWidget(m_answer);
-    layout->addWidget(m_comparison);
-    layout->addWidget(m_quiz);
-    layout->addWidget(m_source);
-    layout->addStretch(1);
-    // Only a screen smaller than the layout was made for ever scrolls, and only down.
-    auto* scroll = m_scroll = new QScrollArea;
-    scroll->setObjectName(QStringLiteral("lessonScroll"));
-    scroll->setWidget(content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    auto* outer = new QVBoxLayout(this);
-    outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(scroll);
-
-    connect(m_picker, &QComboBox::currentIndexChanged, this, &LessonPanel::lessonChosen);
-    connect(m_previous, &QPushButton::clicked, this, &LessonPanel::previousRequested);
-    connect(m_next, &QPushButton::clicked, this, &LessonPanel::nextRequested);
-    connect(m_runLive, &QPushButton::clicked, this, &LessonPanel::runLiveRequested);
-    connect(m_export, &QPushButton::clicked, this, &LessonPanel::exportRequested);
-    connect(m_showAnswer, &QPushButton::toggled, this, &LessonPanel::setAnswerShown);
-    connect(m_pathPicker, &QComboBox::currentIndexChanged, this,
-            [this](int index) { Q_EMIT pathChosen(index - 1); });  // entry 0: no path
-    connect(m_printPlan, &QPushButton::clicked, this, &LessonPanel::printPlanRequested);
-    connect(m_predictButton, &QPushButton::clicked, this, &LessonPanel::commitPrediction);
-    connect(m_skipButton, &QPushButton::clicked, this, &LessonPanel::predictionSkipped);
-    connect(m_checkQuiz, &QPushButton::clicked, this, &LessonPanel::checkQuiz);
-    connect(m_enlargeCode, &QPushButton::clicked, this, &LessonPanel::showCodeWindow);
-    connect(projectorMode(), &ProjectorMode::changed, this, [this] { showPage(m_page); });
-    fitArrow(m_previous);
-    fitArrow(m_next);
-    retranslate();
-    updateButtons();
-}
 
 void LessonPanel::retranslate() {
     m_pickerLabel->setText(tr("&Lesson:"));
@@ -420,56 +211,6 @@ void LessonPanel::showCodeWindow() {
     dialog->show();
 }
 
-void LessonPanel::showPrediction(const LessonPredictPage& predict) {
-    const bool asks = !predict.prompt.isEmpty();
-    m_predictBox->setVisible(asks);
-    m_comparison->setText(predict.comparison);
-    m_comparison->setVisible(asks && !predict.comparison.isEmpty());
-    if (!asks) return;
-    m_predictPrompt->setText(headed(tr("Predict:"), predict.prompt));
-    const bool number = predict.choices.isEmpty();
-    m_predictNumber->setVisible(number);
-    m_predictUnit->setVisible(number && !predict.unit.isEmpty());
-    m_predictUnit->setText(predict.unit);
-    m_predictChoices->setVisible(!number);
-    // The choices are rebuilt only when they change, so a refresh keeps an unsent choice.
-    QStringList shown;
-    for (QAbstractButton* b : m_predictGroup->buttons()) shown << b->text();
-    if (shown != predict.choices) {
-        for (QAbstractButton* b : m_predictGroup->buttons()) {
-            m_predictGroup->removeButton(b);
-            delete b;
-        }
-        for (int i = 0; i < predict.choices.size(); ++i) {
-            auto* radio = new QRadioButton(predict.choices[i]);
-            radio->setObjectName(QStringLiteral("predictChoice%1").arg(i));
-            m_predictGroup->addButton(radio, i);
-            m_predictChoicesLayout->addWidget(radio);
-        }
-    }
-    if (predict.number) {
-        const QSignalBlocker blocker(m_predictNumber);
-        m_predictNumber->setValue(*predict.number);
-    }
-    if (predict.choice >= 0)
-        if (QAbstractButton* b = m_predictGroup->button(predict.choice)) b->setChecked(true);
-    // Once the chart is out, the prediction stands as it was.
-    m_predictNumber->setEnabled(!predict.revealed);
-    m_predictChoices->setEnabled(!predict.revealed);
-    m_predictButton->setVisible(!predict.revealed);
-    m_skipButton->setVisible(!predict.revealed);
-}
-
-void LessonPanel::commitPrediction() {
-    if (m_page.predict.choices.isEmpty()) {
-        m_predictNumber->interpretText();
-        Q_EMIT numberPredicted(m_predictNumber->value());
-        return;
-    }
-    const int chosen = m_predictGroup->checkedId();
-    if (chosen >= 0) Q_EMIT choicePredicted(chosen);
-}
-
 void LessonPanel::showCode(const QVector<LessonCodePage>& code) {
     auto* layout = static_cast<QHBoxLayout*>(m_codeRow->layout());
     // Rebuilt only when the pieces change: a refresh keeps the scroll positions.
@@ -492,82 +233,6 @@ void LessonPanel::showCode(const QVector<LessonCodePage>& code) {
         column->addStretch(1);
         layout->addLayout(column, 1);
     }
-}
-
-void LessonPanel::showQuiz(const QVector<LessonQuizPage>& quiz, const QString& key) {
-    const bool same = m_quiz->property("key").toString() == key && !key.isEmpty() &&
-                      m_quizGroups.size() == quiz.size();
-    m_quiz->setVisible(!quiz.isEmpty());
-    if (same) {  // the same lesson's quiz: keep the choices, and the verdicts follow new results
-        if (m_quizChecked) checkQuiz();
-        return;
-    }
-    m_quiz->setProperty("key", key);
-    clearLayout(m_quizLayout);
-    m_quizGroups.clear();
-    m_quizResults.clear();
-    m_quizChecked = false;
-    for (int q = 0; q < quiz.size(); ++q) {
-        QLabel* question = textLabel("quizQuestion");
-        question->setObjectName(QStringLiteral("quizQuestion%1").arg(q));
-        question->setText(tr("%1. %2").arg(q + 1).arg(quiz[q].question));
-        m_quizLayout->addWidget(question);
-        auto* group = new QButtonGroup(m_quiz);
-        for (int c = 0; c < quiz[q].choices.size(); ++c) {
-            auto* radio = new QRadioButton(quiz[q].choices[c]);
-            radio->setObjectName(QStringLiteral("quizChoice%1_%2").arg(q).arg(c));
-            group->addButton(radio, c);
-            m_quizLayout->addWidget(radio);
-        }
-        QLabel* result = textLabel("quizResult");
-        result->setObjectName(QStringLiteral("quizResult%1").arg(q));
-        result->hide();
-        m_quizLayout->addWidget(result);
-        m_quizGroups << group;
-        m_quizResults << result;
-    }
-}
-
-void LessonPanel::checkQuiz() {
-    m_quizChecked = true;
-    for (int q = 0; q < m_quizGroups.size() && q < m_page.quiz.size(); ++q) {
-        const LessonQuizPage& question = m_page.quiz[q];
-        const int chosen = m_quizGroups[q]->checkedId();
-        QString verdict;
-        if (question.right < 0 || question.right >= question.choices.size()) {
-            verdict = tr("The measurement does not decide this question; run the step live.");
-        } else {
-            const QString right = question.right < question.choicesHtml.size()
-                                      ? question.choicesHtml[question.right]
-                                      : question.choices[question.right].toHtmlEscaped();
-            if (chosen == question.right)
-                verdict = tr("<b>Right.</b> %1").arg(question.explanation);
-            else if (chosen < 0)
-                verdict = tr("<b>Not answered.</b> The measurement says: %1. %2")
-                              .arg(right, question.explanation);
-            else
-                verdict = tr("<b>Not quite.</b> The measurement says: %1. %2")
-                              .arg(right, question.explanation);
-        }
-        m_quizResults[q]->setText(verdict);
-        m_quizResults[q]->show();
-        // The right choice is marked where the class looks for it.
-        for (QAbstractButton* b : m_quizGroups[q]->buttons()) {
-            QFont f = b->font();
-            f.setBold(m_quizGroups[q]->id(b) == question.right);
-            b->setFont(f);
-        }
-    }
-}
-
-QString LessonPanel::quizResultText(int question) const {
-    if (question < 0 || question >= m_quizResults.size() || m_quizResults[question]->isHidden())
-        return {};
-    return plainOf(m_quizResults[question]->text());
-}
-
-QString LessonPanel::comparisonText() const {
-    return m_comparison->isHidden() ? QString() : plainOf(m_comparison->text());
 }
 
 void LessonPanel::setAnswerShown(bool shown) {

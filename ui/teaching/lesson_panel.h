@@ -125,6 +125,12 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    // The constructor's steps (lesson_panel_build.cpp).
+    void createControls();
+    void createPredictionBox();
+    void createCodeAndQuiz();
+    void layOutPage();
+    void connectControls();
     void retranslate();
     void updateButtons();
     void showPrediction(const LessonPredictPage& predict);

@@ -12,7 +12,8 @@
 namespace ckptlab {
 
 // Ffn: the seed's MLP block; Transformer: a pre-LN attention + FFN block; Llama: the Llama
-// family's decoder layer (RMSNorm, rotary grouped-query attention, SwiGLU MLP).
+// family's decoder layer (RMSNorm, rotary grouped-query attention, SwiGLU MLP). What each has
+// and reads is its row of blockKinds() (block_kinds.h).
 enum class BlockKind { Ffn, Transformer, Llama };
 // The training precision: all fp32, all bf16 (weights, activations, gradients and optimizer
 // state), or mixed: fp32 master weights and optimizer state with bf16 compute under autocast.

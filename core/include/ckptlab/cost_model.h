@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/config.h"
 #include "ckptlab/result.h"
 #include "ckptlab/strategy.h"
@@ -137,7 +138,8 @@ struct CostModel {
     // What the step's baseline counts as its input (token ids and targets with ends); 0: one
     // tensor of a unit output's shape, the chain without ends.
     std::int64_t input_bytes = 0;
-    int unitsPerBlock = 1;
+    BlockKind block = BlockKind::Ffn;  // the measured block's kind: its units per block
+    int unitsPerBlock() const { return blockKind(block).unitsPerBlock(); }
     std::int64_t checkpoint_bytes = 0;  // kept by each checkpoint besides its input (RNG state)
     int threads = 0;  // intra-op threads the times were measured at (0: not measured)
     // Measured with an optimizer: the runner runs one step before the measured one so that the

@@ -30,7 +30,7 @@ int keptChainDepth(const ExperimentConfig& config, std::int64_t layerBytes) {
 
 std::int64_t layerParameterBytes(const CostModel& costs) {
     std::int64_t bytes = 0;
-    for (int u = 0; u < costs.unitsPerBlock && u < static_cast<int>(costs.units.size()); ++u)
+    for (int u = 0; u < costs.unitsPerBlock() && u < static_cast<int>(costs.units.size()); ++u)
         bytes += costs.units[static_cast<std::size_t>(u)].param_grad_bytes;
     return bytes;
 }

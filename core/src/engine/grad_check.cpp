@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ckptlab/block_kinds.h"
 #include "engine/chain_ends.h"
 #include "engine/model.h"
 
@@ -171,13 +172,14 @@ double maxAbsDiff(const std::vector<torch::Tensor>& reference,
 
 static GradCheckSize chainedReductions(const ExperimentConfig& config) {
     // The longest inner size of a block's products: the MLP's hidden width, the model width,
-    // the Llama attention's heads · head width, or the tokens a weight's gradient sums over.
+    // the attention's heads · head width, or the tokens a weight's gradient sums over.
+    const BlockKindInfo& kind = blockKind(config.block);
     const std::int64_t attentionWidth =
-        config.block == BlockKind::Llama ? std::int64_t{config.heads} * headDimOf(config) : 0;
+        kind.attention ? std::int64_t{config.heads} * headDimOf(config) : 0;
     const std::int64_t reduction =
         std::max({std::int64_t{ffnWidthOf(config)}, std::int64_t{config.width}, attentionWidth,
                   std::int64_t{config.batch} * config.seq});
-    const int perBlock = config.block == BlockKind::Ffn ? 3 : 9;
+    const int perBlock = kind.chainedLayersPerBlock;
     if (hasChainEnds(config)) {
         // The LM head's input gradient sums over the vocabulary; the final norm and the head
         // add two layers, the embedding's gradient only gathers.
@@ -190,9 +192,9 @@ static GradCheckSize chainedReductions(const ExperimentConfig& config) {
 GradCheckSize gradCheckSize(const ExperimentConfig& config) {
     GradCheckSize size = chainedReductions(config);
     if (config.dtype == DType::MixedBFloat16) {
-        // Each block's norms (FFN 1; transformer and llama 2), the loss, and with chain ends the
-        // final norm: autocast runs them on fp32 inputs in fp32.
-        const int normsPerBlock = config.block == BlockKind::Ffn ? 1 : 2;
+        // Each block's norms, the loss, and with chain ends the final norm: autocast runs them
+        // on fp32 inputs in fp32.
+        const int normsPerBlock = blockKind(config.block).normsPerBlock;
         size.fp32Layers = config.depth * normsPerBlock + 1 + (hasChainEnds(config) ? 1 : 0);
     }
     return size;

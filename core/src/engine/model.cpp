@@ -1,6 +1,7 @@
 #include "engine/model.h"
 
 #include <cmath>
+#include <stdexcept>
 
 #include "engine/attention.h"
 #include "engine/chain_ends.h"
@@ -104,6 +105,19 @@ void initializeLinearLayers(torch::nn::Module& model, at::Generator& generator) 
     }
 }
 
+// Each kind's module; a new kind without one fails the build here (-Werror=switch).
+std::shared_ptr<Block> makeBlock(const ExperimentConfig& config, at::Generator& generator) {
+    switch (config.block) {
+    case BlockKind::Ffn: return std::make_shared<FfnBlock>(config.width, ffnWidthOf(config));
+    case BlockKind::Transformer:
+        return std::make_shared<TransformerBlock>(config.width, config.heads, ffnWidthOf(config),
+                                                  config.dropout, generator, config.attention,
+                                                  config.attention_chunk);
+    case BlockKind::Llama: return std::make_shared<LlamaBlock>(config);
+    }
+    throw std::logic_error("no module for block kind " + toString(config.block));
+}
+
 }  // namespace
 
 Model::Model(const ExperimentConfig& config, const torch::Device& device)
@@ -115,16 +129,7 @@ Model::Model(const ExperimentConfig& config, const torch::Device& device)
     }
     blocks_ = register_module("blocks", torch::nn::ModuleList());
     for (int i = 0; i < config.depth; ++i) {
-        std::shared_ptr<Block> block;
-        if (config.block == BlockKind::Ffn)
-            block = std::make_shared<FfnBlock>(config.width, ffnWidthOf(config));
-        else if (config.block == BlockKind::Llama)
-            block = std::make_shared<LlamaBlock>(config);
-        else
-            block = std::make_shared<TransformerBlock>(
-                config.width, config.heads, ffnWidthOf(config), config.dropout, generator_,
-                config.attention, config.attention_chunk);
-        blocks_->push_back(block);
+        blocks_->push_back(makeBlock(config, generator_));
     }
     // After the blocks: its projection is drawn after theirs, leaving their weights as they are.
     if (hasChainEnds(config)) {

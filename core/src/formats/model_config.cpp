@@ -14,11 +14,18 @@
 #include "ckptlab/saturating.h"
 #include "formats/json_parse.h"
 #include "formats/json_values.h"
+#include "formats/model_config_values.h"
 
 namespace ckptlab {
 namespace {
 
-using Json = nlohmann::json;
+using hf::Fields;
+using hf::Json;
+using hf::numberIn;
+using hf::quoted;
+using hf::readRope;
+using hf::refuse;
+using hf::shown;
 
 // Real configs nest three deep (rope_scaling, quantization_config); a limit keeps a hostile
 // file of a million brackets from costing more than its first few.
@@ -47,12 +54,6 @@ constexpr const char* kArchitectureList =
 // MistralConfig's and Qwen2Config's sliding_window, Qwen2Config's max_window_layers.
 constexpr int kDefaultSlidingWindow = 4096;
 constexpr int kDefaultMaxWindowLayers = 28;
-constexpr double kDefaultRopeTheta = 10000;
-
-[[noreturn]] void refuse(const std::string& field, const std::string& message) {
-    throw ModelConfigError(field, field.empty() ? message : field + ": " + message);
-}
-
 // Checks that need no parsing: size, NUL bytes, UTF-8.
 void checkText(const std::string& text) {
     if (text.size() > kMaxModelConfigBytes)
@@ -83,115 +84,6 @@ Json parseStrictly(const std::string& text) {
     refuse("", error.message);
 }
 
-// A value as a message shows it: 4096, 4096.0, "4096", true, null, a list, an object.
-std::string shown(const Json& j) {
-    switch (j.type()) {
-    case Json::value_t::null: return "null";
-    case Json::value_t::boolean: return j.get<bool>() ? "true" : "false";
-    case Json::value_t::number_integer: return std::to_string(j.get<std::int64_t>());
-    case Json::value_t::number_unsigned: return std::to_string(j.get<std::uint64_t>());
-    case Json::value_t::number_float: {
-        std::string text = formatShortest(j.get<double>());
-        if (text.find_first_of(".en") == std::string::npos) text += ".0";
-        return text;
-    }
-    case Json::value_t::string: return "\"" + detail::clip(j.get<std::string>(), 60) + "\"";
-    case Json::value_t::array: return "a list";
-    case Json::value_t::object: return "an object";
-    default: return "binary data";
-    }
-}
-
-std::string quoted(const std::string& text) { return "\"" + detail::clip(text, 40) + "\""; }
-
-// The fields of one object (the root, or rope_scaling). find() reads a null field as absent;
-// where transformers' class refuses a null (a field typed int, float, bool or str),
-// notNull() refuses it first.
-class Fields {
-public:
-    Fields(const Json& object, const Architecture& a) : object_(object), class_(a.configClass) {}
-
-    const Json* find(const char* key) const {
-        const auto it = object_.find(key);
-        return it == object_.end() || it->is_null() ? nullptr : &*it;
-    }
-    bool isNull(const char* key) const {
-        const auto it = object_.find(key);
-        return it != object_.end() && it->is_null();
-    }
-    // `type` is how a message names what transformers takes ("a whole number").
-    void notNull(const char* key, const std::string& type) const {
-        if (isNull(key))
-            refuse(key, "null is refused by transformers' " + class_ + ", which takes " + type +
-                            "; leave the field out for its default");
-    }
-
-    // A whole number in `range`.
-    static int integer(const Json& j, const std::string& field, IntRange range) {
-        const std::string wanted = "must be a whole number from " + std::to_string(range.min) +
-                                   " to " + std::to_string(range.max);
-        if (j.is_number_unsigned()) {
-            const std::uint64_t v = j.get<std::uint64_t>();
-            if (range.max >= 0 && v <= static_cast<std::uint64_t>(range.max) &&
-                static_cast<long long>(v) >= range.min)
-                return static_cast<int>(v);
-        } else if (j.is_number_integer()) {
-            const std::int64_t v = j.get<std::int64_t>();
-            if (v >= range.min && v <= range.max) return static_cast<int>(v);
-        }
-        std::string hint;
-        if (j.is_number_float()) hint = "; write it as an integer, without a point or exponent";
-        if (j.is_string()) hint = "; a JSON number, not a string";
-        refuse(field, wanted + " (got " + shown(j) + ")" + hint);
-    }
-
-    int required(const char* key, IntRange range) const {
-        const Json* j = find(key);
-        if (!j)
-            refuse(key,
-                   "missing; a model needs hidden_size, intermediate_size, "
-                   "num_hidden_layers, num_attention_heads and vocab_size");
-        return integer(*j, key, range);
-    }
-    // `fallback` when absent; null refused.
-    int optional(const char* key, IntRange range, int fallback) const {
-        notNull(key, "a whole number");
-        const Json* j = find(key);
-        return j ? integer(*j, key, range) : fallback;
-    }
-
-    static double numberIn(const Json& j, const std::string& field, double min, double max) {
-        if (j.is_number()) {
-            const double v = j.get<double>();
-            if (std::isfinite(v) && v >= min && v <= max) return v;
-        }
-        refuse(field, "must be a number from " + formatGeneral(min, 12) + " to " +
-                          formatGeneral(max, 12) + " (got " + shown(j) + ")");
-    }
-
-    bool boolean(const char* key, bool fallback) const {
-        notNull(key, "true or false");
-        const Json* j = find(key);
-        if (!j) return fallback;
-        if (!j->is_boolean()) refuse(key, "must be true or false (got " + shown(*j) + ")");
-        return j->get<bool>();
-    }
-
-    // "" when absent.
-    std::string text(const char* key) const {
-        const Json* j = find(key);
-        if (!j) return {};
-        if (!j->is_string()) refuse(key, "must be a string (got " + shown(*j) + ")");
-        return j->get<std::string>();
-    }
-
-    const std::string& configClass() const { return class_; }
-
-private:
-    const Json& object_;
-    std::string class_;
-};
-
 const Architecture* architectureNamed(const std::string& name) {
     for (const Architecture& a : kArchitectures)
         if (name == a.name) return &a;
@@ -202,7 +94,7 @@ const Architecture* architectureNamed(const std::string& name) {
 // architecture's: transformers' AutoConfig builds the class of the model_type ("gemma" with
 // LlamaForCausalLM is a Gemma model).
 const Architecture& readArchitecture(const Json& root, ModelDescription& model) {
-    const Fields f(root, kArchitectures[0]);
+    const Fields f(root, kArchitectures[0].configClass);
     const std::string modelType = f.text("model_type");
     const Architecture* byType = nullptr;
     for (const Architecture& a : kArchitectures)
@@ -317,130 +209,6 @@ void readShape(const Fields& f, const Architecture& a, ModelDescription& model) 
                    " wide (hidden_size / num_attention_heads); the lab takes an even width up "
                    "to " +
                    std::to_string(limits::headDim.max));
-}
-
-// transformers' required keys of each rotary scaling (besides rope_type, and
-// original_max_position_embeddings, which it fills from max_position_embeddings).
-struct RopeKind {
-    const char* name;
-    std::vector<const char*> required;
-};
-const std::vector<RopeKind>& ropeKinds() {
-    static const std::vector<RopeKind> kinds = {
-        {"default", {}},
-        {"linear", {"factor"}},
-        {"dynamic", {"factor"}},
-        {"yarn", {"factor"}},
-        {"longrope", {"short_factor", "long_factor"}},
-        {"llama3", {"factor", "low_freq_factor", "high_freq_factor"}},
-    };
-    return kinds;
-}
-
-// The rotary embedding as transformers resolves it (convert_rope_params_to_dict): a non-empty
-// rope_scaling replaces rope_parameters; the base is that object's rope_theta, else the
-// top-level rope_theta, else 10000; the type its rope_type, else its type, else "default".
-// Scaling is accepted with a note: it changes which frequencies the rotary embedding turns by,
-// not what is stored or computed.
-void readRope(const Json& root, ModelDescription& model) {
-    const auto member = [&root](const char* key) -> const Json* {
-        const auto it = root.find(key);
-        return it == root.end() ? nullptr : &*it;
-    };
-    const Json* scaling = member("rope_scaling");
-    const Json* parameters = member("rope_parameters");
-    const bool scalingGiven =
-        scaling && !scaling->is_null() && !(scaling->is_object() && scaling->empty());
-    if (scalingGiven && !scaling->is_object())
-        refuse("rope_scaling", "must be an object or null (got " + shown(*scaling) + ")");
-    if (parameters && !parameters->is_null() && !parameters->is_object())
-        refuse("rope_parameters", "must be an object or null (got " + shown(*parameters) + ")");
-    std::string field = "rope_scaling";
-    const Json* rope = scalingGiven ? scaling : nullptr;
-    if (!rope && parameters && parameters->is_object()) {
-        rope = parameters;
-        field = "rope_parameters";
-    }
-    if (scalingGiven && parameters && parameters->is_object() && !parameters->empty())
-        model.notes.push_back(
-            "rope_parameters is ignored: rope_scaling replaces it, as transformers does");
-
-    // The base.
-    const Json* topTheta = member("rope_theta");
-    const Json* theta = nullptr;
-    std::string thetaField;
-    if (rope)
-        if (const auto it = rope->find("rope_theta"); it != rope->end()) {
-            theta = &*it;
-            thetaField = field + ".rope_theta";
-        }
-    if (!theta && topTheta) {
-        theta = topTheta;
-        thetaField = "rope_theta";
-    }
-    if (theta && theta->is_null())
-        refuse(thetaField,
-               "null leaves transformers' rotary embedding without a base; give a number or "
-               "leave it out for 10000");
-    model.rope_theta =
-        theta ? Fields::numberIn(*theta, thetaField, limits::ropeThetaMin, limits::ropeThetaMax)
-              : kDefaultRopeTheta;
-    if (thetaField != "rope_theta" && topTheta && !topTheta->is_null()) {
-        const double top =
-            Fields::numberIn(*topTheta, "rope_theta", limits::ropeThetaMin, limits::ropeThetaMax);
-        if (top != model.rope_theta)
-            model.notes.push_back(
-                "rope_theta " + formatGeneral(top, 12) + " is ignored: " + thetaField + " " +
-                formatGeneral(model.rope_theta, 12) + " counts, as in transformers");
-    }
-    if (!rope) return;
-
-    // One rotary embedding for every layer: a rope per layer type ("full_attention": {...})
-    // is not read by these models (Llama and Mistral run 10000, Qwen2 fails to build).
-    for (const auto& [key, value] : rope->items())
-        if (value.is_object())
-            refuse(field + "." + detail::clip(key, 40),
-                   "a rotary embedding per layer type is not read by LlamaForCausalLM, "
-                   "MistralForCausalLM or Qwen2ForCausalLM in transformers; give rope_type and "
-                   "rope_theta in " +
-                       field + " itself");
-
-    auto type = rope->find("rope_type");
-    std::string typeField = field + ".rope_type";
-    if (type == rope->end()) {
-        type = rope->find("type");  // the older name
-        typeField = field + ".type";
-    }
-    const bool typed = type != rope->end();
-    if (!typed && field == "rope_scaling")
-        refuse(field, "has no rope_type (nor type): which scaling is meant?");
-    const std::string name = !typed              ? std::string("default")
-                             : type->is_string() ? type->get<std::string>()
-                                                 : "";
-    const auto& kinds = ropeKinds();
-    const auto kind = std::find_if(kinds.begin(), kinds.end(),
-                                   [&name](const RopeKind& k) { return name == k.name; });
-    if (kind == kinds.end())
-        refuse(typeField, shown(*type) +
-                              " is not a rotary scaling the lab knows: default, linear, "
-                              "dynamic, llama3, yarn or longrope");
-    for (const char* key : kind->required)
-        if (rope->find(key) == rope->end())
-            refuse(field + "." + key, std::string("missing; ") + kind->name +
-                                          " scaling needs it (transformers refuses the file "
-                                          "without it)");
-    if (name == "default") return;
-    model.rope_scaling_type = name;
-    if (const auto factor = rope->find("factor"); factor != rope->end())
-        model.rope_scaling_factor =
-            Fields::numberIn(*factor, field + ".factor", 1, limits::ropeThetaMax);
-    const std::string factorText =
-        model.rope_scaling_factor > 0
-            ? " (factor " + formatShortest(model.rope_scaling_factor) + ")"
-            : std::string();
-    model.notes.push_back("rope scaling " + name + factorText +
-                          " changes only the rotary frequencies, not memory or time; the lab "
-                          "runs the unscaled rotary embedding");
 }
 
 // The attention of each layer: layer_types, and the sliding window as the class resolves it.
@@ -562,7 +330,7 @@ ModelDescription parseModelConfig(const std::string& text, const std::string& na
     const Architecture& architecture = readArchitecture(root, model);
     model.architecture = architecture.name;
     model.model_type = architecture.modelType;
-    const Fields f(root, architecture);
+    const Fields f(root, architecture.configClass);
     refuseExperts(f);
     readShape(f, architecture, model);
     model.max_position_embeddings = f.optional("max_position_embeddings", {1, limits::vocab.max},
@@ -574,7 +342,7 @@ ModelDescription parseModelConfig(const std::string& text, const std::string& na
                                        shown(*eps) + "): transformers' " +
                                        architecture.configClass + " takes a float");
         model.rms_norm_eps =
-            Fields::numberIn(*eps, "rms_norm_eps", limits::rmsNormEpsMin, limits::rmsNormEpsMax);
+            numberIn(*eps, "rms_norm_eps", limits::rmsNormEpsMin, limits::rmsNormEpsMax);
     }
     readRope(root, model);
     model.tie_word_embeddings = f.boolean("tie_word_embeddings", false);
@@ -582,54 +350,6 @@ ModelDescription parseModelConfig(const std::string& text, const std::string& na
     refuseUnmodelled(f, architecture, model);
     readDType(f, model);
     return model;
-}
-
-void applyModel(const ModelDescription& model, ExperimentConfig& config) {
-    config.block = BlockKind::Llama;
-    config.depth = model.num_hidden_layers;
-    config.width = model.hidden_size;
-    config.heads = model.num_attention_heads;
-    // Only key/value heads the heads do not already imply, as for head_dim below.
-    config.kv_heads =
-        model.num_key_value_heads == model.num_attention_heads ? 0 : model.num_key_value_heads;
-    // Only a head width the heads do not already imply, so a --width override keeps it derived.
-    const bool implied = model.num_attention_heads > 0 &&
-                         model.head_dim * model.num_attention_heads == model.hidden_size;
-    config.head_dim = implied ? 0 : model.head_dim;
-    config.ffn_width = model.intermediate_size;
-    config.vocab = model.vocab_size;
-    config.tie_embeddings = model.tie_word_embeddings;
-    config.rms_norm_eps = model.rms_norm_eps;
-    config.rope_theta = model.rope_theta;
-    config.qkv_bias = model.attention_bias;
-    config.dtype = model.torch_dtype == "float32" ? DType::Float32 : DType::MixedBFloat16;
-    config.attention = AttentionKind::MemoryEfficient;
-}
-
-std::int64_t modelParameterCount(const ExperimentConfig& c) {
-    using sat::add;
-    using sat::mul;
-    const std::int64_t d = c.width, f = ffnWidthOf(c);
-    std::int64_t block = 0;
-    if (c.block == BlockKind::Llama) {
-        const std::int64_t dh = headDimOf(c), h = c.heads, g = kvHeadsOf(c);
-        // q and o (h heads), k and v (g heads), the two RMSNorms, gate, up and down.
-        const std::int64_t attention =
-            add(mul(2, d, dh, add(h, g)), c.qkv_bias ? mul(dh, add(h, mul(2, g))) : 0);
-        block = add(mul(2, d), attention, mul(3, d, f));
-    } else {
-        // LayerNorm, d->f and f->d with biases; the transformer adds its attention's LayerNorm,
-        // q, k, v, o and their biases.
-        block = add(mul(2, d), mul(2, d, f), f, d);
-        if (c.block == BlockKind::Transformer)
-            block = add(block, mul(2, d), mul(4, d, d), mul(4, d));
-    }
-    std::int64_t ends = 0;
-    if (hasChainEnds(c)) {
-        const std::int64_t table = mul(c.vocab, d);
-        ends = add(table, c.tie_embeddings ? 0 : table, d);  // embedding, head, final RMSNorm
-    }
-    return add(mul(block, c.depth), ends);
 }
 
 }  // namespace ckptlab

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/config_fields.h"
 #include "ckptlab/number_text.h"
 #include "ckptlab/saturating.h"
@@ -11,34 +12,34 @@
 namespace ckptlab {
 namespace {
 
-bool hasAttention(BlockKind block) { return block != BlockKind::Ffn; }
-
 // Heads against width, grouped-query heads against heads, the rotary head width and dropout
-// against the attention kind.
+// against the attention kind, each for the kinds that read those fields (blockKinds()).
 void attentionRules(const ExperimentConfig& c, std::vector<FieldError>& errors) {
-    if (!hasAttention(c.block) || c.heads < 1) return;
-    const bool llama = c.block == BlockKind::Llama;
-    if (c.block == BlockKind::Transformer && c.width % c.heads != 0) {
-        errors.push_back({"heads",
-                          {MessageCode::HeadsMustDivideWidth,
-                           {std::to_string(c.width), std::to_string(c.heads)}}});
-    }
-    if (llama && c.head_dim == 0 && c.width % c.heads != 0) {
-        errors.push_back(
-            {"head-dim",
-             {MessageCode::HeadDimNotFormed, {std::to_string(c.width), std::to_string(c.heads)}}});
-    } else if (llama && headDimOf(c) % 2 != 0) {
+    const BlockKindInfo& kind = blockKind(c.block);
+    if (!kind.attention || c.heads < 1) return;
+    // Without a head width of its own, a head is width / heads wide.
+    if (c.width % c.heads != 0 && !(kind.uses("head-dim") && c.head_dim > 0)) {
+        if (kind.uses("head-dim"))
+            errors.push_back({"head-dim",
+                              {MessageCode::HeadDimNotFormed,
+                               {std::to_string(c.width), std::to_string(c.heads)}}});
+        else
+            errors.push_back({"heads",
+                              {MessageCode::HeadsMustDivideWidth,
+                               {std::to_string(c.width), std::to_string(c.heads)}}});
+    } else if (kind.uses("rope-theta") && headDimOf(c) % 2 != 0) {
+        // Rotary embeddings turn pairs of a head's channels.
         errors.push_back(
             {"head-dim", {MessageCode::HeadDimMustBeEven, {std::to_string(headDimOf(c))}}});
     }
-    if (llama && c.kv_heads >= 1 && c.heads % c.kv_heads != 0) {
+    if (kind.uses("kv-heads") && c.kv_heads >= 1 && c.heads % c.kv_heads != 0) {
         errors.push_back({"kv-heads",
                           {MessageCode::KvHeadsMustDivideHeads,
                            {std::to_string(c.heads), std::to_string(c.kv_heads)}}});
     }
     // Our memory-efficient kernel and LibTorch's sdpa would draw dropout masks the checkpoint
-    // cannot replay from the run's generator, so both run without dropout (Llama has none).
-    if (c.block == BlockKind::Transformer && c.attention != AttentionKind::Eager && c.dropout > 0) {
+    // cannot replay from the run's generator, so both run without dropout.
+    if (kind.uses("dropout") && c.attention != AttentionKind::Eager && c.dropout > 0) {
         errors.push_back({"dropout",
                           {MessageCode::AttentionWithoutDropout,
                            {toString(c.attention), formatShortest(c.dropout)}}});
@@ -70,7 +71,7 @@ void chainEndRules(const ExperimentConfig& c, std::vector<FieldError>& errors) {
 void overflowRules(const ExperimentConfig& c, std::vector<FieldError>& errors) {
     using sat::mul;
     // The scores, the probabilities and a dropout mask per layer, at 4 bytes, the widest.
-    if (hasAttention(c.block) && c.attention == AttentionKind::Eager &&
+    if (blockKind(c.block).attention && c.attention == AttentionKind::Eager &&
         sat::saturated(mul(c.depth, mul(c.batch, c.heads, c.seq, c.seq), 4, 3)))
         errors.push_back({"seq", {MessageCode::AttentionScoresOverflow, {"seq"}}});
 }
@@ -118,14 +119,7 @@ std::optional<int> parseDeviceIndex(const std::string& device) {
     return static_cast<int>(*index);
 }
 
-std::string toString(BlockKind kind) {
-    switch (kind) {
-    case BlockKind::Transformer: return "transformer";
-    case BlockKind::Llama: return "llama";
-    case BlockKind::Ffn: break;
-    }
-    return "ffn";
-}
+std::string toString(BlockKind kind) { return blockKind(kind).name; }
 
 // Files keep the names they always had for fp32 and bf16, so older files read the same.
 std::string toString(DType dtype) {
@@ -163,9 +157,8 @@ std::string toString(Optimizer optimizer) {
 }
 
 std::optional<BlockKind> parseBlockKind(const std::string& text) {
-    if (text == "ffn") return BlockKind::Ffn;
-    if (text == "transformer") return BlockKind::Transformer;
-    if (text == "llama") return BlockKind::Llama;
+    for (const BlockKindInfo& row : blockKinds())
+        if (text == row.name) return row.kind;
     return std::nullopt;
 }
 
@@ -209,18 +202,18 @@ int bytesPerElement(DType dtype) { return dtype == DType::Float32 ? 4 : 2; }
 
 int parameterBytesPerElement(DType dtype) { return dtype == DType::BFloat16 ? 2 : 4; }
 
+// The effective values: a field counts only for the kinds that read it (blockKinds()).
 int headDimOf(const ExperimentConfig& c) {
-    if (c.head_dim > 0) return c.head_dim;
+    if (c.head_dim > 0 && blockKind(c.block).uses("head-dim")) return c.head_dim;
     return c.heads > 0 ? c.width / c.heads : 0;
 }
 
-int kvHeadsOf(const ExperimentConfig& c) { return c.kv_heads > 0 ? c.kv_heads : c.heads; }
+int kvHeadsOf(const ExperimentConfig& c) {
+    return c.kv_heads > 0 && blockKind(c.block).uses("kv-heads") ? c.kv_heads : c.heads;
+}
 
 int ffnWidthOf(const ExperimentConfig& c) {
-    if (c.ffn_width > 0) return c.ffn_width;
-    if (c.block != BlockKind::Llama) return 4 * c.width;
-    const long long hidden = 2LL * 4 * c.width / 3;  // Llama's reference code, multiple_of 256
-    return static_cast<int>((hidden + 255) / 256 * 256);
+    return c.ffn_width > 0 ? c.ffn_width : blockKind(c.block).defaultFfnWidth(c.width);
 }
 
 bool hasChainEnds(const ExperimentConfig& c) { return c.vocab > 0; }

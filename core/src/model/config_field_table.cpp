@@ -1,6 +1,7 @@
 // The table of ExperimentConfig's fields (config_fields.h): one entry per field, in the
 // results file's key order. A new field is an entry here plus its meaning (docs/ARCHITECTURE.md,
 // "Add a config field").
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/config_fields.h"
 
 namespace ckptlab {
@@ -85,14 +86,20 @@ private:
 
 using C = ExperimentConfig;
 
-// Which configs read a field.
-bool attentionBlock(const C& c) { return c.block != BlockKind::Ffn; }
-bool transformerBlock(const C& c) { return c.block == BlockKind::Transformer; }
-bool llamaBlock(const C& c) { return c.block == BlockKind::Llama; }
-bool memoryEfficientAttention(const C& c) {
-    return attentionBlock(c) && c.attention == AttentionKind::MemoryEfficient;
+// Which configs read a field: the kind-specific fields are those blockKinds() lists.
+template <const char* Field>
+bool kindReads(const C& c) {
+    return blockKind(c.block).uses(Field);
 }
-bool rmsNorms(const C& c) { return llamaBlock(c) || hasChainEnds(c); }
+constexpr char kHeads[] = "heads", kKvHeads[] = "kv-heads", kHeadDim[] = "head-dim",
+               kRopeTheta[] = "rope-theta", kQkvBias[] = "qkv-bias", kDropout[] = "dropout",
+               kAttention[] = "attention";
+bool memoryEfficientAttention(const C& c) {
+    return blockKind(c.block).uses("attention-chunk") &&
+           c.attention == AttentionKind::MemoryEfficient;
+}
+// The LM head's final norm is an RMSNorm too.
+bool rmsNorms(const C& c) { return blockKind(c.block).uses("rms-norm-eps") || hasChainEnds(c); }
 
 constexpr unsigned kCost = kChangesCost, kWork = kChangesWork, kMachine = kChangesMachine;
 
@@ -125,7 +132,7 @@ std::vector<ConfigField> makeTable() {
             .cli("--heads", "Attention heads (transformer, llama)")
             .stored("heads", "heads")
             .range(limits::heads)
-            .appliesWhen(attentionBlock),
+            .appliesWhen(kindReads<kHeads>),
         Entry("kv-heads", &C::kv_heads, "key/value heads", kCost | kWork)
             .cli("--kv-heads",
                  "Key/value heads of grouped-query attention (llama); 0 = as many as --heads, "
@@ -133,13 +140,13 @@ std::vector<ConfigField> makeTable() {
             .stored("kvHeads", "kv_heads", JsonPresence::UnlessDefault)
             .range(limits::kvHeads)
             .zeroMeans("same as heads")
-            .appliesWhen(llamaBlock),
+            .appliesWhen(kindReads<kKvHeads>),
         Entry("head-dim", &C::head_dim, "head width", kCost | kWork)
             .cli("--head-dim", "Width of each attention head (llama); 0 = width / heads")
             .stored("headDim", "head_dim", JsonPresence::UnlessDefault)
             .range(limits::headDim)
             .zeroMeans("width / heads")
-            .appliesWhen(llamaBlock),
+            .appliesWhen(kindReads<kHeadDim>),
         Entry("ffn-width", &C::ffn_width, "MLP width", kCost | kWork)
             .cli("--ffn-width",
                  "Hidden width of the MLP; 0 = 4 x width (ffn, transformer) or Llama's rule, "
@@ -151,7 +158,7 @@ std::vector<ConfigField> makeTable() {
             .cli("--rope-theta", "Base of the rotary position embeddings (llama)")
             .stored("ropeTheta", "rope_theta", JsonPresence::UnlessDefault)
             .range(limits::ropeThetaMin, limits::ropeThetaMax)
-            .appliesWhen(llamaBlock),
+            .appliesWhen(kindReads<kRopeTheta>),
         Entry("rms-norm-eps", &C::rms_norm_eps, "RMSNorm epsilon", kCost | kWork)
             .cli("--rms-norm-eps", "Epsilon of the RMSNorms (llama, and the LM head's)")
             .stored("rmsNormEps", "rms_norm_eps", JsonPresence::UnlessDefault)
@@ -160,12 +167,12 @@ std::vector<ConfigField> makeTable() {
         Entry("qkv-bias", &C::qkv_bias, "q/k/v bias", kCost | kWork)
             .cli("--qkv-bias", "Biases on the q, k and v projections, as in Qwen2 (llama)")
             .stored("qkvBias", "qkv_bias", JsonPresence::UnlessDefault)
-            .appliesWhen(llamaBlock),
+            .appliesWhen(kindReads<kQkvBias>),
         Entry("dropout", &C::dropout, "dropout", kCost | kWork)
             .cli("--dropout", "Attention dropout (transformer)")
             .stored("dropout", "dropout")
             .range(0, limits::dropoutMax)
-            .appliesWhen(transformerBlock),
+            .appliesWhen(kindReads<kDropout>),
         Entry("attention", &C::attention, "attention", kCost | kWork)
             .cli("--attention",
                  "How attention is computed (transformer, llama): eager (the S x S scores kept "
@@ -173,7 +180,7 @@ std::vector<ConfigField> makeTable() {
                  "scores recomputed in backward, as FlashAttention) or sdpa (LibTorch's "
                  "scaled_dot_product_attention, LibTorch 2.0 and later)")
             .stored("attention", "attention", JsonPresence::UnlessDefault)
-            .appliesWhen(attentionBlock),
+            .appliesWhen(kindReads<kAttention>),
         Entry("attention-chunk", &C::attention_chunk, "attention chunk", kCost | kWork)
             .cli("--attention-chunk", "Queries and keys per chunk of memory-efficient attention")
             .stored("attentionChunk", "attention_chunk", JsonPresence::UnlessDefault)

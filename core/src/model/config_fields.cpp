@@ -5,6 +5,7 @@
 #include <climits>
 #include <cmath>
 
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/number_text.h"
 
 namespace ckptlab {
@@ -123,9 +124,9 @@ std::vector<std::string> choicesOf(const ConfigField& field) {
     return std::visit(
         Overloaded{
             [](BlockKind C::*) {
-                return std::vector<std::string>{toString(BlockKind::Ffn),
-                                                toString(BlockKind::Transformer),
-                                                toString(BlockKind::Llama)};
+                std::vector<std::string> names;
+                for (const BlockKindInfo& kind : blockKinds()) names.emplace_back(kind.name);
+                return names;
             },
             [](DType C::*) {
                 return std::vector<std::string>{toString(DType::Float32), toString(DType::BFloat16),

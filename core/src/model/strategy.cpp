@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/number_text.h"
 
 namespace ckptlab {
@@ -141,7 +142,7 @@ void checkStrategy(const Strategy& strategy, int depth, BlockKind block) {
         }
     }
     if ((strategy.kind == StrategyKind::Attn || strategy.kind == StrategyKind::FfnOnly) &&
-        block == BlockKind::Ffn) {
+        !blockKind(block).attention) {
         throw StrategyError({MessageCode::StrategyNeedsTransformer, {head}});
     }
 }

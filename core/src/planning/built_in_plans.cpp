@@ -9,10 +9,9 @@ namespace ckptlab {
 
 std::vector<Plan> builtInPlans(const CostModel& model) {
     std::vector<Plan> plans;
-    const int unitsPerBlock = std::max(1, model.unitsPerBlock);
+    const int unitsPerBlock = model.unitsPerBlock();
     const int depth = static_cast<int>(model.units.size()) / unitsPerBlock;
     if (depth < 1) return plans;
-    const BlockKind block = unitsPerBlock > 1 ? BlockKind::Transformer : BlockKind::Ffn;
     for (const Strategy& kind : strategyCatalog()) {
         if (needsCostModel(kind)) continue;
         // Every parameter value; checkStrategy says which ones this chain takes.
@@ -20,7 +19,7 @@ std::vector<Plan> builtInPlans(const CostModel& model) {
         for (int param = 0; param <= lastParam; ++param) {
             const Strategy s = makeStrategy(kind.kind, param);
             try {
-                checkStrategy(s, depth, block);
+                checkStrategy(s, depth, model.block);
             } catch (const StrategyError&) {
                 continue;
             }

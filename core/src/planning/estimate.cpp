@@ -60,7 +60,8 @@ BlockShapes llamaShapesFor(const ExperimentConfig& c, BlockShapes s) {
     return s;
 }
 
-BlockShapes shapesFor(const ExperimentConfig& c) {
+// The seed's MLP (LayerNorm, d→f, ReLU, f→d), the ffn block and the transformer's second half.
+BlockShapes mlpShapesFor(const ExperimentConfig& c, BlockShapes s) {
     using sat::add;
     using sat::mul;
     const std::int64_t e = bytesPerElement(c.dtype);
@@ -69,9 +70,6 @@ BlockShapes shapesFor(const ExperimentConfig& c) {
     const std::int64_t nd = mul(n, d, e);
     const std::int64_t f = ffnWidthOf(c);  // the MLP's hidden width, 4d unless set
     const std::int64_t nf = mul(n, f, e);
-    BlockShapes s{};
-    s.output = nd;
-    if (c.block == BlockKind::Llama) return llamaShapesFor(c, s);
     // LayerNorm output, ReLU output (f), block output.
     s.ffnSaved = add(mul(nd, 2), nf);
     // LayerNorm, d→f and f→d weights with their biases, stored in the parameters' precision
@@ -79,15 +77,35 @@ BlockShapes shapesFor(const ExperimentConfig& c) {
     const std::int64_t pe = parameterBytesPerElement(c.dtype);
     s.parameters = mul(add(mul(2, d), mul(2, d, f), f, d), pe);
     s.transient = mul(nf, 2);
-    if (c.block == BlockKind::Transformer) {
-        const std::int64_t scores = mul(c.batch, c.heads, c.seq, c.seq, e);
-        // LN out, qkv, contiguous q, k, v, merged heads, sub-block output; softmax, mask,
-        // dropout (eager) or each row's log-sum-exp.
-        const std::int64_t probabilities =
-            c.attention == AttentionKind::Eager ? mul(3, scores) : logSumExpBytes(c);
-        s.attnSaved = add(mul(7, nd), probabilities);
-        s.parameters = add(s.parameters, mul(add(mul(2, d), mul(4, d, d), mul(4, d)), pe));
-        s.transient = std::max(s.transient, attentionTransient(c));
+    return s;
+}
+
+// The transformer: pre-LN attention with a fused qkv in front of the seed's MLP.
+BlockShapes transformerShapesFor(const ExperimentConfig& c, BlockShapes s) {
+    using sat::add;
+    using sat::mul;
+    const std::int64_t e = bytesPerElement(c.dtype);
+    const std::int64_t d = c.width;
+    const std::int64_t nd = mul(c.batch, c.seq, d, e);
+    const std::int64_t pe = parameterBytesPerElement(c.dtype);
+    const std::int64_t scores = mul(c.batch, c.heads, c.seq, c.seq, e);
+    // LN out, qkv, contiguous q, k, v, merged heads, sub-block output; softmax, mask,
+    // dropout (eager) or each row's log-sum-exp.
+    const std::int64_t probabilities =
+        c.attention == AttentionKind::Eager ? mul(3, scores) : logSumExpBytes(c);
+    s.attnSaved = add(mul(7, nd), probabilities);
+    s.parameters = add(s.parameters, mul(add(mul(2, d), mul(4, d, d), mul(4, d)), pe));
+    s.transient = std::max(s.transient, attentionTransient(c));
+    return s;
+}
+
+BlockShapes shapesFor(const ExperimentConfig& c) {
+    BlockShapes s{};
+    s.output = sat::mul(c.batch, c.seq, c.width, bytesPerElement(c.dtype));
+    switch (c.block) {
+    case BlockKind::Ffn: return mlpShapesFor(c, s);
+    case BlockKind::Transformer: return transformerShapesFor(c, mlpShapesFor(c, s));
+    case BlockKind::Llama: return llamaShapesFor(c, s);
     }
     return s;
 }

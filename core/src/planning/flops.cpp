@@ -1,6 +1,7 @@
 // Matmul FLOPs of a step from the model's shapes (flops.h says what is counted).
 #include "ckptlab/flops.h"
 
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/planner.h"
 
 #include <cmath>
@@ -14,11 +15,10 @@ namespace {
 // Matmul FLOPs of `tokens` rows through Linear(in → out): 2 per multiply-add.
 double linearFlops(double tokens, double in, double out) { return 2 * tokens * in * out; }
 
-// The MLP: up and down (ffn, transformer), gate, up and down (llama), hidden ffnWidthOf.
+// The MLP: up and down, or a gated MLP's gate, up and down (blockKinds()), hidden ffnWidthOf.
 double mlpFlops(const ExperimentConfig& c) {
     const double tokens = double(c.batch) * c.seq;
-    const int matrices = c.block == BlockKind::Llama ? 3 : 2;
-    return matrices * linearFlops(tokens, c.width, ffnWidthOf(c));
+    return blockKind(c.block).mlpMatrices * linearFlops(tokens, c.width, ffnWidthOf(c));
 }
 
 // Q·Kᵀ and P·V per batch and query head, [S, Dh]·[Dh, S] and [S, S]·[S, Dh], over the full
@@ -27,17 +27,14 @@ double scoreFlops(const ExperimentConfig& c, double queryWidth) {
     return 2 * (2.0 * c.batch * c.seq * c.seq * queryWidth);
 }
 
-// The query heads' total width: d for the transformer, heads × head width for llama.
-double attentionQueryWidth(const ExperimentConfig& c) {
-    return c.block == BlockKind::Llama ? double(c.heads) * headDimOf(c) : double(c.width);
-}
+// The query heads' total width, heads × head width (d where the heads split the width).
+double attentionQueryWidth(const ExperimentConfig& c) { return double(c.heads) * headDimOf(c); }
 
+// q, k and v, the scores and the output projection. Grouped-query: k and v are kv heads wide,
+// the scores still one per query head (kvHeadsOf is heads for kinds without grouped queries).
 double attentionFlops(const ExperimentConfig& c) {
     const double tokens = double(c.batch) * c.seq, d = c.width;
-    if (c.block != BlockKind::Llama)  // qkv d→3d, the heads splitting d, proj d→d
-        return linearFlops(tokens, d, 3 * d) + scoreFlops(c, d) + linearFlops(tokens, d, d);
-    // Grouped-query: k and v are kv heads wide, the scores still one per query head.
-    const double q = double(c.heads) * headDimOf(c), kv = double(kvHeadsOf(c)) * headDimOf(c);
+    const double q = attentionQueryWidth(c), kv = double(kvHeadsOf(c)) * headDimOf(c);
     return linearFlops(tokens, d, q) + 2 * linearFlops(tokens, d, kv) + scoreFlops(c, q) +
            linearFlops(tokens, q, d);
 }
@@ -55,8 +52,8 @@ double unitForwardFlops(const ExperimentConfig& config, int part) {
         throw std::invalid_argument("a " + toString(config.block) + " block has " +
                                     (parts == 1 ? "one part" : "parts 0 and 1") + " (got " +
                                     std::to_string(part) + ")");
-    if (config.block == BlockKind::Ffn || part == 1) return mlpFlops(config);
-    return attentionFlops(config);
+    const bool attention = blockKind(config.block).attention && part == 0;
+    return attention ? attentionFlops(config) : mlpFlops(config);
 }
 
 double blockForwardFlops(const ExperimentConfig& config) {
@@ -81,7 +78,7 @@ StepFlops stepFlops(const ExperimentConfig& config, const std::vector<int>& forw
         if (runs > 1) flops.recompute += (runs - 1) * once;
         flops.backward += 2 * once;
         // Memory-efficient attention's backward computes each chunk pair's scores again.
-        const bool attention = config.block != BlockKind::Ffn && part == 0;
+        const bool attention = blockKind(config.block).attention && part == 0;
         if (attention && config.attention == AttentionKind::MemoryEfficient)
             flops.recompute += runs * scoreFlops(config, attentionQueryWidth(config)) / 2;
     }

@@ -268,7 +268,7 @@ CostFit::Family fitFamily(const ExperimentConfig& target, const std::vector<Meas
         });
     };
     CostFit::Family family;
-    const auto perBlock = static_cast<std::size_t>(std::max(1, models.front().unitsPerBlock));
+    const auto perBlock = static_cast<std::size_t>(models.front().unitsPerBlock());
     for (std::size_t u = 0; u < perBlock; ++u) {
         std::vector<const UnitCost*> costs;
         for (const CostModel& m : models) costs.push_back(&m.units.at(u));

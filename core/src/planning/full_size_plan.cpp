@@ -232,8 +232,8 @@ std::optional<PlannedSchedule> fastestFitting(const CostModel& costs, const Opti
                                               std::int64_t capacity, std::int64_t* budgetUsed,
                                               const std::atomic<bool>* cancel) {
     const std::int64_t baseline =
-        predict(costs, makePlan(Strategy{}, static_cast<int>(costs.units.size()) /
-                                                std::max(1, costs.unitsPerBlock)))
+        predict(costs,
+                makePlan(Strategy{}, static_cast<int>(costs.units.size()) / costs.unitsPerBlock()))
             .baseline_bytes;
     std::int64_t budget = capacity - baseline;
     for (int attempt = 0; attempt < 8 && budget >= planner.minimumPeak(); ++attempt) {

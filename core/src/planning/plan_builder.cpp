@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "ckptlab/block_kinds.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
 
@@ -83,8 +84,8 @@ std::vector<Segment> scaled(const std::vector<Segment>& segments, int units) {
 
 }  // namespace
 
-// Attention blocks are two units (attention, MLP), the ffn block one.
-int unitsPerBlockOf(BlockKind block) { return block == BlockKind::Ffn ? 1 : 2; }
+// Attention blocks are two units (attention, MLP), the ffn block one (blockKinds()).
+int unitsPerBlockOf(BlockKind block) { return blockKind(block).unitsPerBlock(); }
 
 Plan toUnitLevel(const Plan& plan, int unitsPerBlock) {
     if (plan.unitLevel) return plan;

@@ -49,12 +49,12 @@ template <bool kTimeline>
 class Replay {
 public:
     Replay(const CostModel& model, bool withAllocator)
-        : m_(model), unitsPerBlock_(std::max(1, model.unitsPerBlock)) {
+        : m_(model), unitsPerBlock_(model.unitsPerBlock()) {
         if (withAllocator) allocator_.emplace(model);
     }
 
     Prediction run(const Plan& plan) {
-        const Plan units = toUnitLevel(plan, m_.unitsPerBlock);
+        const Plan units = toUnitLevel(plan, m_.unitsPerBlock());
         Prediction p;
         p.baseline_bytes = baselineBytes();
         if (allocator_) {

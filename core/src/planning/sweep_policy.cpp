@@ -16,8 +16,8 @@ Plan resolvePlan(const Strategy& strategy, const CostModel& costs, const Optimal
         if (planner) return planner->plan(budgetBytes(strategy)).plan;
         return OptimalPlanner(costs).plan(budgetBytes(strategy)).plan;
     }
-    const int depth = static_cast<int>(costs.units.size()) / std::max(1, costs.unitsPerBlock);
-    return toUnitLevel(makePlan(strategy, depth), costs.unitsPerBlock);
+    const int depth = static_cast<int>(costs.units.size()) / costs.unitsPerBlock();
+    return toUnitLevel(makePlan(strategy, depth), costs.unitsPerBlock());
 }
 
 Plan recordedPlan(const RunResult& run) {
