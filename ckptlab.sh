@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checkpoint Lab quick start on Debian 12:
 #   ./ckptlab.sh          install what is missing, build, start the app
-#   ./ckptlab.sh test     install what is missing, build, run every test (ctest)
+#   ./ckptlab.sh test     install what is missing, build, run every test
+#                         (tests/run_suite_grouped.py: each GoogleTest binary started once)
 #   ./ckptlab.sh build    install what is missing and build only
 # Which LibTorch, before the command (--torch system|python):
 #   system  Debian's libtorch-dev 1.13 (CPU): preset `release`, build/release
@@ -201,7 +202,10 @@ case "$command" in
   test)
     generate_test_locales
     # pip's torch finds its nvidia-* libraries through its own RUNPATH, as the programs do.
-    env -u LD_LIBRARY_PATH ctest --preset "$preset"
+    # The preset's tests, each GoogleTest binary in one process rather than one per case: a
+    # process linking LibTorch takes most of a second to start. `ctest --preset NAME` runs them
+    # one case per process, `-R` picks some.
+    env -u LD_LIBRARY_PATH python3 tests/run_suite_grouped.py --preset "$preset"
     ;;
   build)
     ;;

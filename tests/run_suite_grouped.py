@@ -3,9 +3,10 @@
 
 ctest runs every GoogleTest case in a process of its own (gtest_discover_tests), and a process
 that links LibTorch takes most of a second to start, more under AddressSanitizer: of the release
-suite's 540 tests, 500 are such cases, and their starts cost more than their checks. CI's second
-and third runs of the suite (the CUDA flavour, the sanitizer build) take the same tests, as the
-preset filters them, in one process per binary; the README's test command keeps one per test.
+suite's 540 tests, 500 are such cases, and their starts cost more than their checks. The
+README's test command (`./ckptlab.sh test`) and CI's other runs of the suite (the CUDA flavour,
+the sanitizer build) take the same tests, as the preset filters them, in one process per
+binary; `ctest --preset NAME` still runs one case per process.
 
     tests/run_suite_grouped.py --preset NAME [--jobs N] [--binaries REGEX]
 

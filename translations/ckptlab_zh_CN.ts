@@ -9,14 +9,16 @@
     </message>
     <message>
         <source>%1 (planned)</source>
+        <extracomment>a schedule row whose forward counts come from the plan, not from a run</extracomment>
         <translation>%1（计划值）</translation>
     </message>
     <message>
-        <source>The cost model predicts the plan, and %1 plans the same segments as %2: its predicted point is %2's, the same memory and time. What ran differs: each recompute ran the last segment's blocks.</source>
+        <source>The cost model predicts the plan, and %1 plans the same segments as %2: its predicted point is %2&apos;s, the same memory and time. What ran differs: each recompute ran the last segment&apos;s blocks.</source>
         <translation>代价模型预测的是计划，而 %1 计划的分段与 %2 相同：它的预测点就是 %2 的，峰值和时间都一样。实际运行的并不一样：每次重计算跑的都是最后一段的块。</translation>
     </message>
     <message>
         <source>%1 predicted: the plan of %2</source>
+        <extracomment>beside seed-bug:4&apos;s predicted point, which is the point of segments:4&apos;s plan</extracomment>
         <translation>%1 的预测：即 %2 的计划</translation>
     </message>
     <message>
@@ -127,50 +129,6 @@ saved at %3, freed at %4 (%5 alive)
     <message>
         <source>Could not start writing %1.</source>
         <translation>无法开始写入 %1。</translation>
-    </message>
-    <message>
-        <source>%1 model, %2 blocks, width %3, seq %4, batch %5</source>
-        <translation>%1 模型，%2 个块，宽度 %3，序列长度 %4，批大小 %5</translation>
-    </message>
-    <message>
-        <source>%1 heads, dropout %2</source>
-        <translation>%1 个注意力头，dropout %2</translation>
-    </message>
-    <message>
-        <source>%1 heads, %2 key/value heads of width %3, MLP width %4</source>
-        <translation>%1 个注意力头，%2 个键/值头，每头宽度 %3，MLP 宽度 %4</translation>
-    </message>
-    <message>
-        <source>%1 attention</source>
-        <translation>%1 注意力</translation>
-    </message>
-    <message>
-        <source>%1 on %2</source>
-        <translation>%1，设备 %2</translation>
-    </message>
-    <message>
-        <source>optimizer %1</source>
-        <translation>优化器 %1</translation>
-    </message>
-    <message>
-        <source>previous step&apos;s gradients kept</source>
-        <translation>保留上一步的梯度</translation>
-    </message>
-    <message>
-        <source>seed %1</source>
-        <translation>随机种子 %1</translation>
-    </message>
-    <message>
-        <source>%1 threads</source>
-        <translation>%1 个线程</translation>
-    </message>
-    <message>
-        <source>default threads</source>
-        <translation>默认线程数</translation>
-    </message>
-    <message>
-        <source>%1 warm-up + %2 timed steps</source>
-        <translation>%1 步预热 + %2 步计时</translation>
     </message>
     <message>
         <source>Memory against time per strategy</source>
@@ -727,6 +685,11 @@ fit %1</source>
         <source>Memory during one step of %1: predicted, not measured</source>
         <translation>%1 一个训练步中的内存：预测值，非实测</translation>
     </message>
+    <message>
+        <source>%1 %2</source>
+        <comment>a config field&apos;s label and its value</comment>
+        <translation>%1 %2</translation>
+    </message>
 </context>
 <context>
     <name>ComparisonText</name>
@@ -1269,11 +1232,11 @@ fit %1</source>
 <context>
     <name>HandoutText</name>
     <message>
-        <source>%1 — teacher's key</source>
+        <source>%1 — teacher&apos;s key</source>
         <translation>%1 — 教师答案</translation>
     </message>
     <message>
-        <source>Teacher's key: the answers, the right choices and the measured values</source>
+        <source>Teacher&apos;s key: the answers, the right choices and the measured values</source>
         <translation>教师答案：答案、正确选项与测量值</translation>
     </message>
     <message>
@@ -3598,10 +3561,6 @@ Close anyway and lose them?</source>
     <message>
         <source>A token embedding in front of the chain, and a final RMSNorm, an LM head and cross-entropy over the next tokens at its end, with this vocabulary. Off, the chain takes random activations and its loss is their sum, as the tutorial&apos;s</source>
         <translation>在链前加 token 嵌入层，在链末加最终 RMSNorm、LM 头和对下一个 token 的交叉熵，使用此词表大小。关闭时，链的输入是随机激活值，损失是它们的和，与教程相同</translation>
-    </message>
-    <message>
-        <source>Vocabulary size: the embedding&apos;s rows and the LM head&apos;s outputs; the logits hold batch x seq x vocab numbers</source>
-        <translation>词表大小：嵌入层的行数和 LM 头的输出数；logits 含 批大小 × 序列长度 × 词表大小 个数</translation>
     </message>
     <message>
         <source>Tied embeddings</source>

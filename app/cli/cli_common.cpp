@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "ckptlab/block_kinds.h"
+#include "ckptlab/config_fields.h"
 #include "ckptlab/model_config.h"
 #include "ckptlab/number_text.h"
 #include "ckptlab/output_paths.h"
@@ -192,20 +192,11 @@ void printEnvironment(const Environment& env, const ExperimentConfig& c) {
               << " | " << env.device << " (" << env.device_name << ") | " << blasText(env) << " | "
               << env.threads << " threads";
     if (!env.malloc_tunables.empty()) std::cout << " | GLIBC_TUNABLES=" << env.malloc_tunables;
+    // Every field the registry shows for the model and its numerics, with derived values
+    // resolved (describeConfig): "block=llama depth=1 width=576 ... kv-heads=3 head-dim=64".
     std::cout << "\n"
-              << "model: " << toString(c.block) << " L=" << c.depth << " d=" << c.width
-              << " S=" << c.seq << " B=" << c.batch;
-    // The kind's own fields (blockKinds()): the Llama family's shape where it has grouped queries.
-    const BlockKindInfo& kind = blockKind(c.block);
-    if (kind.uses("heads")) std::cout << " heads=" << c.heads;
-    if (kind.uses("dropout")) std::cout << " dropout=" << c.dropout;
-    if (kind.uses("kv-heads"))
-        std::cout << " kv-heads=" << kvHeadsOf(c) << " head-dim=" << headDimOf(c)
-                  << " ffn=" << ffnWidthOf(c);
-    if (kind.uses("attention")) std::cout << " attention=" << toString(c.attention);
-    std::cout << " " << env.dtype << " optimizer=" << toString(c.optimizer);
-    if (c.keep_grads) std::cout << " keep-grads";
-    std::cout << " | warm-up " << c.warmup << ", median of ";
+              << "model: " << configLine(c, kShownModel | kShownNumerics) << " | warm-up "
+              << c.warmup << ", median of ";
     if (c.repeats_auto)
         std::cout << "auto rounds (time limit " << c.time_limit_s << " s)";
     else

@@ -20,15 +20,6 @@ bool scaledAcross(const ConfigField& field) {
     return key == "batch" || key == "seq" || key == "depth";
 }
 
-// The config as its values take effect: kv heads, head width and MLP width resolved from their
-// 0 = derived, so a file that spells them out matches a plan that derives them.
-ExperimentConfig effective(ExperimentConfig c) {
-    c.kv_heads = kvHeadsOf(c);
-    c.head_dim = headDimOf(c);
-    c.ffn_width = ffnWidthOf(c);
-    return c;
-}
-
 std::string machineOf(const ResultSet& results, const RunResult& run) {
     const Environment& env =
         run.machine && *run.machine >= 0 &&
@@ -63,7 +54,7 @@ RunResult costsFromRun(const ResultSet& results, const ExperimentConfig& target,
             " ms is not a measured step time; a none step scales the times only from " +
             formatGeneral(kCostsFromMinStepMs) + " ms (1 microsecond) to " +
             formatGeneral(kCostsFromMaxStepMs, 10) + " ms (about 11.6 days)");
-    const ExperimentConfig theirs = effective(none->config), ours = effective(target);
+    const ExperimentConfig theirs = effectiveConfig(none->config), ours = effectiveConfig(target);
     for (const ConfigField& field : configFields()) {
         if (!(field.changes & kChangesWork) || scaledAcross(field)) continue;
         if (!fieldApplies(field, theirs) && !fieldApplies(field, ours)) continue;

@@ -5,10 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/block_kinds.h"
+#include "ckptlab/config_fields.h"
 #include "ckptlab/number_text.h"
 #include "ckptlab/output_paths.h"
 #include "ckptlab/results_io.h"
+#include "ckptlab/scaling.h"
 #include "cli_lesson.h"
 
 namespace ckptlab::cli {
@@ -26,21 +27,16 @@ std::string size(const LessonExperiment& e, ScalingAxis axis, int value) {
 
 std::string describeRuns(const LessonExperiment& e) {
     const ExperimentConfig& c = e.config;
-    std::string text = toString(c.block) + " L=" + size(e, ScalingAxis::Depth, c.depth) +
-                       " d=" + size(e, ScalingAxis::Width, c.width) +
-                       " S=" + size(e, ScalingAxis::Seq, c.seq) +
-                       " B=" + size(e, ScalingAxis::Batch, c.batch);
-    const BlockKindInfo& kind = blockKind(c.block);  // the kind's own fields
-    if (kind.uses("heads")) text += " heads=" + std::to_string(c.heads);
-    if (kind.uses("kv-heads"))
-        text += " kv-heads=" + std::to_string(kvHeadsOf(c)) +
-                " head-dim=" + std::to_string(headDimOf(c));
-    if (kind.uses("attention")) text += " attention=" + toString(c.attention);
-    if (c.dtype != DType::Float32) text += " dtype=" + toString(c.dtype);
-    if (c.optimizer != Optimizer::None) text += " optimizer=" + toString(c.optimizer);
-    if (c.keep_grads) text += " keep-grads";
-    if (c.memory_limit_mib > 0)
-        text += " memory-limit=" + formatGeneral(c.memory_limit_mib) + " MiB";
+    // The model's fields as the registry describes them (describeConfig), a scaled size as its
+    // values; the numerics only where they differ from the defaults.
+    std::string text;
+    for (const DescribedField& d : describeConfig(c, kShownModel)) {
+        text += (text.empty() ? "" : " ") + std::string(d.field->key) + "=";
+        ScalingAxis axis;
+        text += parseScalingAxis(d.field->key, axis) ? size(e, axis, axisValue(c, axis)) : d.value;
+    }
+    if (const std::string numerics = configLine(c, kShownNumerics, true); !numerics.empty())
+        text += " " + numerics;
     if (e.plan)  // planned at its real size for a device of that memory, not run
         text +=
             " plan=" + e.plan->model + " capacity=" + formatGeneral(e.plan->capacity_gib) + " GiB";

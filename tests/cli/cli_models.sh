@@ -113,7 +113,7 @@ run_out=$("$cli" run --model smollm2-135m --depth 1 --vocab 1000 --precision flo
     --batch 1 --warmup 0 --repeats 1 2>"$out/run.err")
 code=$?
 [[ $code -eq 0 ]] || fail "run --model smollm2-135m exited $code: $(cat "$out/run.err")"
-grep -qF "model: llama L=1 d=576 S=8 B=1 heads=9 kv-heads=3 head-dim=64 ffn=1536 attention=memory-efficient float32" <<<"$run_out" ||
+grep -qF "model: block=llama depth=1 width=576 seq=8 batch=1 heads=9 kv-heads=3 head-dim=64 ffn-width=1536 rope-theta=1e+05 rms-norm-eps=1e-05 attention=memory-efficient attention-chunk=128 vocab=1000 tie-embeddings loss-chunks=1 precision=float32 " <<<"$run_out" ||
     fail "run --model smollm2-135m with overrides printed: $run_out"
 # Llama-3.2-1B's rope scaling is said once on stderr (and not with -q).
 "$cli" run --model llama-3.2-1b --depth 1 --width 64 --heads 4 --kv-heads 2 --ffn-width 64 \

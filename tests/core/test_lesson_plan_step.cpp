@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "ckptlab/config_fields.h"
 #include "ckptlab/full_size.h"
 #include "ckptlab/full_size_record.h"
 #include "ckptlab/lesson.h"
@@ -360,6 +361,40 @@ TEST(LessonPlanStep, ThePlanRoundTripsThroughTheResultsFile) {
     ResultSet plain = set;
     plain.plan.reset();
     EXPECT_FALSE(json::parse(resultsToJson(plain)).contains("plan"));
+}
+
+// The plan's "config" summary names the fields the registry shows for the model and its
+// numerics (describeConfig), derived values resolved; a file written before, with the older
+// fixed list (and "precision" for the dtype), reads as it did.
+TEST(LessonPlanStep, ThePlanSummaryComesFromTheRegistryAndOlderOnesStillRead) {
+    const Lesson lesson = parse(planLesson());
+    const json doc = json::parse(resultsToJson(handMadeRecording(lesson)));
+    const json& summary = doc["plan"]["config"];
+    const ExperimentConfig& c = handMadeRecording(lesson).plan->config;
+    for (const DescribedField& d : describeConfig(c, kShownModel | kShownNumerics))
+        EXPECT_TRUE(summary.contains(d.field->json)) << d.field->json << " in " << summary;
+    EXPECT_EQ(summary.size(), describeConfig(c, kShownModel | kShownNumerics).size());
+    EXPECT_EQ(summary["kv_heads"], kvHeadsOf(c));  // resolved, though the config may say 0
+    EXPECT_EQ(summary["dtype"], toString(c.dtype));
+    EXPECT_FALSE(summary.contains("seed"));  // the protocol is not the model
+
+    json older = doc;
+    older["plan"]["config"] = {{"block", toString(c.block)},
+                               {"depth", c.depth},
+                               {"width", c.width},
+                               {"heads", c.heads},
+                               {"kv_heads", kvHeadsOf(c)},
+                               {"head_dim", headDimOf(c)},
+                               {"ffn_width", ffnWidthOf(c)},
+                               {"vocab", c.vocab},
+                               {"seq", c.seq},
+                               {"batch", c.batch},
+                               {"precision", toString(c.dtype)},
+                               {"optimizer", toString(c.optimizer)},
+                               {"attention", toString(c.attention)}};
+    EXPECT_NO_THROW(resultsFromJson(older.dump()));
+    older["plan"]["config"]["depth"] = c.depth + 1;  // edited: neither form matches
+    EXPECT_THROW(resultsFromJson(older.dump()), ResultsFileError);
 }
 
 // Reading is strict: each bad value named by its path.

@@ -772,9 +772,16 @@ private Q_SLOTS:
         config.depth = 20, config.width = 256, config.seq = 512, config.batch = 2;  // not defaults
         const QString text = describeConfig(config);
         QVERIFY(!text.contains(QLatin1Char('\n')));
-        for (const char* part : {"transformer", "20 blocks", "width 256", "seq 512", "batch 2",
-                                 "4 heads", "float32 on cpu", "seed 0"})
-            QVERIFY2(text.contains(QLatin1String(part)), part);
+        // Each field the registry shows, under its label (ckptlab::describeConfig).
+        for (const char* part :
+             {"block transformer", "depth 20", "width 256", "seq 512", "batch 2", "heads 4",
+              "MLP width 1024", "dropout 0", "precision float32", "device cpu", "seed 0"})
+            QVERIFY2(text.contains(QLatin1String(part)), qPrintable(text));
+        // Not what a transformer does not read, nor a switch that is off.
+        for (const char* absent : {"key/value heads", "rotary", "kept gradients", "vocabulary"})
+            QVERIFY2(!text.contains(QLatin1String(absent)), qPrintable(text));
+        config.keep_grads = true;
+        QVERIFY(describeConfig(config).contains(QLatin1String("kept gradients")));
     }
 
     void exportAllWritesChartsAndSchedulesPerFormat() {

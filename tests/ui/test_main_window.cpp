@@ -77,9 +77,9 @@ void TestMainWindow::transformerOnlyFields() {
     auto* dropout = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("dropout"));
     auto* depth = parameters.findChild<QSpinBox*>(QStringLiteral("depth"));
     QVERIFY(block && heads && dropout && depth);
-    block->setCurrentIndex(block->findData(int(BlockKind::Ffn)));
+    block->setCurrentIndex(block->findData(QStringLiteral("ffn")));
     QVERIFY(!heads->isEnabled() && !dropout->isEnabled());
-    block->setCurrentIndex(block->findData(int(BlockKind::Transformer)));
+    block->setCurrentIndex(block->findData(QStringLiteral("transformer")));
     QVERIFY(heads->isEnabled() && dropout->isEnabled());
     // The widgets enforce the core's limits.
     depth->setValue(100000);
@@ -124,7 +124,7 @@ void TestMainWindow::fieldsWhereTheyApply() {
                                   "tieEmbeddings", "lossChunks"}),
              QString());
     QCOMPARE(hidden(llamaOnly + attention + QStringList{"dropout", "tieEmbeddings"}), QString());
-    QCOMPARE(enabled({"ffnWidth", "chainEnds", "precision"}), QString());
+    QCOMPARE(enabled({"ffnWidth", "chainEnds", "dtype"}), QString());
     c.block = BlockKind::Transformer;
     parameters.setConfig(c);
     QCOMPARE(enabled(attention + QStringList{"dropout"}), QString());
@@ -136,7 +136,7 @@ void TestMainWindow::fieldsWhereTheyApply() {
     // The chunk size where attention is memory-efficient.
     auto* kinds = qobject_cast<QComboBox*>(widget("attention"));
     QCOMPARE(kinds->count(), 3);
-    kinds->setCurrentIndex(kinds->findData(int(AttentionKind::MemoryEfficient)));
+    kinds->setCurrentIndex(kinds->findData(QStringLiteral("memory-efficient")));
     QCOMPARE(enabled({"attentionChunk"}), QString());
     QVERIFY(parameters.config().attention == AttentionKind::MemoryEfficient);
 
@@ -165,9 +165,9 @@ void TestMainWindow::fieldsWhereTheyApply() {
     QVERIFY2(parameters.problems().join(QLatin1Char('\n')).contains(QLatin1String("loss-chunks")),
              qPrintable(parameters.problems().join(QLatin1Char('\n'))));
     // Three precisions, mixed among them.
-    auto* precision = qobject_cast<QComboBox*>(widget("precision"));
+    auto* precision = qobject_cast<QComboBox*>(widget("dtype"));
     QCOMPARE(precision->count(), 3);
-    precision->setCurrentIndex(precision->findData(int(DType::MixedBFloat16)));
+    precision->setCurrentIndex(precision->findData(QStringLiteral("mixed-bf16")));
     QVERIFY(parameters.config().dtype == DType::MixedBFloat16);
 }
 
@@ -198,7 +198,7 @@ void TestMainWindow::allocatorChoice() {
     parameters.setConfig(c);
     QCOMPARE(allocator->currentText(), QStringLiteral("system (malloc)"));
     QVERIFY(parameters.config().allocator == AllocatorKind::System);
-    allocator->setCurrentIndex(allocator->findData(int(AllocatorKind::Caching)));
+    allocator->setCurrentIndex(allocator->findData(QStringLiteral("caching")));
     QVERIFY(parameters.config().allocator == AllocatorKind::Caching);
     // Each choice says what it measures.
     for (int i = 0; i < allocator->count(); ++i)

@@ -86,7 +86,7 @@ private Q_SLOTS:
 
 void TestMemoryLimit::fieldReachesConfig() {
     ParameterPanel parameters;
-    auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
+    auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimitMib"));
     QVERIFY(field);
     QCOMPARE(field->minimum(), 0.0);
     QCOMPARE(field->maximum(), limits::memoryLimitMaxMib);  // the core's range
@@ -123,7 +123,7 @@ void TestMemoryLimit::typedPointOrCommaIsTheDecimalPoint() {
         ExperimentConfig transformer = tinyConfig();  // dropout is a transformer's field
         transformer.block = BlockKind::Transformer;
         parameters.setConfig(transformer);
-        auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
+        auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimitMib"));
         auto* dropout = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("dropout"));
         QVERIFY(field && dropout);
         const QString point = locale.decimalPoint();
@@ -167,7 +167,7 @@ void TestMemoryLimit::limitComesBackNextSession() {
 
 void TestMemoryLimit::outOfRangeIsNamedByTheField() {
     ParameterPanel parameters;
-    auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimit"));
+    auto* field = parameters.findChild<QDoubleSpinBox*>(QStringLiteral("memoryLimitMib"));
     auto* problems = parameters.findChild<QLabel*>(QStringLiteral("configProblems"));
     QVERIFY(field && problems);
     ExperimentConfig c = tinyConfig();

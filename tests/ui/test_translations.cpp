@@ -15,6 +15,7 @@
 #include "ui_test_support.h"
 
 #include "base/app_setup.h"
+#include "base/config_field_text.h"
 #include "base/language.h"
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
@@ -24,7 +25,6 @@
 #include "ckptlab/planner.h"
 #include "ckptlab/strategy.h"
 #include "ckptlab/sweep_policy.h"
-#include "document/config_field_text.h"
 #include "document/core_text.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"

@@ -11,9 +11,10 @@
 #include <QScreen>
 #include <QSvgGenerator>
 
+#include "base/config_field_text.h"
 #include "charts/chart_render.h"
 #include "charts/chart_style.h"
-#include "ckptlab/block_kinds.h"
+#include "ckptlab/config_fields.h"
 
 namespace ckptlab::ui {
 
@@ -93,32 +94,17 @@ bool exportChartSvg(QChart* chart, const QString& path, const QString& title,
 }
 
 QString describeConfig(const ExperimentConfig& c) {
-    auto s = [](const std::string& text) { return QString::fromStdString(text); };
+    // Every field the registry shows (ckptlab::describeConfig), derived values resolved, each
+    // under its translated label: a field added to the registry appears here without an edit.
     QStringList parts;
-    parts << ChartText::tr("%1 model, %2 blocks, width %3, seq %4, batch %5")
-                 .arg(s(toString(c.block)))
-                 .arg(c.depth)
-                 .arg(c.width)
-                 .arg(c.seq)
-                 .arg(c.batch);
-    const BlockKindInfo& kind = blockKind(c.block);  // the kind's own fields
-    if (kind.uses("dropout"))
-        parts << ChartText::tr("%1 heads, dropout %2").arg(c.heads).arg(c.dropout);
-    if (kind.uses("kv-heads"))
-        parts << ChartText::tr("%1 heads, %2 key/value heads of width %3, MLP width %4")
-                     .arg(c.heads)
-                     .arg(kvHeadsOf(c))
-                     .arg(headDimOf(c))
-                     .arg(ffnWidthOf(c));
-    if (kind.uses("attention"))
-        parts << ChartText::tr("%1 attention").arg(s(toString(c.attention)));
-    parts << ChartText::tr("%1 on %2").arg(s(toString(c.dtype)), s(c.device));
-    parts << ChartText::tr("optimizer %1").arg(s(toString(c.optimizer)));
-    if (c.keep_grads) parts << ChartText::tr("previous step's gradients kept");
-    parts << ChartText::tr("seed %1").arg(qulonglong(c.seed));
-    parts << (c.threads > 0 ? ChartText::tr("%1 threads").arg(c.threads)
-                            : ChartText::tr("default threads"));
-    parts << ChartText::tr("%1 warm-up + %2 timed steps").arg(c.warmup).arg(c.repeats);
+    for (const DescribedField& d : ckptlab::describeConfig(c, kShownAll)) {
+        const QString label = configFieldLabel(d.field->key);
+        if (typeOf(*d.field) != FieldType::Bool)
+            parts << ChartText::tr("%1 %2", "a config field's label and its value")
+                         .arg(label, QString::fromStdString(d.value));
+        else if (d.value == "true")  // a switch that is on; one that is off says nothing
+            parts << label;
+    }
     return parts.join(QStringLiteral(", "));
 }
 

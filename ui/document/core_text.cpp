@@ -2,7 +2,7 @@
 
 #include <QStringList>
 
-#include "document/config_field_text.h"
+#include "base/config_field_text.h"
 
 namespace ckptlab::ui {
 

@@ -1,27 +1,28 @@
 #pragma once
-// The experiment's parameters. Widget ranges come from ckptlab::limits, so an out-of-range
-// value cannot be typed; cross-field rules (heads divide width) are shown below the form. A
-// field appears only where the config reads it (fieldApplies: the heads for attention blocks,
-// the Llama block's fields for llama, the LM head's with an embedding and LM head). A
-// memory limit out of range handed to setConfig (a file, stale settings) is refused: the field
-// keeps its value and problems() names the field until it is edited.
+// The experiment's parameters, one widget per field of the config registry (config_fields.h),
+// built from the field's type and range (parameter_panel_editors.cpp) and its label and tip
+// (parameter_panel_looks.cpp), so a value out of range cannot be typed and a field added to the
+// registry appears here without an edit. Cross-field rules (heads divide width) are shown below
+// the form. A field appears only where the config reads it (fieldApplies: the heads for
+// attention blocks, the Llama block's fields for llama, the LM head's with an embedding and LM
+// head). A memory limit out of range handed to setConfig (a file, stale settings) is refused:
+// the field keeps its value and problems() names the field until it is edited.
 
+#include <QString>
 #include <QWidget>
+#include <functional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "ckptlab/config.h"
+#include "ckptlab/config_fields.h"
 
-class QCheckBox;
-class QComboBox;
 class QDoubleSpinBox;
 class QGridLayout;
 class QLabel;
-class QSpinBox;
 
 namespace ckptlab::ui {
-
-class RepeatsField;
 
 class ParameterPanel : public QWidget {
     Q_OBJECT
@@ -34,70 +35,62 @@ public:
     // setConfig until the field is edited; empty when runnable.
     QStringList problems() const;
 
+    // How the form shows a field beyond what the registry says: its label with its shortcut,
+    // its tip, the texts of its special values and choices. A field without one shows under
+    // its registry label (configFieldLabel).
+    struct FieldLook {
+        QString label;     // "&Depth"; of a field switched by a check box, the check box's text
+        QString tip;       // the widget's tool tip
+        QString zeroText;  // the spin box's text at 0 where 0 means something ("same as heads")
+        QString suffix;    // " MiB"
+        int decimals = 2;  // a real field's
+        double step = 1;
+        int firstValue = 0;     // a switched field's value when first switched on
+        QString switchName;     // its check box's object name ("chainEnds")
+        QString widgetName;     // the widget's object name; empty: the field's settings key
+        bool wholeRow = false;  // a flag whose check box, with the label, takes a whole row
+        // Repeats, their "auto" and the time limit: one RepeatsField, its time limit placed
+        // as a field of its own.
+        bool inRepeatsField = false;
+        // A choice's items: shown text (empty: the choice's own name) and tip, in the order
+        // of choicesOf; a Text field's choices come from `choices`.
+        std::vector<std::pair<QString, QString>> items;
+        std::vector<std::string> (*choices)() = nullptr;
+    };
+    static FieldLook lookOf(std::string_view key);
+
 Q_SIGNALS:
     void configChanged();
 
 private:
-    void onChanged();
-    // Fields go two per row (label, field, label, field) to keep the panel short.
-    void place(const QString& label, QWidget* field);
-    void place(QWidget* label, QWidget* field);  // a check box in the label's place
-    // The shown fields two per row in their order, then the whole-row ones.
-    void layoutFields();
-    QSpinBox* addSpin(const QString& name, const QString& label, const IntRange& range,
-                      const QString& tip);
-    QDoubleSpinBox* addDecimal(const QString& name, const QString& label, double min, double max,
-                               int decimals, const QString& tip);
-    QCheckBox* addCheck(const QString& name, const QString& label, const QString& tip);
-    // A placed field shown (and enabled) only where the registry's field of `key` applies.
-    void enableWhereApplies(QWidget* widget, const char* key);
-    // The blocks' finer fields (key/value heads, head and MLP widths, the Llama block's,
-    // dropout, attention) and the chain ends' (parameter_panel_model.cpp).
-    void addBlockFields();
-    void addChainEndFields();
-    void readModelFields(ExperimentConfig& config) const;
-    void writeModelFields(const ExperimentConfig& config);
-
-    QComboBox* m_block;
-    QSpinBox* m_depth;
-    QSpinBox* m_width;
-    QSpinBox* m_seq;
-    QSpinBox* m_batch;
-    QSpinBox* m_heads;
-    QSpinBox* m_kvHeads;  // grouped-query attention's, read by the Llama block only
-    QSpinBox* m_headDim;
-    QSpinBox* m_ffnWidth;
-    QDoubleSpinBox* m_ropeTheta;
-    QDoubleSpinBox* m_rmsNormEps;
-    QCheckBox* m_qkvBias;
-    QDoubleSpinBox* m_dropout;
-    QComboBox* m_attention;
-    QSpinBox* m_attentionChunk;
-    QCheckBox* m_chainEnds;  // vocab > 0: an embedding in front, an LM head at the end
-    QSpinBox* m_vocab;
-    QCheckBox* m_tieEmbeddings;
-    QSpinBox* m_lossChunks;
-    QComboBox* m_precision;
-    QComboBox* m_device;
-    QComboBox* m_allocator;  // the CPU's: caching (CUDA's rules) or the C library's malloc
-    QComboBox* m_optimizer;
-    QSpinBox* m_seed;
-    QSpinBox* m_threads;
-    QSpinBox* m_warmup;
-    RepeatsField* m_repeats;  // repeats, auto and the time limit
-    QDoubleSpinBox* m_memoryLimit;
-    QCheckBox* m_keepGrads;
-    QString m_refusedLimit;  // validate's message for a limit setConfig refused
-    QLabel* m_problems;
-    struct Placed {
-        QWidget* label;  // a QLabel, or a check box that switches the field
-        QWidget* field;
-        const char* key;  // the registry's field where only some configs read it, else null
+    // One field's widgets, read into and written from a config.
+    struct Editor {
+        const ConfigField* field;
+        QWidget* label;  // a QLabel, or a check box that switches the field; null: whole row
+        QWidget* widget;
+        std::function<void(ExperimentConfig&)> read;
+        std::function<void(const ExperimentConfig&)> write;
     };
-    std::vector<Placed> m_fields;  // in the order they are laid out
-    std::vector<bool> m_shown;     // of each of m_fields, as last laid out
+    void onChanged();
+    // The field's editor, made from its type (parameter_panel_editors.cpp).
+    Editor makeEditor(const ConfigField& field);
+    Editor makeNumberEditor(const ConfigField& field, const FieldLook& look);
+    Editor makeChoiceEditor(const ConfigField& field, const FieldLook& look);
+    Editor makeRepeatsEditor(const ConfigField& field, const FieldLook& look);
+    // The field's widget, or null (the memory limit's, for its refusal).
+    QWidget* widgetOf(std::string_view key) const;
+    // The fields in rows of two (label, field, label, field) in the registry's order, those
+    // the config does not read left out, then the whole-row ones.
+    void layoutFields();
+    void watchMemoryLimit(QDoubleSpinBox* limit);
+
+    std::vector<Editor> m_editors;  // in the registry's order
+    class RepeatsField* m_repeats = nullptr;
+    std::vector<bool> m_shown;  // of each editor, as last laid out
+    QString m_refusedLimit;     // validate's message for a limit setConfig refused
+    QLabel* m_problems;
     QGridLayout* m_grid;
-    bool m_loading = false;  // setConfig in progress: emit once at the end
+    bool m_loading = true;  // being built, or setConfig in progress: emit once at the end
 };
 
 }  // namespace ckptlab::ui

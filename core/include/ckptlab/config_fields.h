@@ -47,6 +47,14 @@ enum FieldChange : unsigned {
     kChangesIdentity = 1u << 3,  // which run it is: a traced run waits for its equal
 };
 
+// Where a config's description shows the field (bits of ConfigField::shown; describeConfig).
+enum FieldShown : unsigned {
+    kShownModel = 1u << 0,     // what is trained: block, sizes, heads, attention, vocabulary
+    kShownNumerics = 1u << 1,  // how: precision, allocator, optimizer, kept gradients, limit
+    kShownProtocol = 1u << 2,  // how it is timed: device, seed, threads, warm-up, repeats
+};
+constexpr unsigned kShownAll = kShownModel | kShownNumerics | kShownProtocol;
+
 // The plain range validate() checks, for every block kind.
 struct FieldRange {
     double min = 0;
@@ -96,6 +104,10 @@ struct ConfigField {
     // its recording was).
     bool in_lessons;
     unsigned changes;  // FieldChange bits
+    // The value the step runs with where the member's 0 means "derived" (kv-heads: as many as
+    // heads; head-dim: width / heads; ffn-width: the block's rule); null: the member's value.
+    int (*effective)(const ExperimentConfig&);
+    unsigned shown;  // FieldShown bits; 0: in no description (the time limit's own word)
 };
 
 // In the results JSON's key order (a file written today reads byte for byte as before).
@@ -130,6 +142,29 @@ std::string rangeText(const ConfigField& field);
 std::optional<FieldError> rangeError(const ConfigField& field, const ExperimentConfig& config);
 
 bool fieldApplies(const ConfigField& field, const ExperimentConfig& config);
+
+// The config with every derived value resolved into its member (ConfigField::effective): two
+// configs that run the same step are equal after it, whichever of them spelled the value out.
+ExperimentConfig effectiveConfig(ExperimentConfig config);
+
+// One field of a config's description: its effective value as valueText writes it.
+struct DescribedField {
+    const ConfigField* field;
+    std::string value;  // "8", "memory-efficient", "true"
+};
+// The fields with any of the `shown` bits that the config reads (fieldApplies), in the
+// registry's order, with their effective values; a field at a 0 that means something else
+// (zero_means: no memory limit, default threads, no vocabulary) is left out. `changedOnly` also
+// leaves out the fields at ExperimentConfig{}'s (effective) value: the short form a lesson prints.
+// This is the one list behind the CLI's model line, a lesson's runs, the app's chart description,
+// the plan file's model summary and the models table: a field added to the registry with
+// `shown` bits appears in all of them.
+std::vector<DescribedField> describeConfig(const ExperimentConfig& config, unsigned shown,
+                                           bool changedOnly = false);
+// The description as one line of key=value words, a true Bool as its key alone and a false one
+// left out:
+// "block=llama depth=1 width=576 seq=8 batch=1 heads=9 kv-heads=3 ...".
+std::string configLine(const ExperimentConfig& config, unsigned shown, bool changedOnly = false);
 
 // Whether a and b are equal in every field with any of the `changes` bits.
 bool sameFields(const ExperimentConfig& a, const ExperimentConfig& b, unsigned changes);

@@ -3,7 +3,9 @@
 
 #include <cmath>
 #include <limits>
+#include <variant>
 
+#include "ckptlab/config_fields.h"
 #include "ckptlab/full_size.h"
 #include "ckptlab/planner.h"
 #include "ckptlab/sweep_policy.h"
@@ -128,8 +130,20 @@ OrderedJson rowJson(const FullSizePlanRow& s) {
 }
 
 // The model's shape and the step's numerics, for scripts (the recording's "run_config" holds
-// every field).
+// every field): the fields the registry shows for them (describeConfig), under their results
+// JSON keys, derived values resolved.
 OrderedJson summaryJson(const ExperimentConfig& c) {
+    const ExperimentConfig effective = effectiveConfig(c);
+    OrderedJson summary = OrderedJson::object();
+    for (const DescribedField& d : describeConfig(c, kShownModel | kShownNumerics)) {
+        const FieldValue value = valueOf(*d.field, effective);
+        std::visit([&](const auto& v) { summary[d.field->json] = v; }, value);
+    }
+    return summary;
+}
+
+// The summary as files written before 2026-12-07 hold it: a fixed list, still read.
+OrderedJson legacySummaryJson(const ExperimentConfig& c) {
     return {{"block", toString(c.block)},
             {"depth", c.depth},
             {"width", c.width},
@@ -224,7 +238,9 @@ FullSizePlanRecord readRecord(const Json& j, const Path& at) {
     FullSizePlanRecord r;
     r.config = configFromJson(f.get("run_config"), at.member("run_config"));
     // The summary is written from the whole config: a file whose two disagree was edited.
-    if (const Json& summary = f.get("config"); summary != Json::parse(summaryJson(r.config).dump()))
+    const Json& summary = f.get("config");
+    if (summary != Json::parse(summaryJson(r.config).dump()) &&
+        summary != Json::parse(legacySummaryJson(r.config).dump()))
         fail(at.member("config"), "does not match \"run_config\" (expected " +
                                       clip(summaryJson(r.config).dump(), 300) + ")");
     r.model = f.text("model");

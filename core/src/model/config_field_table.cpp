@@ -29,6 +29,8 @@ public:
         f_.zero_is_unset = false;
         f_.in_lessons = true;
         f_.changes = changes | kChangesIdentity;  // every field tells one run from another
+        f_.effective = nullptr;
+        f_.shown = 0;
     }
     Entry& cli(const char* option, const char* help) {
         f_.cli = option;
@@ -74,6 +76,14 @@ public:
         f_.zero_is_unset = true;
         return zeroMeans(text);
     }
+    Entry& shownIn(unsigned shown) {
+        f_.shown = shown;
+        return *this;
+    }
+    Entry& effectiveAs(int (*effective)(const ExperimentConfig&)) {
+        f_.effective = effective;
+        return *this;
+    }
     Entry& notInLessons() {
         f_.in_lessons = false;
         return *this;
@@ -106,6 +116,7 @@ constexpr unsigned kCost = kChangesCost, kWork = kChangesWork, kMachine = kChang
 std::vector<ConfigField> makeTable() {
     return {
         Entry("block", &C::block, "block", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--block",
                  "Block kind: ffn (the seed's block), transformer (pre-LN attention and FFN) or "
                  "llama (RMSNorm, rotary grouped-query attention, SwiGLU MLP)")
@@ -113,27 +124,34 @@ std::vector<ConfigField> makeTable() {
         // Not part of the cost key itself: the cost model measures a chain of
         // costMeasurementDepth(config) blocks, which the key holds instead.
         Entry("depth", &C::depth, "depth", kWork)
+            .shownIn(kShownModel)
             .cli("--depth", "Number of blocks L")
             .stored("depth", "depth")
             .range(limits::depth),
         Entry("width", &C::width, "width", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--width", "Model width d")
             .stored("width", "width")
             .range(limits::width),
         Entry("seq", &C::seq, "seq", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--seq", "Sequence length S")
             .stored("seq", "seq")
             .range(limits::seq),
         Entry("batch", &C::batch, "batch", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--batch", "Batch size B")
             .stored("batch", "batch")
             .range(limits::batch),
         Entry("heads", &C::heads, "heads", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--heads", "Attention heads (transformer, llama)")
             .stored("heads", "heads")
             .range(limits::heads)
             .appliesWhen(kindReads<kHeads>),
         Entry("kv-heads", &C::kv_heads, "key/value heads", kCost | kWork)
+            .shownIn(kShownModel)
+            .effectiveAs(kvHeadsOf)
             .cli("--kv-heads",
                  "Key/value heads of grouped-query attention (llama); 0 = as many as --heads, "
                  "else it must divide --heads")
@@ -142,12 +160,16 @@ std::vector<ConfigField> makeTable() {
             .zeroMeans("same as heads")
             .appliesWhen(kindReads<kKvHeads>),
         Entry("head-dim", &C::head_dim, "head width", kCost | kWork)
+            .shownIn(kShownModel)
+            .effectiveAs(headDimOf)
             .cli("--head-dim", "Width of each attention head (llama); 0 = width / heads")
             .stored("headDim", "head_dim", JsonPresence::UnlessDefault)
             .range(limits::headDim)
             .zeroMeans("width / heads")
             .appliesWhen(kindReads<kHeadDim>),
         Entry("ffn-width", &C::ffn_width, "MLP width", kCost | kWork)
+            .shownIn(kShownModel)
+            .effectiveAs(ffnWidthOf)
             .cli("--ffn-width",
                  "Hidden width of the MLP; 0 = 4 x width (ffn, transformer) or Llama's rule, "
                  "8/3 x width rounded up to a multiple of 256 (llama)")
@@ -155,25 +177,30 @@ std::vector<ConfigField> makeTable() {
             .range(limits::ffnWidth)
             .zeroMeans("the block's default"),
         Entry("rope-theta", &C::rope_theta, "rotary base", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--rope-theta", "Base of the rotary position embeddings (llama)")
             .stored("ropeTheta", "rope_theta", JsonPresence::UnlessDefault)
             .range(limits::ropeThetaMin, limits::ropeThetaMax)
             .appliesWhen(kindReads<kRopeTheta>),
         Entry("rms-norm-eps", &C::rms_norm_eps, "RMSNorm epsilon", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--rms-norm-eps", "Epsilon of the RMSNorms (llama, and the LM head's)")
             .stored("rmsNormEps", "rms_norm_eps", JsonPresence::UnlessDefault)
             .range(limits::rmsNormEpsMin, limits::rmsNormEpsMax)
             .appliesWhen(rmsNorms),
         Entry("qkv-bias", &C::qkv_bias, "q/k/v bias", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--qkv-bias", "Biases on the q, k and v projections, as in Qwen2 (llama)")
             .stored("qkvBias", "qkv_bias", JsonPresence::UnlessDefault)
             .appliesWhen(kindReads<kQkvBias>),
         Entry("dropout", &C::dropout, "dropout", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--dropout", "Attention dropout (transformer)")
             .stored("dropout", "dropout")
             .range(0, limits::dropoutMax)
             .appliesWhen(kindReads<kDropout>),
         Entry("attention", &C::attention, "attention", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--attention",
                  "How attention is computed (transformer, llama): eager (the S x S scores kept "
                  "for backward), memory-efficient (query/key chunks with an online softmax, "
@@ -182,11 +209,13 @@ std::vector<ConfigField> makeTable() {
             .stored("attention", "attention", JsonPresence::UnlessDefault)
             .appliesWhen(kindReads<kAttention>),
         Entry("attention-chunk", &C::attention_chunk, "attention chunk", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--attention-chunk", "Queries and keys per chunk of memory-efficient attention")
             .stored("attentionChunk", "attention_chunk", JsonPresence::UnlessDefault)
             .range(limits::attentionChunk)
             .appliesWhen(memoryEfficientAttention),
         Entry("vocab", &C::vocab, "vocabulary", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--vocab",
                  "Vocabulary size: a token embedding in front and a final RMSNorm, LM head and "
                  "cross-entropy at the end; left out, the chain has neither (random activations "
@@ -195,10 +224,12 @@ std::vector<ConfigField> makeTable() {
             .range(limits::vocab)
             .zeroIsUnset("no embedding or LM head"),
         Entry("tie-embeddings", &C::tie_embeddings, "tied embeddings", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--tie-embeddings", "The LM head reuses the embedding's weight (needs --vocab)")
             .stored("tieEmbeddings", "tie_embeddings", JsonPresence::UnlessDefault)
             .appliesWhen(hasChainEnds),
         Entry("loss-chunks", &C::loss_chunks, "loss chunks", kCost | kWork)
+            .shownIn(kShownModel)
             .cli("--loss-chunks",
                  "The LM head and loss in this many sequence chunks, each recomputed in "
                  "backward, so the whole logits never exist at once (needs --vocab)")
@@ -208,12 +239,14 @@ std::vector<ConfigField> makeTable() {
         // Called precision on the command line and in the app; the results file keeps the key
         // dtype and the names float32 and bfloat16, so every older file reads as it did.
         Entry("precision", &C::dtype, "precision", kCost | kWork)
+            .shownIn(kShownNumerics)
             .cli("--precision",
                  "float32 (fp32), bfloat16 (bf16: weights, activations, gradients and optimizer "
                  "state) or mixed-bf16 (fp32 master weights and optimizer state, bf16 compute "
                  "under autocast)")
             .stored("dtype", "dtype"),
         Entry("device", &C::device, "device", kCost | kMachine)
+            .shownIn(kShownProtocol)
             .cli("--device", "cpu, or cuda / cuda:N when LibTorch has CUDA")
             .stored("device", "device")
             .notInLessons(),
@@ -222,6 +255,7 @@ std::vector<ConfigField> makeTable() {
         // measured with the C library's malloc, so an absent key reads as "system". Lessons
         // run with the default.
         Entry("allocator", &C::allocator, "allocator", kCost | kWork)
+            .shownIn(kShownNumerics)
             .cli("--allocator",
                  "CPU memory allocator: caching (CUDA's caching allocator's rules: freed blocks "
                  "stay reserved for the next allocation, and reserved bytes are reported, as on "
@@ -231,27 +265,33 @@ std::vector<ConfigField> makeTable() {
             .absentMeans("system")
             .notInLessons(),
         Entry("optimizer", &C::optimizer, "optimizer", kCost | kWork)
+            .shownIn(kShownNumerics)
             .cli("--optimizer", "none, sgd or adam (adds its state and step)")
             .stored("optimizer", "optimizer"),
         Entry("seed", &C::seed, "seed", kCost)
+            .shownIn(kShownProtocol)
             .cli("--seed", "Seed of weights, input and dropout [0, 2^64-1]")
             .stored("seed", "seed"),
         Entry("threads", &C::threads, "threads", kCost | kMachine)
+            .shownIn(kShownProtocol)
             .cli("--threads", "Intra-op threads, 0 = LibTorch default")
             .stored("threads", "threads")
             .range(limits::threads)
             .zeroMeans("default"),
         Entry("warmup", &C::warmup, "warmup", kCost)
+            .shownIn(kShownProtocol)
             .cli("--warmup", "Untimed steps per strategy")
             .stored("warmup", "warmup")
             .range(limits::warmup),
         Entry("repeats", &C::repeats, "repeats", kCost)
+            .shownIn(kShownProtocol)
             .cli("--repeats",
                  "Timed steps per strategy, taken in rounds interleaving the strategies, medians "
                  "reported")
             .stored("repeats", "repeats")
             .range(limits::repeats),
         Entry("memory-limit", &C::memory_limit_mib, "memory limit", 0)
+            .shownIn(kShownNumerics)
             .cli("--memory-limit",
                  "Capacity of the modelled device in MiB (a run whose step passes it fails with "
                  "out of memory where it happened, the others go on):")
@@ -260,12 +300,14 @@ std::vector<ConfigField> makeTable() {
             .zeroMeans("no limit")
             .unit("MiB", MessageCode::FieldZeroOrRangeMib),
         Entry("keep-grads", &C::keep_grads, "kept gradients", kWork)
+            .shownIn(kShownNumerics)
             .cli("--keep-grads",
                  "The tutorial's protocol: none runs first from a clean start and every other "
                  "strategy's measured step starts with the previous step's gradients still "
                  "allocated, adding its own into them; savings then compare whole peaks")
             .stored("keepGrads", "keep_grads", JsonPresence::UnlessDefault),
         Entry("repeats-auto", &C::repeats_auto, "adaptive repeats", 0)
+            .shownIn(kShownProtocol)
             .cliWord("--repeats", "auto",
                      "rounds (at least 6) until every median's 95% interval is within +-5% or "
                      "--time-limit passes")

@@ -1,4 +1,4 @@
-#include "document/config_field_text.h"
+#include "base/config_field_text.h"
 
 #include <QCoreApplication>
 #include <iterator>
