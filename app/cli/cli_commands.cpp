@@ -2,10 +2,10 @@
 
 #include <iostream>
 
-#include "ckptlab/output_paths.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/formats/output_paths.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/strategy.h"
 #include "cli_common.h"
 
 namespace ckptlab::cli {

@@ -11,12 +11,12 @@
 #include <filesystem>
 #include <iostream>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/model_config.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/output_paths.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/formats/model_config.h"
+#include "ckptlab/formats/output_paths.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/strategy.h"
 #include "cli_commands.h"
 #include "cli_config_options.h"
 #include "cli_table.h"
@@ -178,7 +178,7 @@ bool writeOutputs(const ResultSet& results, const ExperimentOptions& o) {
 }
 
 // "OpenBLAS (OpenMP, SkylakeX kernels)": the BLAS and the kernels its matmuls ran, which set
-// CPU times several-fold (ckptlab/blas_kernels.h).
+// CPU times several-fold (ckptlab/engine/blas_kernels.h).
 static std::string blasText(const Environment& env) {
     if (!env.blas_kernel) return env.blas;
     const std::string kernels = env.blas_kernel->name + " kernels";

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/result.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/result.h"
 #include "cli_options.h"
 
 namespace ckptlab::cli {

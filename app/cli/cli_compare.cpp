@@ -9,8 +9,8 @@
 #include <iostream>
 #include <system_error>
 
-#include "ckptlab/output_paths.h"
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/output_paths.h"
+#include "ckptlab/formats/results_io.h"
 #include "cli_options.h"
 
 namespace ckptlab::cli {

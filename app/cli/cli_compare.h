@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/comparison.h"
+#include "ckptlab/formats/comparison.h"
 
 namespace CLI {
 class App;

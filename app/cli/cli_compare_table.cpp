@@ -5,7 +5,7 @@
 #include <locale>
 #include <sstream>
 
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 #include "cli_compare.h"
 
 namespace ckptlab::cli {

@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config_fields.h"
 
 namespace ckptlab::cli {
 namespace {

@@ -4,10 +4,10 @@
 #include <stdexcept>
 #include <vector>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/cost_model.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/planner.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/planner.h"
 
 namespace ckptlab::cli {
 namespace {

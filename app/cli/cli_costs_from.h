@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/full_size.h"
 
 namespace ckptlab::cli {
 

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab::cli {
 namespace {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "ckptlab/full_size.h"
+#include "ckptlab/planning/full_size.h"
 #include "cli_common.h"
 #include "cli_costs_from.h"
 

@@ -6,11 +6,11 @@
 #include <map>
 #include <set>
 
-#include "ckptlab/lesson.h"
-#include "ckptlab/lesson_path.h"
-#include "ckptlab/lesson_time_checks.h"
-#include "ckptlab/output_paths.h"
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/output_paths.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/teaching/lesson.h"
+#include "ckptlab/teaching/lesson_path.h"
+#include "ckptlab/teaching/lesson_time_checks.h"
 #include "cli_commands.h"
 #include "cli_lesson.h"
 

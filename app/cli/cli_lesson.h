@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 #include "cli_options.h"
 
 namespace ckptlab::cli {

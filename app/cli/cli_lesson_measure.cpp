@@ -4,11 +4,11 @@
 #include <iostream>
 #include <optional>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/lesson.h"
-#include "ckptlab/lesson_plan.h"
-#include "ckptlab/lesson_time_checks.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/teaching/lesson.h"
+#include "ckptlab/teaching/lesson_plan.h"
+#include "ckptlab/teaching/lesson_time_checks.h"
 #include "cli_common.h"
 #include "cli_lesson.h"
 

@@ -5,11 +5,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/output_paths.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/scaling.h"
+#include "ckptlab/formats/output_paths.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/planning/scaling.h"
 #include "cli_lesson.h"
 
 namespace ckptlab::cli {

@@ -9,10 +9,10 @@
 #include <iostream>
 #include <system_error>
 
-#include "ckptlab/comparison.h"
-#include "ckptlab/output_paths.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/results_merge.h"
+#include "ckptlab/formats/comparison.h"
+#include "ckptlab/formats/output_paths.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/formats/results_merge.h"
 #include "cli_options.h"
 #include "cli_table.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // ckptlab-cli merge: the results files of a sweep's shards (--shard) joined into the file of
-// the whole sweep. The merge itself is core's (ckptlab/results_merge.h); this checks the
+// the whole sweep. The merge itself is core's (ckptlab/formats/results_merge.h); this checks the
 // command line, loads, prints and writes.
 
 #include <string>

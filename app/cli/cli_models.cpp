@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/model_config.h"
-#include "ckptlab/number_text.h"
+#include "ckptlab/formats/model_config.h"
+#include "ckptlab/model/number_text.h"
 #include "cli_options.h"
 
 namespace ckptlab::cli {

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/lesson_time_checks.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/teaching/lesson_time_checks.h"
 #include "cli_shard.h"
 
 namespace ckptlab::cli {

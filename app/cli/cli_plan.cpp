@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <iostream>
 
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/planner.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 

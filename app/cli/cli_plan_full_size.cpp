@@ -10,13 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/output_paths.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/formats/full_size_files.h"
+#include "ckptlab/formats/output_paths.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_costs_from.h"

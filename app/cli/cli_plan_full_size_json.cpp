@@ -1,6 +1,6 @@
 // plan --capacity --json: the full-size plan with every byte, for scripts. The object is core's
 // (full_size_record.h), the one a lesson's plan step records.
-#include "ckptlab/full_size_record.h"
+#include "ckptlab/formats/full_size_files.h"
 #include "cli_plan_full_size.h"
 
 namespace ckptlab::cli {

@@ -3,12 +3,12 @@
 #include <cstdio>
 #include <iostream>
 
-#include "ckptlab/number_text.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/summary.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/scaling.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 

@@ -1,7 +1,7 @@
 // --shard, --shard-count and the scheduler's environment (cli_shard.h).
 #include "cli_shard.h"
 
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 
 namespace ckptlab::cli {
 namespace {

@@ -1,8 +1,8 @@
 #pragma once
 // Which shard of a sweep this process runs (sweep, pareto, scaling): --shard K/N, or --shard
 // auto / --shard-count N with the index from the scheduler's environment. The deal and the
-// sweep's identity are core's (ckptlab/sweep_shard.h); this only reads the command line and the
-// environment.
+// sweep's identity are core's (ckptlab/planning/sweep_shard.h); this only reads the command line
+// and the environment.
 //
 // Indices are 0-based, K from 0 to N-1, as Kubernetes' JOB_COMPLETION_INDEX is. A Slurm array
 // may start anywhere (--array=0-3 or 1-4): K is SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN
@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-#include "ckptlab/sweep_shard.h"
+#include "ckptlab/planning/sweep_shard.h"
 
 namespace ckptlab::cli {
 

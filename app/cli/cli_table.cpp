@@ -1,15 +1,15 @@
 #include "cli_table.h"
 
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/strategy.h"
 
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
-#include "ckptlab/noise.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/noise.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/scaling.h"
 
 namespace ckptlab::cli {
 namespace {

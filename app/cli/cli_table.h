@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::cli {
 

@@ -1,6 +1,6 @@
 #include "cli_validators.h"
 
-#include "ckptlab/output_paths.h"
+#include "ckptlab/formats/output_paths.h"
 
 namespace ckptlab::cli {
 

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 
 namespace ckptlab::cli {
 

@@ -3,12 +3,12 @@
 
 #include <iostream>
 
-#include "ckptlab/blas_kernels.h"
-#include "ckptlab/full_size.h"
-#include "ckptlab/pareto.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/sweep_policy.h"
-#include "ckptlab/sweep_shard.h"
+#include "ckptlab/engine/blas_kernels.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/planning/pareto.h"
+#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_shard.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_compare.h"
@@ -325,8 +325,9 @@ int runCommand(const Commands& c, const Request& r) {
 }
 
 // Whether the subcommand runs LibTorch's matmuls (plot, compare, --help and --version do not):
-// only those are worth running the program again for other BLAS kernels (ckptlab/blas_kernels.h),
-// which costs a second start. Before the subcommand come only flags.
+// only those are worth running the program again for other BLAS kernels
+// (ckptlab/engine/blas_kernels.h), which costs a second start. Before the subcommand come only
+// flags.
 bool commandMeasures(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];

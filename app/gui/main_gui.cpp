@@ -12,7 +12,7 @@
 #include "base/app_setup.h"
 #include "base/language.h"
 #include "base/projector_mode.h"
-#include "ckptlab/blas_kernels.h"
+#include "ckptlab/engine/blas_kernels.h"
 #include "teaching/lesson_mode.h"
 #include "window/main_window.h"
 

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/blas_kernels.h"
+#include "ckptlab/engine/blas_kernels.h"
 #include "engine/malloc_tuning.h"
 #include "engine/model.h"
 

@@ -2,7 +2,7 @@
 // training step of the block runs (forward, and the two products of each backward: the
 // gradient of the input and of the weight, in the layouts autograd uses), timed alone with
 // warm-up and repeats. Not a test: it prints, and asserts only that its FLOP count agrees with
-// the project's (core/include/ckptlab/flops.h).
+// the project's (core/include/ckptlab/planning/flops.h).
 //
 //   build/release/bench/roofline/roofline [--block ffn|transformer] [--width 256] [--seq 256]
 //       [--batch 2] [--heads 4] [--threads 0] [--warmup 5] [--repeats 50]
@@ -24,8 +24,8 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/blas_kernels.h"
-#include "ckptlab/flops.h"
+#include "ckptlab/engine/blas_kernels.h"
+#include "ckptlab/planning/flops.h"
 
 using Clock = std::chrono::steady_clock;
 

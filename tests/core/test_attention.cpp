@@ -10,9 +10,9 @@
 #include <iostream>
 #include <vector>
 
-#include "ckptlab/runner.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/scaling.h"
 #include "engine/attention.h"
 #include "engine/memory_tracker.h"
 #include "run_requests.h"

@@ -1,11 +1,11 @@
 // Which OpenBLAS kernels run the matmuls and when the lab switches away from a generic fallback
-// (ckptlab/blas_kernels.h): the decisions are pure functions of the core, the CPU's flags and
-// the environment variables, so each case runs here without its machine.
+// (ckptlab/engine/blas_kernels.h): the decisions are pure functions of the core, the CPU's flags
+// and the environment variables, so each case runs here without its machine.
 #include <gtest/gtest.h>
 
-#include "ckptlab/blas_kernels.h"
-#include "ckptlab/noise.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/blas_kernels.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/noise.h"
 
 namespace ckptlab {
 namespace {

@@ -1,15 +1,15 @@
 // The block-kind table (block_kinds.h): each row is consistent with itself, with the config
 // registry and with what the rest of core derives from it.
-#include "ckptlab/block_kinds.h"
+#include "ckptlab/model/block_kinds.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/cost_model.h"
-#include "ckptlab/planner.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/planner.h"
 
 using namespace ckptlab;
 

@@ -7,7 +7,7 @@
 
 #include <limits>
 
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
 #include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "ckptlab/caching_allocator.h"
+#include "ckptlab/planning/caching_allocator.h"
 
 namespace ckptlab {
 namespace {

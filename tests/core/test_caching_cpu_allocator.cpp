@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/strategy.h"
 #include "engine/caching_cpu_allocator.h"
 #include "engine/memory_tracker.h"
 #include "run_requests.h"

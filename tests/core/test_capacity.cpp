@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/full_size.h"
+#include "ckptlab/planning/full_size.h"
 
 using namespace ckptlab;
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/planner.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/planner.h"
 #include "engine/chain_ends.h"
 #include "engine/executor.h"
 #include "engine/generators.h"

@@ -2,8 +2,8 @@
 // gradient, every other unit from a dense one (cost_model.h, placeChainTop).
 #include <gtest/gtest.h>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/cost_model.h"
 #include "test_configs.h"
 
 using namespace ckptlab;

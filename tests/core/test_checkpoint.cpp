@@ -7,7 +7,7 @@
 #include <limits>
 #include <memory>
 
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/results_io.h"
 
 #include "engine/checkpoint.h"
 #include "engine/grad_check.h"

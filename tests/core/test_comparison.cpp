@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/comparison.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/formats/comparison.h"
+#include "ckptlab/model/summary.h"
 #include "strategy_text.h"
 #include "tolerance.h"
 

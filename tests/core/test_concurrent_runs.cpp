@@ -8,8 +8,8 @@
 #include <functional>
 #include <thread>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/cost_model.h"
 #include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"

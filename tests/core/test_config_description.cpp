@@ -5,8 +5,8 @@
 #include <set>
 #include <string>
 
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/model/config_fields.h"
 
 using namespace ckptlab;
 

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/config_fields.h"
 #include "formats/config_json.h"
 #include "test_configs.h"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/results_io.h"
 #include "strategy_text.h"
 
 namespace ckptlab {

@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "ckptlab/flops.h"
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/planning/flops.h"
 #include "strategy_text.h"
 
 namespace ckptlab {

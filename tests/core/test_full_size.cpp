@@ -8,9 +8,9 @@
 
 #include <torch/version.h>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "run_requests.h"
 #include "test_configs.h"
 

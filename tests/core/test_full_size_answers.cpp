@@ -11,13 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/full_size_record.h"
-#include "ckptlab/lesson_plan.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/formats/full_size_files.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/teaching/lesson_plan.h"
 #include "test_configs.h"
 
 using namespace ckptlab;

@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/full_size.h"
 #include "engine/caching_cpu_allocator.h"
 #include "test_configs.h"
 

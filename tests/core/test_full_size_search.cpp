@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "test_configs.h"
 
 using namespace ckptlab;

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 #include <torch/torch.h>
 
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/planner.h"
 #include "engine/checkpoint.h"
 #include "engine/generators.h"
 #include "engine/grad_check.h"

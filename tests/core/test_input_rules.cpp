@@ -5,13 +5,13 @@
 #include <filesystem>
 #include <fstream>
 
-#include "ckptlab/config.h"
-#include "ckptlab/estimate.h"
-#include "ckptlab/output_paths.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/result.h"
-#include "ckptlab/saturating.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/formats/output_paths.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/model/saturating.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/estimate.h"
+#include "ckptlab/planning/planner.h"
 
 using namespace ckptlab;
 

@@ -2,9 +2,9 @@
 // gradients still allocated (its question 1, "why only about 8 % saved").
 #include <gtest/gtest.h>
 
-#include "ckptlab/results_io.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/summary.h"
 #include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"

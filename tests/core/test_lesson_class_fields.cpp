@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/lesson.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/teaching/lesson.h"
 #include "strategy_text.h"
 
 using namespace ckptlab;

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/lesson_path.h"
+#include "ckptlab/teaching/lesson_path.h"
 
 using namespace ckptlab;
 using nlohmann::json;

@@ -9,12 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/full_size.h"
-#include "ckptlab/full_size_record.h"
-#include "ckptlab/lesson.h"
-#include "ckptlab/lesson_plan.h"
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/full_size_files.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/teaching/lesson.h"
+#include "ckptlab/teaching/lesson_plan.h"
 
 using namespace ckptlab;
 using nlohmann::json;

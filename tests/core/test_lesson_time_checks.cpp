@@ -2,8 +2,8 @@
 // recordings whose intervals and forecasts are known.
 #include <gtest/gtest.h>
 
-#include "ckptlab/lesson_time_checks.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/teaching/lesson_time_checks.h"
 
 using namespace ckptlab;
 

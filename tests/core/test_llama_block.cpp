@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "ckptlab/estimate.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/estimate.h"
+#include "ckptlab/planning/planner.h"
 #include "engine/grad_check.h"
 #include "engine/llama_block.h"
 #include "engine/model.h"

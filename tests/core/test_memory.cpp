@@ -3,7 +3,7 @@
 #include <torch/torch.h>
 #include <torch/version.h>
 
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
 #include "engine/memory_tracker.h"
 #include "run_requests.h"
 #include "strategy_text.h"

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/config.h"
-#include "ckptlab/model_config.h"
+#include "ckptlab/formats/model_config.h"
+#include "ckptlab/model/config.h"
 
 using namespace ckptlab;
 using nlohmann::json;

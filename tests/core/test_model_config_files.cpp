@@ -18,7 +18,7 @@
 #include <string>
 #include <thread>
 
-#include "ckptlab/model_config.h"
+#include "ckptlab/formats/model_config.h"
 
 using namespace ckptlab;
 namespace fs = std::filesystem;

@@ -15,14 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/comparison.h"
-#include "ckptlab/config.h"
-#include "ckptlab/noise.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/formats/comparison.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/noise.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/planner.h"
 #include "locale_scope.h"
 #include "strategy_text.h"
 #include "teaching/lesson_metrics.h"

@@ -6,9 +6,9 @@
 
 #include <atomic>
 
-#include "ckptlab/planner.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/planner.h"
 #include "engine/memory_tracker.h"
 #include "engine/reference_gradients.h"
 #include "engine/step.h"

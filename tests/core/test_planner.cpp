@@ -6,9 +6,9 @@
 #include <limits>
 #include <random>
 
-#include "ckptlab/pareto.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/planning/pareto.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "strategy_text.h"
 #include "tolerance.h"
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/results_io.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/strategy.h"
 #include "engine/checkpoint.h"
 #include "engine/grad_check.h"
 #include "engine/precision.h"

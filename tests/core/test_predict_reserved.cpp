@@ -5,9 +5,9 @@
 
 #include <random>
 
-#include "ckptlab/caching_allocator.h"
-#include "ckptlab/cost_model.h"
-#include "ckptlab/planner.h"
+#include "ckptlab/planning/caching_allocator.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/planner.h"
 #include "strategy_text.h"
 
 namespace ckptlab {

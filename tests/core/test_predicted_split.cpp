@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <random>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/planner.h"
 #include "planning/planner_candidates.h"
 #include "run_requests.h"
 #include "strategy_text.h"

@@ -4,13 +4,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include "ckptlab/caching_allocator.h"
-#include "ckptlab/cost_model.h"
-#include "ckptlab/pareto.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/caching_allocator.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/pareto.h"
+#include "ckptlab/planning/planner.h"
 #include "planning/allocator_replay.h"
 #include "run_requests.h"
 #include "strategy_text.h"

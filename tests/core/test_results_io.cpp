@@ -14,9 +14,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/summary.h"
 #include "same_breakdown.h"
 #include "strategy_text.h"
 #include "test_configs.h"

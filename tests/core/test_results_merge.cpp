@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/comparison.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/results_merge.h"
-#include "ckptlab/summary.h"
-#include "ckptlab/sweep_shard.h"
+#include "ckptlab/formats/comparison.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/formats/results_merge.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/sweep_shard.h"
 #include "strategy_text.h"
 
 using namespace ckptlab;

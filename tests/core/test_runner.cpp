@@ -5,10 +5,10 @@
 #include <functional>
 #include <thread>
 
-#include "ckptlab/results_merge.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/formats/results_merge.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/model/summary.h"
 #include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"

@@ -9,10 +9,10 @@
 
 #include <vector>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/planner.h"
 #include "engine/step.h"
 #include "engine/step_context.h"
 #include "run_requests.h"

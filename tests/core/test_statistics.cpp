@@ -1,7 +1,7 @@
 // The one median of the project (the runner and the cost model used to disagree).
 #include <gtest/gtest.h>
 
-#include "ckptlab/statistics.h"
+#include "ckptlab/model/statistics.h"
 
 using namespace ckptlab;
 

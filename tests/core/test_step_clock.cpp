@@ -10,10 +10,10 @@
 #include <cmath>
 #include <thread>
 
-#include "ckptlab/flops.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/flops.h"
+#include "ckptlab/planning/planner.h"
 #include "engine/checkpoint.h"
 #include "engine/step.h"
 #include "engine/step_clock.h"

@@ -7,9 +7,9 @@
 #include <limits>
 #include <map>
 
-#include "ckptlab/noise.h"
-#include "ckptlab/step_stats.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/noise.h"
+#include "ckptlab/model/step_stats.h"
+#include "ckptlab/model/summary.h"
 #include "strategy_text.h"
 #include "tolerance.h"
 

@@ -4,9 +4,9 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "ckptlab/config.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/planner.h"
 
 using namespace ckptlab;
 

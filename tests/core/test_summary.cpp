@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 #include "strategy_text.h"
 #include "tolerance.h"
 

@@ -5,9 +5,9 @@
 
 #include <sstream>
 
-#include "ckptlab/pareto.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/planning/pareto.h"
+#include "ckptlab/planning/scaling.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "strategy_text.h"
 
 using namespace ckptlab;

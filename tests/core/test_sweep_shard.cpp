@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/sweep_shard.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/planning/sweep_shard.h"
 #include "strategy_text.h"
 #include "test_configs.h"
 

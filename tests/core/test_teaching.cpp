@@ -13,9 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/lesson.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/teaching/lesson.h"
 #include "strategy_text.h"
 #include "teaching/lesson_metrics.h"
 

@@ -5,8 +5,8 @@
 
 #include <set>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/cost_model.h"
 #include "run_requests.h"
 #include "strategy_text.h"
 #include "test_configs.h"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/runner.h"
-#include "ckptlab/step_stats.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/step_stats.h"
 #include "engine/machine_load.h"
 #include "locale_scope.h"
 #include "run_requests.h"

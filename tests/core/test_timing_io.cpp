@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/results_io.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/summary.h"
 #include "strategy_text.h"
 
 using namespace ckptlab;

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "ckptlab/config.h"
-#include "ckptlab/model_config.h"
+#include "ckptlab/formats/model_config.h"
+#include "ckptlab/model/config.h"
 #include "results_check.h"
 
 namespace ckptlab::fuzz {

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/planner.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/results_merge.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/summary.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/formats/results_merge.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab::fuzz {
 

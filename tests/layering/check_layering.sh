@@ -12,7 +12,11 @@
 #       core/src: model < planning < formats < teaching < engine   (their private headers)
 #       ui:       base < charts < document < controllers, playback < panels < window < teaching
 #     A room in the tree that has no floor here, or a floor naming a room the tree lacks, fails:
-#     the list and the tree stay the same.
+#     the list and the tree stay the same. Core's public headers live in the same rooms
+#     (core/include/ckptlab/ROOM/, included as "ckptlab/ROOM/file.h"), one folder per room of
+#     core/src and no header outside them, and count as that room: a planning file including
+#     "ckptlab/engine/runner.h" is a floor up, as is a public model header including a
+#     formats one.
 #  4. ui/ includes ui rooms and core's public headers (ckptlab/) only, never core/src.
 #  5. app/ includes core's public headers and ui rooms only; the CLI (app/cli) reaches nothing
 #     of the interactive window (ui/window, panels, controllers, playback), not even through
@@ -75,8 +79,12 @@ check_floors_match() {  # check_floors_match AREA ROOMS FLOOR-ARRAY-NAME
 check_floors_match core/src "$core_rooms" core_floor
 check_floors_match ui "$ui_rooms" ui_floor
 
-loose=$(find core/src ui -maxdepth 1 -type f \( -name '*.h' -o -name '*.cpp' \) 2> /dev/null)
+loose=$(find core/src ui core/include/ckptlab -maxdepth 1 -type f \( -name '*.h' -o -name '*.cpp' \) \
+    2> /dev/null)
 [[ -n $loose ]] && problem "Sources outside any room" "$loose"
+public_rooms=$(find core/include/ckptlab -mindepth 1 -maxdepth 1 -type d -printf '%f\n' 2> /dev/null |
+    sort)
+check_floors_match core/include/ckptlab "$public_rooms" core_floor
 
 # --- 1 and 2: LibTorch and Qt -------------------------------------------------------------
 torch='^[[:space:]]*#[[:space:]]*include[[:space:]]*[<"](ATen|c10|torch|caffe2)/'
@@ -98,6 +106,10 @@ check_room() {  # check_room AREA ROOM FLOOR-ARRAY-NAME: prints the room's wrong
         [[ -z $hit ]] && continue
         name=${hit#*\"} && name=${name%%\"*}
         target=${name%%/*}
+        # Core's public headers count as their room, for core's rooms and the public headers.
+        if [[ $target == ckptlab && $area != ui ]]; then
+            target=${name#ckptlab/} && target=${target%%/*}
+        fi
         if [[ -n ${floor[$target]+x} ]]; then
             if ((floor[$target] > floor[$room])); then
                 echo "$hit   ($room may not include $target, a floor up)"
@@ -112,6 +124,10 @@ check_room() {  # check_room AREA ROOM FLOOR-ARRAY-NAME: prints the room's wrong
 for room in $core_rooms; do
     hits=$(check_room core/src "$room" core_floor)
     [[ -n $hits ]] && problem "core/src/$room includes a room above it" "$hits"
+done
+for room in $public_rooms; do
+    hits=$(check_room core/include/ckptlab "$room" core_floor)
+    [[ -n $hits ]] && problem "core/include/ckptlab/$room includes a room above it" "$hits"
 done
 for room in $ui_rooms; do
     hits=$(check_room ui "$room" ui_floor)

@@ -89,7 +89,7 @@ file=ui/planted_room/planted.cpp
 plant "$file" '#include <c10/core/Device.h>'
 expect_fail "LibTorch in a new ui room" "$torch_rule" "$file:"
 
-file=$(first_in core/include/ckptlab '*.h')
+file=$(first_in core/include/ckptlab/model '*.h')
 plant "$file" '#include <caffe2/core/macros.h>'
 expect_fail "LibTorch in a public core header" "$torch_rule" "$file:"
 
@@ -101,7 +101,7 @@ file=$(first_in core/src/model '*.cpp')
 plant "$file" '#include <QString>'
 expect_fail "Qt in core/src/model" "Qt included in core" "$file:"
 
-file=$(first_in core/include/ckptlab '*.h')
+file=$(first_in core/include/ckptlab/model '*.h')
 plant "$file" '#include <QtCore/QObject>'
 expect_fail "Qt in a public core header" "Qt included in core" "$file:"
 
@@ -109,6 +109,25 @@ file=$(first_in core/src/planning '*.cpp')
 plant "$file" '#include "engine/step.h"'
 expect_fail "core/src/planning including the engine's private header" \
     "core/src/planning includes a room above it" "$file:"
+
+file=$(first_in core/src/planning '*.cpp')
+plant "$file" '#include "ckptlab/engine/runner.h"'
+expect_fail "core/src/planning including the engine's public header" \
+    "core/src/planning includes a room above it" "$file:"
+
+file=$(first_in core/include/ckptlab/model '*.h')
+plant "$file" '#include "ckptlab/planning/planner.h"'
+expect_fail "a public model header including a planning one" \
+    "core/include/ckptlab/model includes a room above it" "$file:"
+
+file=core/include/ckptlab/planted_flat.h
+plant "$file" '#pragma once'
+expect_fail "a public header outside the rooms" "Sources outside any room" "$file"
+
+file=core/include/ckptlab/planted_room/planted.h
+plant "$file" '#pragma once'
+expect_fail "a public header folder that is no room" "Rooms without a floor" \
+    "core/include/ckptlab/planted_room"
 
 file=$(first_in ui/panels '*.cpp')
 plant "$file" '#include "window/main_window.h"'
@@ -160,7 +179,9 @@ plant "$(first_in ui/teaching '*.cpp')" '#include "window/main_window.h"'
 plant "$(first_in ui/panels '*.cpp')" '#include "controllers/live_prediction.h"' \
     '#include "playback/playback_bar.h"'
 plant "$(first_in ui/document '*.cpp')" '#include "charts/chart_style.h"' '#include "base/messages.h"'
-plant "$(first_in core/src/teaching '*.cpp')" '#include "formats/file_io.h"'
+plant "$(first_in core/src/teaching '*.cpp')" '#include "formats/file_io.h"' \
+    '#include "ckptlab/formats/results_io.h"'
+plant "$(first_in core/include/ckptlab/planning '*.h')" '#include "ckptlab/model/config.h"'
 plant app/gui/main_gui.cpp '#include "panels/charts_panel.h"'
 plant "$(first_in app/cli '*.cpp')" '#include "charts/chart_export.h"' '#include "base/messages.h"'
 expect_pass "includes the floors allow"

@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/planner.h"
 #include "engine/step.h"
 #include "engine/step_context.h"
 

@@ -27,8 +27,8 @@ for file in "${switching[@]}"; do
 done
 # The new kind: a value, nothing else.
 sed -i 's/^enum class BlockKind { \(.*\) };/enum class BlockKind { \1, Planted };/' \
-    "$scratch/core/include/ckptlab/config.h"
-grep -q 'Planted };' "$scratch/core/include/ckptlab/config.h" || {
+    "$scratch/core/include/ckptlab/model/config.h"
+grep -q 'Planted };' "$scratch/core/include/ckptlab/model/config.h" || {
     echo "FAIL: could not add a kind to BlockKind in config.h"
     exit 1
 }

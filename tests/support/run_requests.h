@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
 
 namespace ckptlab::test {
 

@@ -2,7 +2,7 @@
 // Two breakdowns equal field by field, so a failure names the field that differs.
 #include <gtest/gtest.h>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab {
 

@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/strategy.h"
 
 namespace ckptlab {
 

@@ -3,7 +3,7 @@
 // no LibTorch). Several tests pin exact byte counts measured on these shapes, so change one
 // only together with the numbers its tests expect.
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 
 namespace ckptlab::test {
 

@@ -31,8 +31,8 @@
 #include "charts/point_labels.h"
 #include "charts/prediction_overlay.h"
 #include "charts/run_text.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/scaling.h"
 #include "tolerance.h"
 
 #include "ui_test_support.h"  // the offscreen platform, before QApplication exists

@@ -18,7 +18,7 @@
 
 #include "base/language.h"
 #include "base/messages.h"
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/results_io.h"
 #include "controllers/file_controller.h"
 #include "controllers/sweep_controller.h"
 #include "document/document_busy.h"

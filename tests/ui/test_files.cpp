@@ -16,8 +16,8 @@
 #include "ui_test_support.h"
 
 #include "base/messages.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/summary.h"
 #include "controllers/file_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"

@@ -24,7 +24,7 @@
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
 #include "charts/fit_chart.h"
-#include "ckptlab/model_config.h"
+#include "ckptlab/formats/model_config.h"
 #include "controllers/fit_controller.h"
 #include "document/settings.h"
 #include "panels/fit_inputs.h"

@@ -22,8 +22,9 @@
 
 #include "ui_test_support.h"  // the offscreen platform, before QApplication exists
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/model_config.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/formats/model_config.h"
+#include "ckptlab/planning/full_size.h"
 #include "controllers/fit_controller.h"
 #include "document/settings.h"
 #include "panels/fit_inputs.h"

@@ -6,8 +6,8 @@
 
 #include "ui_test_support.h"
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/cost_model.h"
 #include "controllers/prediction_controller.h"
 #include "document/format.h"
 #include "window/main_window.h"

@@ -21,7 +21,7 @@
 #include "base/messages.h"
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config_fields.h"
 #include "controllers/sweep_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"

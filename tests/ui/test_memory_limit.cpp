@@ -21,7 +21,7 @@
 
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 #include "controllers/file_controller.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"

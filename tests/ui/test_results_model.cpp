@@ -9,7 +9,7 @@
 #include <QtTest>
 #include <limits>
 
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 #include "document/results_table_model.h"
 #include "panels/results_view.h"
 #include "strategy_text.h"

@@ -9,7 +9,7 @@
 #include "test_configs.h"
 #include "ui_test_support.h"
 
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config_fields.h"
 #include "document/settings.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"

@@ -25,7 +25,7 @@
 #define QTRY_COMPARE(expr, expected) QTRY_COMPARE_WITH_TIMEOUT(expr, expected, 120000)
 
 #include "base/messages.h"
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 #include "controllers/sweep_controller.h"
 #include "panels/parameter_panel.h"
 #include "panels/strategy_list.h"

@@ -5,7 +5,7 @@
 #include <QMessageBox>
 #include <QObject>
 
-#include "ckptlab/output_paths.h"
+#include "ckptlab/formats/output_paths.h"
 
 namespace ckptlab::ui {
 

@@ -4,8 +4,8 @@
 #include <QMetaType>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/result.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::ui {
 

@@ -20,7 +20,7 @@
 #include "charts/chart_interaction.h"
 #include "charts/chart_style.h"
 #include "charts/point_labels.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "charts/chart_registry.h"  // ChartKind and chartTitle, which the builders' titles use
-#include "ckptlab/result.h"
-#include "ckptlab/scaling.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/scaling.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

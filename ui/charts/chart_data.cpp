@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "charts/chart_builders.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

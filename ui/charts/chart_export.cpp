@@ -14,7 +14,7 @@
 #include "base/config_field_text.h"
 #include "charts/chart_render.h"
 #include "charts/chart_style.h"
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config_fields.h"
 
 namespace ckptlab::ui {
 

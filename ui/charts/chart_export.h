@@ -7,8 +7,8 @@
 #include <QString>
 #include <QStringList>
 
-#include "ckptlab/config.h"
-#include "ckptlab/result.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "ckptlab/result.h"
-#include "ckptlab/scaling.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/scaling.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

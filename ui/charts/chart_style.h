@@ -9,7 +9,7 @@
 #include <QString>
 
 #include "base/projector_mode.h"
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

@@ -8,8 +8,8 @@
 
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
-#include "ckptlab/step_stats.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/step_stats.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

@@ -9,7 +9,7 @@
 #include <QString>
 #include <vector>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

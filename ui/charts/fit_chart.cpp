@@ -20,8 +20,8 @@
 #include "charts/chart_interaction.h"
 #include "charts/chart_style.h"
 #include "charts/point_labels.h"
-#include "ckptlab/full_size.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/full_size.h"
 
 namespace ckptlab::ui {
 

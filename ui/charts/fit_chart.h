@@ -7,9 +7,9 @@
 #include <QStringList>
 #include <vector>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/full_size_record.h"
-#include "ckptlab/result.h"
+#include "ckptlab/formats/full_size_files.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/full_size.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

@@ -1,6 +1,6 @@
 #include "charts/pareto.h"
 
-#include "ckptlab/pareto.h"
+#include "ckptlab/planning/pareto.h"
 
 namespace ckptlab::ui {
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::ui {
 

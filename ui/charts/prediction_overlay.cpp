@@ -11,8 +11,8 @@
 #include "charts/chart_builders.h"
 #include "charts/chart_style.h"
 #include "charts/point_labels.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

@@ -8,7 +8,7 @@
 #include <QStringList>
 #include <vector>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

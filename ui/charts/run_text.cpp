@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "charts/chart_style.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

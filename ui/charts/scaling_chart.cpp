@@ -12,7 +12,7 @@
 #include "charts/chart_builders.h"
 #include "charts/chart_interaction.h"
 #include "charts/chart_style.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

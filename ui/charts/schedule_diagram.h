@@ -12,8 +12,8 @@
 #include <QStringList>
 #include <vector>
 
-#include "ckptlab/result.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/model/strategy.h"
 
 namespace ckptlab::ui {
 

@@ -14,7 +14,7 @@
 #include "charts/chart_interaction.h"
 #include "charts/chart_style.h"
 #include "charts/run_text.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

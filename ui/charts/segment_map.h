@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

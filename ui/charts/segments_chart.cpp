@@ -11,7 +11,7 @@
 #include "charts/chart_interaction.h"
 #include "charts/chart_style.h"
 #include "charts/segment_map.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

@@ -19,7 +19,7 @@
 #include "charts/phase_bands.h"
 #include "charts/point_labels.h"
 #include "charts/run_text.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

@@ -22,7 +22,7 @@
 #include "charts/point_labels.h"
 #include "charts/prediction_overlay.h"
 #include "charts/run_text.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

@@ -9,10 +9,10 @@
 
 #include "base/messages.h"
 #include "charts/source_groups.h"
-#include "ckptlab/comparison.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/results_merge.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/formats/comparison.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/formats/results_merge.h"
+#include "ckptlab/model/summary.h"
 #include "document/results_document.h"
 #include "document/settings.h"
 

@@ -6,9 +6,9 @@
 #include <QStringList>
 #include <stdexcept>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "document/core_text.h"
 #include "document/full_size_refusal.h"
 

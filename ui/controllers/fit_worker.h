@@ -11,8 +11,8 @@
 #include <memory>
 #include <vector>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/model_config.h"
+#include "ckptlab/formats/model_config.h"
+#include "ckptlab/planning/full_size.h"
 #include "controllers/sweep_worker.h"
 
 namespace ckptlab::ui {

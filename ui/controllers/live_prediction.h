@@ -9,8 +9,8 @@
 #include <memory>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/strategy.h"
 
 namespace ckptlab {
 struct CostModel;

@@ -3,7 +3,7 @@
 #include <QElapsedTimer>
 #include <algorithm>
 
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config_fields.h"
 #include "document/core_text.h"
 
 namespace ckptlab::ui {

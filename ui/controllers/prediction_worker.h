@@ -8,8 +8,8 @@
 #include <map>
 #include <string>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/cost_model.h"
 #include "controllers/live_prediction.h"
 #include "controllers/sweep_worker.h"
 

@@ -2,9 +2,9 @@
 
 #include <QElapsedTimer>
 
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/model/summary.h"
 #include "document/core_text.h"
 
 namespace ckptlab::ui {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "base/metatypes.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/planning/scaling.h"
+#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab::ui {
 

@@ -6,7 +6,7 @@
 #include <QCoreApplication>
 #include <QStringList>
 
-#include "ckptlab/comparison.h"
+#include "ckptlab/formats/comparison.h"
 
 namespace ckptlab::ui {
 

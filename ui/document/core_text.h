@@ -10,10 +10,10 @@
 #include <QString>
 #include <exception>
 
-#include "ckptlab/config.h"
-#include "ckptlab/core_message.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/core_message.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/scaling.h"
 
 namespace ckptlab::ui {
 

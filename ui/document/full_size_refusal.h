@@ -4,7 +4,7 @@
 
 #include <QString>
 
-#include "ckptlab/full_size.h"
+#include "ckptlab/planning/full_size.h"
 
 namespace ckptlab::ui {
 

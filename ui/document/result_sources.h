@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "charts/source_groups.h"
-#include "ckptlab/comparison.h"
-#include "ckptlab/result.h"
+#include "ckptlab/formats/comparison.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::ui {
 

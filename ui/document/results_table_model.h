@@ -7,7 +7,7 @@
 #include <QStringList>
 #include <vector>
 
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 #include "document/result_sources.h"
 
 namespace ckptlab::ui {

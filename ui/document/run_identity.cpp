@@ -1,6 +1,6 @@
 #include "document/run_identity.h"
 
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config_fields.h"
 
 namespace ckptlab::ui {
 

@@ -7,7 +7,7 @@
 #include <optional>
 #include <type_traits>
 
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config_fields.h"
 
 namespace ckptlab::ui {
 

@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 
 class QMainWindow;
 

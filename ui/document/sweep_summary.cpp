@@ -9,9 +9,9 @@
 
 #include "charts/chart_builders.h"
 #include "charts/run_text.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/summary.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/scaling.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "document/core_text.h"
 #include "document/format.h"
 #include "document/time_text.h"

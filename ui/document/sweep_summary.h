@@ -4,8 +4,8 @@
 
 #include <QString>
 
-#include "ckptlab/result.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab::ui {
 

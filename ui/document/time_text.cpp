@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "ckptlab/step_stats.h"
+#include "ckptlab/model/step_stats.h"
 #include "document/format.h"
 
 namespace ckptlab::ui {

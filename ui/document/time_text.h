@@ -9,8 +9,8 @@
 #include <QStringList>
 #include <optional>
 
-#include "ckptlab/noise.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/noise.h"
+#include "ckptlab/model/summary.h"
 
 namespace ckptlab::ui {
 

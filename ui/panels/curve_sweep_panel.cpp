@@ -7,8 +7,8 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 
-#include "ckptlab/pareto.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/planning/pareto.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "document/core_text.h"
 
 namespace ckptlab::ui {

@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "ckptlab/scaling.h"
+#include "ckptlab/planning/scaling.h"
 
 class QComboBox;
 class QLineEdit;

@@ -15,9 +15,9 @@
 #include <cmath>
 
 #include "base/messages.h"
-#include "ckptlab/config.h"
-#include "ckptlab/full_size.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/full_size.h"
 #include "document/core_text.h"
 #include "document/full_size_refusal.h"
 #include "document/settings.h"

@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <optional>
 
-#include "ckptlab/model_config.h"
+#include "ckptlab/formats/model_config.h"
 #include "controllers/fit_worker.h"
 
 class QComboBox;

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "charts/fit_chart.h"
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 
 namespace ckptlab::ui {
 

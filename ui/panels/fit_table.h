@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/full_size.h"
+#include "ckptlab/planning/full_size.h"
 
 class QTableWidget;
 

@@ -1,7 +1,7 @@
 #include "panels/memory_estimate_label.h"
 
-#include "ckptlab/runner.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/summary.h"
 #include "document/format.h"
 
 namespace ckptlab::ui {

@@ -9,8 +9,8 @@
 #include <QStringList>
 #include <cstdint>
 
-#include "ckptlab/config.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "controllers/live_prediction.h"
 
 namespace ckptlab::ui {

@@ -7,7 +7,7 @@
 #include <QLabel>
 #include <algorithm>
 
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
 #include "document/core_text.h"
 
 namespace ckptlab::ui {

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/config_fields.h"
 
 class QDoubleSpinBox;
 class QGridLayout;

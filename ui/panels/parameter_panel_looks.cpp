@@ -2,7 +2,7 @@
 // its label with the keyboard shortcut, its tip, and the texts of its special values and
 // choices, in the user's language. A table of texts: a field missing here still gets its widget,
 // under its registry label.
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
 #include "panels/parameter_panel.h"
 
 namespace ckptlab::ui {

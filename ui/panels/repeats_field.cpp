@@ -5,7 +5,7 @@
 #include <QHBoxLayout>
 #include <QSpinBox>
 
-#include "ckptlab/step_stats.h"
+#include "ckptlab/model/step_stats.h"
 
 namespace ckptlab::ui {
 

@@ -6,7 +6,7 @@
 
 #include <QWidget>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 
 class QCheckBox;
 class QDoubleSpinBox;

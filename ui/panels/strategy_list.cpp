@@ -7,7 +7,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/strategy.h"
 #include "document/core_text.h"
 #include "panels/strategy_table.h"
 

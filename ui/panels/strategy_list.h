@@ -5,8 +5,8 @@
 #include <QStringList>
 #include <QWidget>
 
-#include "ckptlab/config.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "controllers/live_prediction.h"
 
 class QComboBox;

@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ckptlab/pareto.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/pareto.h"
 #include "controllers/live_prediction.h"
 #include "document/core_text.h"
 #include "document/format.h"

@@ -10,9 +10,9 @@
 #include <optional>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab::ui {
 

@@ -9,7 +9,7 @@
 #include "charts/chart_style.h"
 #include "charts/chart_view.h"
 #include "charts/schedule_view.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 #include "document/results_document.h"
 #include "playback/chart_cursor.h"
 #include "playback/playback_bar.h"

@@ -12,7 +12,7 @@
 #include <cmath>
 
 #include "charts/chart_style.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 #include "playback/playback_controller.h"
 
 namespace ckptlab::ui {

@@ -7,8 +7,8 @@
 #include <set>
 
 #include "charts/chart_builders.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab::ui {
 

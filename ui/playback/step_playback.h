@@ -20,7 +20,7 @@
 #include <optional>
 #include <vector>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::ui {
 

@@ -16,7 +16,7 @@
 
 #include "base/language.h"
 #include "charts/chart_style.h"
-#include "ckptlab/output_paths.h"
+#include "ckptlab/formats/output_paths.h"
 #include "teaching/handout_chart.h"
 #include "teaching/handout_pages.h"
 #include "teaching/lesson_strings.h"

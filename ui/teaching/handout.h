@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 
 namespace ckptlab::ui {
 

@@ -7,7 +7,7 @@
 #include <QRectF>
 #include <memory>
 
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 
 class QChart;
 class QPainter;

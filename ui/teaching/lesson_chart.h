@@ -3,7 +3,7 @@
 // registry: the one place the two meet, for the charts panel's tab and the handout's chart.
 
 #include "charts/chart_registry.h"
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 
 namespace ckptlab::ui {
 

@@ -9,8 +9,8 @@
 #include <set>
 #include <vector>
 
-#include "ckptlab/lesson.h"
-#include "ckptlab/lesson_path.h"
+#include "ckptlab/teaching/lesson.h"
+#include "ckptlab/teaching/lesson_path.h"
 
 namespace ckptlab::ui {
 

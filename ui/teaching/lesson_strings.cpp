@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "charts/chart_export.h"
-#include "ckptlab/lesson_time_checks.h"
+#include "ckptlab/teaching/lesson_time_checks.h"
 
 namespace ckptlab::ui {
 

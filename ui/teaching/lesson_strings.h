@@ -9,8 +9,8 @@
 
 #include <optional>
 
-#include "ckptlab/lesson.h"
-#include "ckptlab/lesson_path.h"
+#include "ckptlab/teaching/lesson.h"
+#include "ckptlab/teaching/lesson_path.h"
 #include "teaching/lesson_library.h"
 
 namespace ckptlab::ui {

@@ -16,7 +16,7 @@ QString orUnknown(const std::string& value) {
     return value.empty() ? QObject::tr("unknown") : QString::fromStdString(value);
 }
 
-// Which OpenBLAS kernels run the matmuls and who chose them (ckptlab/blas_kernels.h).
+// Which OpenBLAS kernels run the matmuls and who chose them (ckptlab/engine/blas_kernels.h).
 QString blasKernelText(const BlasKernel& kernel) {
     const QString name = QString::fromStdString(kernel.name);
     const QString better = QString::fromStdString(blasKernelInstructions(kernel.better));

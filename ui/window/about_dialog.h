@@ -3,7 +3,7 @@
 
 #include <QDialog>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::ui {
 

@@ -13,7 +13,7 @@
 #include "charts/chart_export.h"
 #include "charts/chart_style.h"
 #include "charts/schedule_diagram.h"
-#include "ckptlab/output_paths.h"
+#include "ckptlab/formats/output_paths.h"
 #include "document/results_document.h"
 #include "document/settings.h"
 #include "panels/charts_panel.h"

@@ -17,7 +17,7 @@
 #include "base/app_setup.h"
 #include "base/messages.h"
 #include "base/projector_mode.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
 #include "controllers/file_controller.h"
 #include "controllers/fit_controller.h"
 #include "controllers/prediction_controller.h"

@@ -11,8 +11,8 @@
 
 #include "base/messages.h"
 #include "base/projector_mode.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/strategy.h"
 #include "controllers/file_controller.h"
 #include "document/core_text.h"
 #include "panels/charts_panel.h"

@@ -7,8 +7,8 @@
 #include <QStatusBar>
 
 #include "base/messages.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "controllers/prediction_controller.h"
 #include "controllers/sweep_controller.h"
 #include "document/core_text.h"

@@ -4,7 +4,7 @@
 
 #include <torch/torch.h>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 
 namespace ckptlab::engine {
 

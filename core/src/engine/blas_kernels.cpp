@@ -1,6 +1,6 @@
 // Which OpenBLAS kernels run the matmuls, and the switch away from a generic fallback
-// (ckptlab/blas_kernels.h).
-#include "ckptlab/blas_kernels.h"
+// (ckptlab/engine/blas_kernels.h).
+#include "ckptlab/engine/blas_kernels.h"
 
 #include <dlfcn.h>
 #include <unistd.h>

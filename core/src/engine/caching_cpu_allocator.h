@@ -1,9 +1,9 @@
 #pragma once
 // A CPU allocator that keeps its memory as CUDA's caching allocator does
 // (ExperimentConfig::allocator == AllocatorKind::Caching): CachingAllocatorModel
-// (ckptlab/caching_allocator.h) decides which segment and offset each allocation gets and when a
-// segment is reserved or given back; this class backs each segment with one anonymous mmap (page
-// aligned, so every block is at least 512-byte aligned, above the 64 bytes LibTorch's CPU
+// (ckptlab/planning/caching_allocator.h) decides which segment and offset each allocation gets and
+// when a segment is reserved or given back; this class backs each segment with one anonymous mmap
+// (page aligned, so every block is at least 512-byte aligned, above the 64 bytes LibTorch's CPU
 // allocator promises) and unmaps it only when the model releases it (emptyCache). Freed memory
 // stays mapped, so a step does not page-fault it in again as it does under glibc's malloc, which
 // gives freed memory back; and the model counts reserved bytes, what runs out on a GPU.
@@ -37,9 +37,9 @@
 #include <memory>
 #include <optional>
 
-#include "ckptlab/caching_allocator.h"
-#include "ckptlab/config.h"
-#include "ckptlab/result.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/caching_allocator.h"
 
 // LibTorch 2.3 made c10::Allocator::allocate non-const and added the pure copy_data.
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 3)

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 #include "engine/checkpoint.h"
 #include "engine/llama_block.h"
 

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <optional>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/statistics.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/statistics.h"
+#include "ckptlab/planning/cost_model.h"
 #include "engine/caching_cpu_allocator.h"
 #include "engine/chain_ends.h"
 #include "engine/generators.h"

@@ -10,7 +10,7 @@
 
 #include <optional>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::engine {
 

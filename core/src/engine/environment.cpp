@@ -16,9 +16,9 @@
 #include <locale>
 #include <sstream>
 
-#include "ckptlab/blas_kernels.h"
-#include "ckptlab/estimate.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/blas_kernels.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/estimate.h"
 
 namespace ckptlab {
 namespace {

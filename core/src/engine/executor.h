@@ -4,8 +4,8 @@
 
 #include <torch/torch.h>
 
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/planner.h"
 #include "engine/model.h"
 #include "engine/step_context.h"
 

@@ -13,8 +13,8 @@
 #include <map>
 #include <sstream>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/planning/full_size.h"
 #include "engine/measurement_scope.h"
 
 namespace ckptlab {

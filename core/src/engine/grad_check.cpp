@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "ckptlab/block_kinds.h"
+#include "ckptlab/model/block_kinds.h"
 #include "engine/chain_ends.h"
 #include "engine/model.h"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/result.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::engine {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 #include "engine/model.h"
 
 namespace ckptlab::engine {

@@ -9,7 +9,7 @@
 #include <sstream>
 #include <vector>
 
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 
 namespace ckptlab::engine {
 namespace {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::engine {
 

@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <unordered_set>
 
-#include "ckptlab/saturating.h"
-#include "ckptlab/statistics.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/saturating.h"
+#include "ckptlab/model/statistics.h"
+#include "ckptlab/model/strategy.h"
 #include "engine/caching_cpu_allocator.h"
 #include "engine/cuda_allocator_stats.h"
 #include "engine/grad_check.h"

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/result.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/model/strategy.h"
 #include "engine/step.h"
 
 namespace ckptlab::engine {

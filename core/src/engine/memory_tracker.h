@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::engine {
 

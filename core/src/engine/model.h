@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 
 namespace ckptlab::engine {
 

@@ -16,7 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 #include "engine/memory_tracker.h"
 
 namespace ckptlab::engine {

@@ -4,7 +4,7 @@
 #include <new>
 #include <string>
 
-#include "ckptlab/planner.h"
+#include "ckptlab/planning/planner.h"
 #include "engine/caching_cpu_allocator.h"
 #include "engine/chain_ends.h"
 #include "engine/generators.h"

@@ -1,15 +1,15 @@
-#include "ckptlab/runner.h"
+#include "ckptlab/engine/runner.h"
 
 #include <torch/torch.h>
 
 #include <limits>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/flops.h"
-#include "ckptlab/pareto.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/flops.h"
+#include "ckptlab/planning/pareto.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "engine/caching_cpu_allocator.h"
 #include "engine/grad_check.h"
 #include "engine/machine_load.h"

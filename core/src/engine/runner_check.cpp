@@ -4,9 +4,9 @@
 
 #include <torch/version.h>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/runner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/engine/runner.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "engine/precision.h"
 
 namespace ckptlab {

@@ -7,9 +7,9 @@
 #include <memory>
 #include <optional>
 
-#include "ckptlab/config.h"
-#include "ckptlab/result.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/model/strategy.h"
 #include "engine/model.h"
 #include "engine/step_context.h"
 

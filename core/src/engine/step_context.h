@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 #include "engine/memory_tracker.h"
 
 namespace ckptlab::engine {

@@ -9,9 +9,9 @@
 #include <cmath>
 #include <limits>
 
-#include "ckptlab/number_text.h"
-#include "ckptlab/statistics.h"
-#include "ckptlab/step_stats.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/statistics.h"
+#include "ckptlab/model/step_stats.h"
 
 namespace ckptlab::engine {
 namespace {

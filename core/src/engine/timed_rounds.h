@@ -5,9 +5,9 @@
 
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/result.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/model/strategy.h"
 #include "engine/machine_load.h"
 #include "engine/measure_run.h"
 #include "engine/step.h"

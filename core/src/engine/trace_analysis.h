@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 #include "engine/memory_tracker.h"
 
 namespace ckptlab::engine {

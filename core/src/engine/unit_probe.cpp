@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "ckptlab/statistics.h"
+#include "ckptlab/model/statistics.h"
 #include "engine/chain_ends.h"
 #include "engine/checkpoint.h"
 #include "engine/memory_tracker.h"

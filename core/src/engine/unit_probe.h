@@ -12,8 +12,8 @@
 #include <optional>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/cost_model.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/planning/cost_model.h"
 #include "engine/generators.h"
 #include "engine/model.h"
 #include "engine/precision.h"

@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 #include "formats/json_values.h"
 
 namespace ckptlab::detail {

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/results_io.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/summary.h"
 #include "formats/file_io.h"
 
 namespace ckptlab {

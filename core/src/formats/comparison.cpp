@@ -1,7 +1,7 @@
 // Several results files side by side: sources, config differences, rows matched by strategy
 // (and axis value for scaling sweeps), ratios to the reference file, and the notes on what is
 // not comparable (comparison.h).
-#include "ckptlab/comparison.h"
+#include "ckptlab/formats/comparison.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,10 +10,10 @@
 #include <set>
 #include <system_error>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/full_size_record.h"
-#include "ckptlab/step_stats.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/formats/full_size_files.h"
+#include "ckptlab/model/step_stats.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/full_size.h"
 #include "formats/comparison_config.h"
 #include "formats/comparison_notes.h"
 

@@ -7,8 +7,8 @@
 #include <set>
 #include <string_view>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/number_text.h"
 
 namespace ckptlab::detail {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/comparison.h"
+#include "ckptlab/formats/comparison.h"
 
 namespace ckptlab::detail {
 

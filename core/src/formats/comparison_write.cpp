@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/comparison.h"
+#include "ckptlab/formats/comparison.h"
 #include "formats/csv_cells.h"
 #include "formats/file_io.h"
 

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config_fields.h"
 
 namespace ckptlab::detail {
 namespace {

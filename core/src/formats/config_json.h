@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 #include "formats/json_values.h"
 
 namespace ckptlab::detail {

@@ -1,6 +1,6 @@
 #include "formats/csv_cells.h"
 
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 
 namespace ckptlab::detail {
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <system_error>
 
-#include "ckptlab/output_paths.h"
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/output_paths.h"
+#include "ckptlab/formats/results_io.h"
 
 namespace ckptlab {
 

@@ -1,7 +1,7 @@
 // A full-size plan's rows as CSV (full_size_record.h).
-#include "ckptlab/full_size.h"
-#include "ckptlab/full_size_record.h"
-#include "ckptlab/number_text.h"
+#include "ckptlab/formats/full_size_files.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/planning/full_size.h"
 #include "formats/csv_cells.h"
 
 namespace ckptlab {

@@ -5,19 +5,13 @@
 #include <limits>
 #include <variant>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/full_size.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "formats/config_json.h"
 
 namespace ckptlab {
-
-const FullSizePlanRow* FullSizePlanRecord::row(const Strategy& strategy) const {
-    for (const FullSizePlanRow& r : strategies)
-        if (r.strategy == strategy) return &r;
-    return nullptr;
-}
 
 namespace {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The full-size plan's JSON (ckptlab/full_size_record.h), written and read in one place: the
+// The full-size plan's JSON (ckptlab/model/full_size_record.h), written and read in one place: the
 // object `plan --capacity --json` writes, and the results file's optional "plan" key (a lesson's
 // plan step): that object with "run_config" beside its summary "config", the whole config by
 // the registry of its fields as a run's "config" (config_json.h). Written only when set, so
@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/full_size_record.h"
-#include "ckptlab/result.h"
+#include "ckptlab/formats/full_size_files.h"
+#include "ckptlab/model/result.h"
 #include "formats/json_values.h"
 
 namespace ckptlab::detail {

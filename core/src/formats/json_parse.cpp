@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/results_io.h"
 
 namespace ckptlab::detail {
 

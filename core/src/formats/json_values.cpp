@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/results_io.h"
 
 namespace ckptlab::detail {
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab::detail {
 

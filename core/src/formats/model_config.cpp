@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/model_config.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/saturating.h"
+#include "ckptlab/formats/model_config.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/saturating.h"
 #include "formats/json_parse.h"
 #include "formats/json_values.h"
 #include "formats/model_config_values.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 #include "formats/json_values.h"
 #include "formats/model_config_values.h"
 

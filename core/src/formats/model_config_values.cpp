@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 #include "formats/json_values.h"
 
 namespace ckptlab::hf {

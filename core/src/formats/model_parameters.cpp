@@ -1,7 +1,7 @@
 // What a described model sets in an ExperimentConfig, and how many parameters that model has.
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/model_config.h"
-#include "ckptlab/saturating.h"
+#include "ckptlab/formats/model_config.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/model/saturating.h"
 
 namespace ckptlab {
 

@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "ckptlab/model_config.h"
+#include "ckptlab/formats/model_config.h"
 
 namespace ckptlab {
 namespace {

@@ -1,4 +1,4 @@
-#include "ckptlab/output_paths.h"
+#include "ckptlab/formats/output_paths.h"
 
 #include <fcntl.h>
 #include <unistd.h>

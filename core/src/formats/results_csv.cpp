@@ -1,9 +1,9 @@
 // The summary table as CSV (RFC 4180 quoting), one row per run with its config beside it.
 #include <cmath>
 
-#include "ckptlab/number_text.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/summary.h"
 #include "formats/csv_cells.h"
 #include "formats/file_io.h"
 

@@ -24,7 +24,7 @@
 // Non-finite values are written as the strings "nan", "inf" and "-inf"; they are read where a
 // run can hold them: durations ("nan" = not measured), the gradient check's difference and
 // tolerance.
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/results_io.h"
 
 #include <new>
 #include <stdexcept>

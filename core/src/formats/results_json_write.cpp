@@ -21,7 +21,7 @@
 //   for none (loss, optimizer), and, in a run whose config has "vocab", -2 for the token
 //   embedding and -3 for the final norm, LM head and loss (result.h); a reader of an older
 //   schema-1 file never meets those, and this reader refuses them in a run without "vocab".
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/results_io.h"
 
 #include <cmath>
 #include <string>
@@ -29,7 +29,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 #include "formats/allocator_json.h"
 #include "formats/config_json.h"
 #include "formats/file_io.h"

@@ -1,14 +1,14 @@
 // The shards' files of one sweep joined into one file (results_merge.h).
-#include "ckptlab/results_merge.h"
+#include "ckptlab/formats/results_merge.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "ckptlab/comparison.h"
-#include "ckptlab/config_fields.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/sweep_shard.h"
+#include "ckptlab/formats/comparison.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/sweep_shard.h"
 
 namespace ckptlab {
 namespace {

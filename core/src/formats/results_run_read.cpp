@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/planner.h"
 #include "formats/allocator_json.h"
 #include "formats/config_json.h"
 #include "formats/shard_json.h"

@@ -1,7 +1,7 @@
 #pragma once
 // Reading one run of a results file (private to ckptlab_formats).
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 #include "formats/json_values.h"
 
 namespace ckptlab::detail {

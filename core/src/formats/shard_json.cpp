@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <string>
 
-#include "ckptlab/strategy.h"
-#include "ckptlab/sweep_shard.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/sweep_shard.h"
 #include "formats/results_run_read.h"
 
 namespace ckptlab::detail {

@@ -1,7 +1,7 @@
 #pragma once
-// The results file's keys of a sweep spread over shards (ckptlab/sweep_shard.h) and of a file
-// merged from them (ckptlab/results_merge.h), written and read in one place. All optional on
-// reading, so older files load; written only when set, so other files keep their bytes:
+// The results file's keys of a sweep spread over shards (ckptlab/planning/sweep_shard.h) and of a
+// file merged from them (ckptlab/formats/results_merge.h), written and read in one place. All
+// optional on reading, so older files load; written only when set, so other files keep their bytes:
 // - a shard's file: "shard" {sweep_id, index, count, work_items, work_id, strategies (one
 //   size's, in the work list's order)} at the top, and in each run "shard" {position, owned};
 // - a merged file: "merged" {sweep_id, count, missing (only when some are)}, "machines" (one
@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 #include "formats/json_values.h"
 
 namespace ckptlab::detail {

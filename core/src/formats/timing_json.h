@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/config.h"
-#include "ckptlab/result.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
 #include "formats/json_values.h"
 
 namespace ckptlab::detail {

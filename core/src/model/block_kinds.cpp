@@ -1,4 +1,4 @@
-#include "ckptlab/block_kinds.h"
+#include "ckptlab/model/block_kinds.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,13 +1,13 @@
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
 
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/config_fields.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/saturating.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/saturating.h"
 
 namespace ckptlab {
 namespace {

@@ -1,6 +1,6 @@
 // A config described from the field registry (config_fields.h): its effective values and the
 // fields each description shows, so no front end keeps a list of fields of its own.
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config_fields.h"
 
 namespace ckptlab {
 

@@ -1,8 +1,8 @@
 // The table of ExperimentConfig's fields (config_fields.h): one entry per field, in the
 // results file's key order. A new field is an entry here plus its meaning (docs/ARCHITECTURE.md,
 // "Add a config field").
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/model/config_fields.h"
 
 namespace ckptlab {
 namespace {

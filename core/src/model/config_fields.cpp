@@ -1,12 +1,12 @@
 // The operations every front end and file needs on any config field (config_fields.h): its
 // value, its text, its range and what it changes. The table itself is config_field_table.cpp.
-#include "ckptlab/config_fields.h"
+#include "ckptlab/model/config_fields.h"
 
 #include <climits>
 #include <cmath>
 
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/model/number_text.h"
 
 namespace ckptlab {
 namespace {

@@ -1,4 +1,4 @@
-#include "ckptlab/core_message.h"
+#include "ckptlab/model/core_message.h"
 
 #include <cctype>
 

@@ -1,10 +1,10 @@
 // The noisy-machine check (noise.h).
-#include "ckptlab/noise.h"
+#include "ckptlab/model/noise.h"
 
 #include <algorithm>
 
-#include "ckptlab/number_text.h"
-#include "ckptlab/step_stats.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/step_stats.h"
 
 namespace ckptlab {
 namespace {

@@ -1,6 +1,6 @@
 // Numbers as text in the classic locale (number_text.h): std::to_chars and std::from_chars
 // never look at the locale, and their formats are printf's.
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 
 #include <algorithm>
 #include <cctype>

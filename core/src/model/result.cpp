@@ -1,9 +1,9 @@
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 #include <cctype>
 
-#include "ckptlab/number_text.h"
-#include "ckptlab/size_text.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/size_text.h"
 
 namespace ckptlab {
 

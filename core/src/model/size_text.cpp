@@ -1,11 +1,11 @@
 // Sizes that a message compares, with enough digits (size_text.h).
-#include "ckptlab/size_text.h"
+#include "ckptlab/model/size_text.h"
 
 #include <algorithm>
 #include <cmath>
 #include <set>
 
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 
 namespace ckptlab {
 

@@ -1,4 +1,4 @@
-#include "ckptlab/statistics.h"
+#include "ckptlab/model/statistics.h"
 
 #include <algorithm>
 

@@ -1,12 +1,12 @@
 // Step-time statistics: the order-statistic interval of a median, the coefficient of
 // variation, and when adaptive repeats stop (step_stats.h).
-#include "ckptlab/step_stats.h"
+#include "ckptlab/model/step_stats.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "ckptlab/result.h"
-#include "ckptlab/statistics.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/model/statistics.h"
 
 namespace ckptlab {
 namespace {

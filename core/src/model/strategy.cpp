@@ -1,12 +1,12 @@
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/strategy.h"
 
 #include <atomic>
 #include <cctype>
 #include <cmath>
 #include <map>
 
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/model/number_text.h"
 
 namespace ckptlab {
 namespace {

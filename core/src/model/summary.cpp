@@ -1,11 +1,11 @@
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/step_stats.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/step_stats.h"
+#include "ckptlab/model/strategy.h"
 
 namespace ckptlab {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "ckptlab/caching_allocator.h"
-#include "ckptlab/cost_model.h"
+#include "ckptlab/planning/caching_allocator.h"
+#include "ckptlab/planning/cost_model.h"
 
 namespace ckptlab::detail {
 

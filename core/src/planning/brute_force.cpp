@@ -2,7 +2,7 @@
 #include <functional>
 #include <limits>
 
-#include "ckptlab/planner.h"
+#include "ckptlab/planning/planner.h"
 
 namespace ckptlab {
 

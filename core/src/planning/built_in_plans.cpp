@@ -2,7 +2,7 @@
 // the optimal planner must never do worse than (planner_candidates.h).
 #include <algorithm>
 
-#include "ckptlab/planner.h"
+#include "ckptlab/planning/planner.h"
 #include "planning/planner_candidates.h"
 
 namespace ckptlab {

@@ -1,4 +1,4 @@
-// CUDA's caching allocator as bookkeeping (ckptlab/caching_allocator.h). The rules follow
+// CUDA's caching allocator as bookkeeping (ckptlab/planning/caching_allocator.h). The rules follow
 // PyTorch's c10/cuda/CUDACachingAllocator.cpp at pytorch/pytorch commit
 // 001074d25084fdb87a799823e395a50f5ec044d3 (the newest version of the file the project's source
 // index holds; it holds no release tag of it), with the default settings:
@@ -19,7 +19,7 @@
 //                          prev and no next, i.e. a whole segment with nothing allocated.
 // Not modelled: streams and events (one stream), expandable segments, garbage collection,
 // CUDA graphs' private pools, and malloc's retries after a failed cudaMalloc.
-#include "ckptlab/caching_allocator.h"
+#include "ckptlab/planning/caching_allocator.h"
 
 #include <limits>
 #include <stdexcept>

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/planning/full_size.h"
 
 namespace ckptlab {
 namespace {

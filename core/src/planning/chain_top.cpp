@@ -2,7 +2,7 @@
 // chain without a head, the next unit's dense gradient everywhere else (cost_model.h).
 #include <utility>
 
-#include "ckptlab/cost_model.h"
+#include "ckptlab/planning/cost_model.h"
 
 namespace ckptlab {
 

@@ -1,10 +1,10 @@
 // Analytic memory estimate from the model's shapes: which tensors each block keeps for
 // backward. Used to refuse configs that cannot fit and to show the need live while editing.
-#include "ckptlab/estimate.h"
+#include "ckptlab/planning/estimate.h"
 
 #include <algorithm>
 
-#include "ckptlab/saturating.h"
+#include "ckptlab/model/saturating.h"
 
 namespace ckptlab {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "ckptlab/cost_model.h"
+#include "ckptlab/planning/cost_model.h"
 
 namespace ckptlab::fit {
 

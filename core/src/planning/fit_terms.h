@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ckptlab/full_size.h"
+#include "ckptlab/planning/full_size.h"
 
 namespace ckptlab::fit {
 

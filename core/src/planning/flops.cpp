@@ -1,8 +1,8 @@
 // Matmul FLOPs of a step from the model's shapes (flops.h says what is counted).
-#include "ckptlab/flops.h"
+#include "ckptlab/planning/flops.h"
 
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/planner.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/planning/planner.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,5 +1,5 @@
 // The one set of defaults of a full-size plan (full_size.h), for the CLI and the app.
-#include "ckptlab/full_size.h"
+#include "ckptlab/planning/full_size.h"
 
 namespace ckptlab {
 

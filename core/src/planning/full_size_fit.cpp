@@ -11,9 +11,9 @@
 #include <functional>
 #include <stdexcept>
 
-#include "ckptlab/flops.h"
-#include "ckptlab/full_size.h"
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/planning/flops.h"
+#include "ckptlab/planning/full_size.h"
 #include "planning/fit_scripts.h"
 #include "planning/fit_terms.h"
 

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <set>
 
-#include "ckptlab/estimate.h"
-#include "ckptlab/full_size.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/saturating.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/saturating.h"
+#include "ckptlab/planning/estimate.h"
+#include "ckptlab/planning/full_size.h"
 
 namespace ckptlab {
 namespace {

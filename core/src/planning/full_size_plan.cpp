@@ -7,8 +7,8 @@
 #include <memory>
 #include <utility>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "planning/planner_candidates.h"
 
 namespace ckptlab {

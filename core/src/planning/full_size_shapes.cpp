@@ -3,8 +3,8 @@
 // fit, then the timed shapes nearest the target's sequence that a layer can afford.
 #include <algorithm>
 
-#include "ckptlab/flops.h"
-#include "ckptlab/full_size.h"
+#include "ckptlab/planning/flops.h"
+#include "ckptlab/planning/full_size.h"
 
 namespace ckptlab {
 namespace {

@@ -11,9 +11,9 @@
 #include <limits>
 #include <unordered_map>
 
-#include "ckptlab/number_text.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/size_text.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/size_text.h"
+#include "ckptlab/planning/planner.h"
 #include "planning/planner_candidates.h"
 #include "planning/schedule_dp.h"
 

@@ -1,11 +1,11 @@
-#include "ckptlab/pareto.h"
+#include "ckptlab/planning/pareto.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-#include "ckptlab/planner.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/planner.h"
 
 namespace ckptlab {
 

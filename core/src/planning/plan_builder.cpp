@@ -3,9 +3,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/planner.h"
 
 namespace ckptlab {
 namespace {

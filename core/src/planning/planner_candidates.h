@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/cost_model.h"
 
 namespace ckptlab {
 

@@ -30,8 +30,8 @@
 #include <array>
 #include <optional>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/planner.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/planner.h"
 #include "planning/allocator_replay.h"
 
 namespace ckptlab {

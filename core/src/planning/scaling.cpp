@@ -1,4 +1,4 @@
-#include "ckptlab/scaling.h"
+#include "ckptlab/planning/scaling.h"
 
 #include <cmath>
 #include <map>

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "ckptlab/cost_model.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/cost_model.h"
 
 namespace ckptlab {
 

@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "ckptlab/planner.h"
+#include "ckptlab/planning/planner.h"
 
 namespace ckptlab {
 namespace {

@@ -1,13 +1,13 @@
 // The rules both front ends apply to a sweep (sweep_policy.h): plan resolution, the fit
 // forecast, the Pareto verdict and the forecast from costs. The pre-run check itself is in
 // sweep_policy_check.cpp.
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/planning/sweep_policy.h"
 
 #include <algorithm>
 
-#include "ckptlab/pareto.h"
-#include "ckptlab/saturating.h"
-#include "ckptlab/size_text.h"
+#include "ckptlab/model/saturating.h"
+#include "ckptlab/model/size_text.h"
+#include "ckptlab/planning/pareto.h"
 
 namespace ckptlab {
 

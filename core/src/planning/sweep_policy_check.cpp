@@ -2,8 +2,8 @@
 // before it runs, for the app, the CLI and the runner alike. Each rule is written here once.
 #include <algorithm>
 
-#include "ckptlab/pareto.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/planning/pareto.h"
+#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab {
 

@@ -1,14 +1,14 @@
 // One sweep spread over several processes: the deal of its work list and its identity
 // (sweep_shard.h).
-#include "ckptlab/sweep_shard.h"
+#include "ckptlab/planning/sweep_shard.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <set>
 #include <stdexcept>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/scaling.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/planning/scaling.h"
 
 namespace ckptlab {
 namespace {

@@ -3,8 +3,8 @@
 // so a question and the answer printed beside it never disagree.
 #include <cmath>
 
-#include "ckptlab/lesson.h"
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/teaching/lesson.h"
 #include "teaching/lesson_metrics.h"
 
 namespace ckptlab {

@@ -4,7 +4,7 @@
 // (rightChoice), so its expression is checked here like any placeholder.
 #include <algorithm>
 
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 #include "teaching/lesson_json.h"
 #include "teaching/placeholder_syntax.h"
 

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <set>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/sweep_policy.h"
 #include "teaching/lesson_json.h"
 #include "teaching/lesson_plan_step.h"
 

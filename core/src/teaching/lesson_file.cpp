@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <set>
 
-#include "ckptlab/results_io.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/strategy.h"
 #include "formats/file_io.h"
 #include "formats/json_parse.h"
 #include "teaching/lesson_json.h"

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 
 namespace ckptlab::teaching {
 

@@ -2,7 +2,7 @@
 #include <array>
 #include <cstddef>
 
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 
 namespace ckptlab {
 namespace {

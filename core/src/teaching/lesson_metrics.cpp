@@ -6,8 +6,8 @@
 #include <map>
 #include <vector>
 
-#include "ckptlab/number_text.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/summary.h"
 #include "teaching/placeholder_syntax.h"
 
 namespace ckptlab::teaching {

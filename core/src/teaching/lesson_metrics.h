@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 
 namespace ckptlab::teaching {
 

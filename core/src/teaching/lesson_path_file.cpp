@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <set>
 
-#include "ckptlab/lesson_path.h"
-#include "ckptlab/results_io.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/teaching/lesson_path.h"
 #include "formats/file_io.h"
 #include "formats/json_parse.h"
 #include "teaching/lesson_json.h"

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 
 namespace ckptlab {
 

@@ -2,8 +2,8 @@
 // step, run and metric it names, and writes the value (lesson_metrics.cpp) in its place.
 #include <functional>
 
-#include "ckptlab/lesson.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/teaching/lesson.h"
 #include "teaching/lesson_metrics.h"
 #include "teaching/lesson_plan_step.h"
 #include "teaching/placeholder_syntax.h"

@@ -1,6 +1,7 @@
-// A lesson step answered by the full-size plan (lesson_plan_step.h, ckptlab/lesson_plan.h):
-// the step reads as `ckptlab-cli plan --model NAME --capacity ...` with its config's fields typed
-// after the model, and its placeholders read the plan's rows instead of runs.
+// A lesson step answered by the full-size plan (lesson_plan_step.h,
+// ckptlab/teaching/lesson_plan.h): the step reads as `ckptlab-cli plan --model NAME --capacity ...`
+// with its config's fields typed after the model, and its placeholders read the plan's rows instead
+// of runs.
 #include "teaching/lesson_plan_step.h"
 
 #include <algorithm>
@@ -8,13 +9,14 @@
 #include <filesystem>
 #include <system_error>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/full_size.h"
-#include "ckptlab/lesson_plan.h"
-#include "ckptlab/model_config.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/formats/full_size_files.h"
+#include "ckptlab/formats/model_config.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/teaching/lesson_plan.h"
 
 namespace ckptlab {
 namespace {

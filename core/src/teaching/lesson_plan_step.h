@@ -1,13 +1,13 @@
 #pragma once
 // A lesson step answered by the full-size plan (private to ckptlab_teaching): reading its
 // experiment, checking its placeholders against it, their values from the plan in its
-// recording, and what a recording lacks for it. The public side is ckptlab/lesson_plan.h.
+// recording, and what a recording lacks for it. The public side is ckptlab/teaching/lesson_plan.h.
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 #include "teaching/lesson_json.h"
 #include "teaching/lesson_metrics.h"
 #include "teaching/placeholder_syntax.h"

@@ -1,10 +1,10 @@
 // Recorded results of lessons: one ordinary results file per step, so the app opens one too.
 #include <filesystem>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/lesson.h"
-#include "ckptlab/results_io.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/formats/results_io.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/teaching/lesson.h"
 #include "teaching/lesson_plan_step.h"
 
 namespace ckptlab {

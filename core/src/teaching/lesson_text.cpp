@@ -1,5 +1,5 @@
 // The small vocabulary of lessons: languages, localized texts, chart names, step lookup.
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 
 namespace ckptlab {
 

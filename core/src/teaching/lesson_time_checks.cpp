@@ -1,13 +1,13 @@
 // The rules of lesson_time_checks.h: recorded step times against the cost model's forecast,
 // against the words of the texts, and against each other.
-#include "ckptlab/lesson_time_checks.h"
+#include "ckptlab/teaching/lesson_time_checks.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "ckptlab/config_fields.h"
-#include "ckptlab/number_text.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/config_fields.h"
+#include "ckptlab/model/number_text.h"
+#include "ckptlab/model/summary.h"
 #include "teaching/lesson_metrics.h"
 #include "teaching/placeholder_syntax.h"
 

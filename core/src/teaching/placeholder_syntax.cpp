@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "ckptlab/number_text.h"
+#include "ckptlab/model/number_text.h"
 
 namespace ckptlab::teaching {
 namespace {

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "ckptlab/config.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/strategy.h"
 
 namespace ckptlab {
 

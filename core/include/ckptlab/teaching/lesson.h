@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/result.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/sweep_policy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/scaling.h"
+#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab {
 

@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "ckptlab/core_message.h"
-#include "ckptlab/cost_model.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/result.h"
+#include "ckptlab/model/core_message.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/planner.h"
 
 namespace ckptlab {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/core_message.h"
+#include "ckptlab/model/core_message.h"
 
 namespace ckptlab {
 
@@ -25,8 +25,8 @@ enum class DType { Float32, BFloat16, MixedBFloat16 };
 enum class AttentionKind { Eager, MemoryEfficient, Sdpa };
 enum class Optimizer { None, Sgd, Adam };
 // The CPU allocator of the measured steps: `Caching` follows CUDA's caching allocator's rules
-// (ckptlab/caching_allocator.h) and reports reserved bytes; `System` is the C library's malloc,
-// which gives freed memory back and page-faults it in again. Runs in files from before it
+// (ckptlab/planning/caching_allocator.h) and reports reserved bytes; `System` is the C library's
+// malloc, which gives freed memory back and page-faults it in again. Runs in files from before it
 // existed used `System`.
 enum class AllocatorKind { Caching, System };
 

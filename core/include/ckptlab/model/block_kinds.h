@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 
 namespace ckptlab {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/core_message.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/core_message.h"
 
 namespace ckptlab {
 

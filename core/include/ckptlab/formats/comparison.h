@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "ckptlab/result.h"
-#include "ckptlab/scaling.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/scaling.h"
 
 namespace ckptlab {
 

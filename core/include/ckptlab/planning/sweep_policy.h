@@ -10,14 +10,14 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/cost_model.h"
-#include "ckptlab/estimate.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/result.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/strategy.h"
-#include "ckptlab/summary.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/model/summary.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/estimate.h"
+#include "ckptlab/planning/planner.h"
+#include "ckptlab/planning/scaling.h"
 
 namespace ckptlab {
 

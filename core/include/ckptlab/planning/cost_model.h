@@ -7,10 +7,10 @@
 #include <optional>
 #include <vector>
 
-#include "ckptlab/block_kinds.h"
-#include "ckptlab/config.h"
-#include "ckptlab/result.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/block_kinds.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/model/strategy.h"
 
 namespace ckptlab {
 

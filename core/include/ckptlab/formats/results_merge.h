@@ -1,6 +1,6 @@
 #pragma once
-// The files of a sweep's shards (ckptlab/sweep_shard.h) joined into one file of the whole sweep
-// (ckptlab-cli merge). Plain C++ in the formats room; the CLI only loads, calls and writes.
+// The files of a sweep's shards (ckptlab/planning/sweep_shard.h) joined into one file of the whole
+// sweep (ckptlab-cli merge). Plain C++ in the formats room; the CLI only loads, calls and writes.
 //
 // The merged file holds the runs in the unsharded sweep's order, each naming its shard's
 // machine (RunResult::machine, an index into ResultSet::machines: one environment per shard,
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
+#include "ckptlab/model/config.h"
 
 namespace ckptlab {
 

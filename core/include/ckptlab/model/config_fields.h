@@ -13,8 +13,8 @@
 #include <variant>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/core_message.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/core_message.h"
 
 namespace ckptlab {
 

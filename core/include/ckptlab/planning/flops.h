@@ -31,8 +31,8 @@
 #include <optional>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/result.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab {
 

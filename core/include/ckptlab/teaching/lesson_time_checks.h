@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/lesson.h"
+#include "ckptlab/teaching/lesson.h"
 
 namespace ckptlab {
 

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/core_message.h"
-#include "ckptlab/cost_model.h"
-#include "ckptlab/planner.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/core_message.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/cost_model.h"
+#include "ckptlab/planning/planner.h"
 
 namespace ckptlab {
 
@@ -116,11 +116,6 @@ std::int64_t fitMeasurePeakEstimate(const ExperimentConfig& target);
 // refusal), else "one layer needs X GB to measure, Y GB are available" (FitMeasureTooLarge).
 std::optional<CoreMessage> fitMeasureRefusal(const ExperimentConfig& target,
                                              std::int64_t available);
-
-// The `available` of that check, what measureCostFit asks it with: availableMemory(device)
-// (runner.h) and, on the CPU, at most what the process's address-space limit (ulimit -v) leaves.
-// Asks the device: defined with measureCostFit, in the engine.
-std::int64_t measuringMemory(const std::string& device);
 
 // GPU capacities with names, for --capacity and the app's picker.
 struct CapacityPreset {

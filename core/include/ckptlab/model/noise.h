@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab {
 

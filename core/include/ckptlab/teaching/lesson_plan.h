@@ -7,9 +7,9 @@
 
 #include <cstdint>
 
-#include "ckptlab/full_size.h"
-#include "ckptlab/lesson.h"
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/full_size.h"
+#include "ckptlab/teaching/lesson.h"
 
 namespace ckptlab {
 

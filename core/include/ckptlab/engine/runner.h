@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/core_message.h"
-#include "ckptlab/result.h"
-#include "ckptlab/scaling.h"
-#include "ckptlab/sweep_policy.h"
-#include "ckptlab/sweep_shard.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/core_message.h"
+#include "ckptlab/model/result.h"
+#include "ckptlab/planning/scaling.h"
+#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_shard.h"
 
 namespace ckptlab {
 
@@ -132,6 +132,11 @@ CostModel measureCostModel(const ExperimentConfig& config,
 // exactly and checked on a shape the fit did not use, the times by least squares. `progress`
 // hears each shape as it starts.
 struct CostFit;
+// The `available` of fitMeasureRefusal (full_size.h), what measureCostFit asks it with:
+// availableMemory(device) and, on the CPU, at most what the process's address-space limit
+// (ulimit -v) leaves.
+std::int64_t measuringMemory(const std::string& device);
+
 // The check measureCostFit makes before it builds anything, for callers that must refuse a
 // model before other work starts (a lesson's plan step): throws MemoryError when measuring
 // `config` would not fit measuringMemory (fitMeasureRefusal, full_size.h).

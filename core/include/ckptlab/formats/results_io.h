@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab {
 

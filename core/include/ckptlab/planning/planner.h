@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/core_message.h"
-#include "ckptlab/cost_model.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/core_message.h"
+#include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/cost_model.h"
 
 namespace ckptlab {
 

@@ -1,30 +1,17 @@
 #pragma once
-// A full-size plan (full_size.h) as plain values that a file keeps: what `ckptlab-cli plan
-// --capacity --json` writes, and what a lesson's plan step records under its results file's
-// "plan" key (results_io.h reads it back). One writer for both (fullSizePlanJson), so the
-// CLI's JSON and a recording hold the same fields.
+// A full-size plan (planning/full_size.h) as plain values that a file keeps: what `ckptlab-cli
+// plan --capacity --json` writes, and what a lesson's plan step records under its results
+// file's "plan" key (ResultSet::plan). Made and written by formats/full_size_files.h.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/strategy.h"
 
 namespace ckptlab {
-
-struct CostFit;         // full_size.h
-struct FullSizePlan;    // full_size.h
-struct StrategyAtSize;  // full_size.h
-
-// The rows a plan is shown as, in the app's table and chart and in its CSV: each strategy in
-// the plan's order, then the fastest schedule that fits, when there is one.
-std::vector<const StrategyAtSize*> fullSizeRows(const FullSizePlan& plan);
-
-// Those rows as CSV, one a line under a header, sizes in bytes: what the app's "Will it fit?"
-// exports.
-std::string fullSizePlanCsv(const FullSizePlan& plan);
 
 // One strategy's row of the plan (StrategyAtSize without the replayed timeline).
 struct FullSizePlanRow {
@@ -78,14 +65,5 @@ struct FullSizePlanRecord {
     std::string would_fit;  // the smallest capacity preset that would hold it; empty: none
     const FullSizePlanRow* row(const Strategy& strategy) const;  // nullptr when not planned
 };
-
-// The plan as values; `fit` gives the method and its check, `parameters` the model's count.
-FullSizePlanRecord recordOf(const FullSizePlan& plan, const CostFit& fit, const std::string& model,
-                            std::int64_t parameters, const std::string& timesLabel,
-                            const std::optional<FullSizeTimeScale>& scaled = std::nullopt);
-
-// The plan as JSON, every size in bytes (what `plan --capacity --json` writes; ends with a line
-// break). A recording keeps the same object under "plan", with the whole config beside it.
-std::string fullSizePlanJson(const FullSizePlanRecord& record);
 
 }  // namespace ckptlab

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "ckptlab/result.h"
+#include "ckptlab/model/result.h"
 
 namespace ckptlab {
 

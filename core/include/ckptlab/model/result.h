@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "ckptlab/config.h"
-#include "ckptlab/full_size_record.h"
-#include "ckptlab/step_stats.h"
-#include "ckptlab/strategy.h"
+#include "ckptlab/model/config.h"
+#include "ckptlab/model/full_size_record.h"
+#include "ckptlab/model/step_stats.h"
+#include "ckptlab/model/strategy.h"
 
 namespace ckptlab {
 
@@ -151,8 +151,8 @@ struct MachineLoad {
 };
 
 // The OpenBLAS kernels ("core") that ran the float32 matmuls and who chose them
-// (ckptlab/blas_kernels.h). OpenBLAS falls back to generic SSE3 kernels on a CPU model it does not
-// know, several times slower than the CPU can do, so a file says which ones ran.
+// (ckptlab/engine/blas_kernels.h). OpenBLAS falls back to generic SSE3 kernels on a CPU model it
+// does not know, several times slower than the CPU can do, so a file says which ones ran.
 enum class BlasKernelChoice {
     OpenBlas,  // OpenBLAS's own detection
     User,      // the user's OPENBLAS_CORETYPE
@@ -215,7 +215,8 @@ std::int64_t requestedBytesIn(const std::string& allocatorMessage);
 // Who counted a run's allocated and reserved bytes.
 enum class AllocatorSource {
     Cuda,          // CUDA's caching allocator itself, on a GPU
-    CachingModel,  // the CPU allocator that follows CUDA's rules (ckptlab/caching_allocator.h)
+    CachingModel,  // the CPU allocator that follows CUDA's rules
+                   // (ckptlab/planning/caching_allocator.h)
 };
 std::string toString(AllocatorSource source);  // "cuda", "caching-model"
 std::optional<AllocatorSource> parseAllocatorSource(const std::string& text);
@@ -262,8 +263,8 @@ struct AllocatorTrace {
     std::int64_t unlisted_blocks = 0;  // the step's allocations past that limit, not listed
 };
 
-// One sweep spread over several processes (ckptlab-cli --shard, ckptlab/sweep_shard.h): the
-// whole sweep's work list is dealt round robin, and each shard writes its own file.
+// One sweep spread over several processes (ckptlab-cli --shard, ckptlab/planning/sweep_shard.h):
+// the whole sweep's work list is dealt round robin, and each shard writes its own file.
 struct SweepShard {
     std::string sweep_id;  // sweepId(): 16 hex digits, the same in every shard of one sweep
     int index = 0;         // 0 .. count - 1
