@@ -8,7 +8,7 @@
 #include "ckptlab/model/block_kinds.h"
 #include "ckptlab/model/number_text.h"
 #include "ckptlab/planning/planner.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 
 namespace ckptlab::cli {
 namespace {

@@ -8,8 +8,10 @@
 #include "ckptlab/model/number_text.h"
 #include "ckptlab/model/strategy.h"
 #include "ckptlab/model/summary.h"
+#include "ckptlab/planning/curve_standing.h"
 #include "ckptlab/planning/pareto.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
+#include "ckptlab/planning/sweep_strategies.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 

@@ -17,7 +17,7 @@
 #include "ckptlab/model/number_text.h"
 #include "ckptlab/planning/full_size.h"
 #include "ckptlab/planning/planner.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 #include "cli_costs_from.h"

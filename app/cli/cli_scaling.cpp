@@ -8,7 +8,8 @@
 #include "ckptlab/model/strategy.h"
 #include "ckptlab/model/summary.h"
 #include "ckptlab/planning/scaling.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
+#include "ckptlab/planning/sweep_strategies.h"
 #include "cli_commands.h"
 #include "cli_common.h"
 

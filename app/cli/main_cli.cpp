@@ -7,7 +7,7 @@
 #include "ckptlab/model/strategy.h"
 #include "ckptlab/planning/full_size.h"
 #include "ckptlab/planning/pareto.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 #include "ckptlab/planning/sweep_shard.h"
 #include "cli_commands.h"
 #include "cli_common.h"

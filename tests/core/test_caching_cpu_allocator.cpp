@@ -13,6 +13,7 @@
 
 #include "ckptlab/engine/runner.h"
 #include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/cost_model.h"
 #include "engine/caching_cpu_allocator.h"
 #include "engine/memory_tracker.h"
 #include "run_requests.h"

@@ -10,7 +10,7 @@
 
 #include "ckptlab/engine/runner.h"
 #include "ckptlab/planning/full_size.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/plan_of_strategy.h"
 #include "run_requests.h"
 #include "test_configs.h"
 

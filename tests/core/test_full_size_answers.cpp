@@ -16,7 +16,7 @@
 #include "ckptlab/formats/results_io.h"
 #include "ckptlab/planning/full_size.h"
 #include "ckptlab/planning/planner.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 #include "ckptlab/teaching/lesson_plan.h"
 #include "test_configs.h"
 

@@ -11,8 +11,8 @@
 
 #include "ckptlab/engine/runner.h"
 #include "ckptlab/planning/full_size.h"
+#include "ckptlab/planning/plan_of_strategy.h"
 #include "ckptlab/planning/planner.h"
-#include "ckptlab/planning/sweep_policy.h"
 #include "test_configs.h"
 
 using namespace ckptlab;

@@ -368,9 +368,10 @@ TEST(LessonPlanStep, ThePlanRoundTripsThroughTheResultsFile) {
 // fixed list (and "precision" for the dtype), reads as it did.
 TEST(LessonPlanStep, ThePlanSummaryComesFromTheRegistryAndOlderOnesStillRead) {
     const Lesson lesson = parse(planLesson());
-    const json doc = json::parse(resultsToJson(handMadeRecording(lesson)));
+    const ResultSet recording = handMadeRecording(lesson);
+    const json doc = json::parse(resultsToJson(recording));
     const json& summary = doc["plan"]["config"];
-    const ExperimentConfig& c = handMadeRecording(lesson).plan->config;
+    const ExperimentConfig& c = recording.plan->config;
     for (const DescribedField& d : describeConfig(c, kShownModel | kShownNumerics))
         EXPECT_TRUE(summary.contains(d.field->json)) << d.field->json << " in " << summary;
     EXPECT_EQ(summary.size(), describeConfig(c, kShownModel | kShownNumerics).size());

@@ -7,8 +7,8 @@
 #include <random>
 
 #include "ckptlab/planning/pareto.h"
+#include "ckptlab/planning/plan_of_strategy.h"
 #include "ckptlab/planning/planner.h"
-#include "ckptlab/planning/sweep_policy.h"
 #include "strategy_text.h"
 #include "tolerance.h"
 

@@ -10,6 +10,7 @@
 #include "ckptlab/engine/runner.h"
 #include "ckptlab/formats/results_io.h"
 #include "ckptlab/model/strategy.h"
+#include "ckptlab/planning/planner.h"
 #include "engine/checkpoint.h"
 #include "engine/grad_check.h"
 #include "engine/precision.h"

@@ -1,13 +1,19 @@
-// The rules both front ends share (sweep_policy.h, pareto.h, scaling.h, strategy.h): typed
+// The rules both front ends share (plan_of_strategy.h, sweep_memory.h, sweep_strategies.h,
+// sweep_check.h, curve_standing.h, cost_forecast.h, pareto.h, scaling.h, strategy.h): typed
 // strategy predicates, plan resolution, the fit forecast, the strategies a sweep runs, the
 // scaling pre-check, the Pareto verdict and the chart helpers that moved out of ui/charts.
 #include <gtest/gtest.h>
 
 #include <sstream>
 
+#include "ckptlab/planning/cost_forecast.h"
+#include "ckptlab/planning/curve_standing.h"
 #include "ckptlab/planning/pareto.h"
+#include "ckptlab/planning/plan_of_strategy.h"
 #include "ckptlab/planning/scaling.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
+#include "ckptlab/planning/sweep_memory.h"
+#include "ckptlab/planning/sweep_strategies.h"
 #include "strategy_text.h"
 
 using namespace ckptlab;

@@ -166,7 +166,7 @@ TEST(LessonFile, ErrorsNameFileStepAndFieldWithAllowedValues) {
     j["steps"][1]["chart"] = "pie";
     e = errorOf(j);
     EXPECT_NE(e.find("step \"scale\": chart"), std::string::npos) << e;
-    EXPECT_NE(e.find("tradeoff, timeline, lifetimes, breakdown, scaling, schedule"),
+    EXPECT_NE(e.find("tradeoff, timeline, lifetimes, segments, breakdown, scaling, schedules"),
               std::string::npos)
         << e;
 
@@ -469,11 +469,14 @@ TEST(LessonLabels, BothLanguages) {
     EXPECT_EQ(lessonLabel(LessonLabel::None, kLangChinese), "无");
     EXPECT_TRUE(isSupportedLanguage("zh_CN"));
     EXPECT_FALSE(isSupportedLanguage("zh"));
-    EXPECT_EQ(parseLessonChart("schedule"), LessonChart::Schedule);
+    EXPECT_EQ(parseLessonChart("schedules"), LessonChart::Schedule);
+    EXPECT_EQ(parseLessonChart("schedule"), LessonChart::Schedule);  // the older name
+    EXPECT_EQ(toString(LessonChart::Schedule), "schedules");
     EXPECT_FALSE(parseLessonChart("Schedule"));
-    for (auto chart : {LessonChart::Tradeoff, LessonChart::Timeline, LessonChart::Lifetimes,
-                       LessonChart::Breakdown, LessonChart::Scaling, LessonChart::Schedule})
+    for (LessonChart chart : kLessonCharts) {
         EXPECT_EQ(parseLessonChart(toString(chart)), chart);
+        EXPECT_FALSE(lessonChartLabel(chart, kLangChinese).empty());
+    }
 }
 
 TEST(LessonRecordings, MismatchesNameTheStaleRuns) {

@@ -16,8 +16,8 @@
 #include "ckptlab/formats/results_merge.h"
 #include "ckptlab/model/strategy.h"
 #include "ckptlab/model/summary.h"
+#include "ckptlab/planning/plan_of_strategy.h"
 #include "ckptlab/planning/planner.h"
-#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab::fuzz {
 

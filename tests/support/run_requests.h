@@ -1,5 +1,5 @@
 #pragma once
-// Tests run experiments as the front ends do: a request (sweep_policy.h) through the runner's
+// Tests run experiments as the front ends do: a request (sweep_check.h) through the runner's
 // one entry point, Runner::run. These build the request of each kind from its parts.
 
 #include <vector>

@@ -24,7 +24,7 @@
 #include "ckptlab/model/number_text.h"
 #include "ckptlab/model/strategy.h"
 #include "ckptlab/planning/planner.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_memory.h"
 #include "document/core_text.h"
 #include "document/results_document.h"
 #include "document/results_table_model.h"

@@ -5,8 +5,8 @@
 
 #include "charts/chart_style.h"
 #include "charts/schedule_diagram.h"
+#include "ckptlab/planning/plan_of_strategy.h"
 #include "ckptlab/planning/planner.h"
-#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab::ui {
 

@@ -8,7 +8,7 @@
 
 #include "ckptlab/engine/runner.h"
 #include "ckptlab/model/config_fields.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/plan_of_strategy.h"
 #include "document/core_text.h"
 #include "document/full_size_refusal.h"
 

@@ -2,8 +2,8 @@
 
 #include <QObject>
 
+#include "ckptlab/planning/cost_forecast.h"
 #include "ckptlab/planning/cost_model.h"
-#include "ckptlab/planning/sweep_policy.h"
 #include "document/core_text.h"
 #include "document/format.h"
 

@@ -42,7 +42,7 @@ struct LivePrediction {
     const StrategyForecast* find(const Strategy& strategy) const;
 };
 
-// Pure: core's forecastFromCosts (sweep_policy.h) in the app's types, with the block's
+// Pure: core's forecastFromCosts (cost_forecast.h) in the app's types, with the block's
 // measured costs as text.
 LivePrediction livePrediction(const CostModel& costs, const ExperimentConfig& config,
                               const std::vector<Strategy>& strategies);

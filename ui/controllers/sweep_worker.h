@@ -14,7 +14,7 @@
 
 #include "base/metatypes.h"
 #include "ckptlab/planning/scaling.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 
 namespace ckptlab::ui {
 
@@ -26,7 +26,7 @@ public:
     using QObject::QObject;
 
 public Q_SLOTS:
-    // The request as core takes it (sweep_policy.h): a sweep, the Pareto curve or a scaling
+    // The request as core takes it (sweep_check.h): a sweep, the Pareto curve or a scaling
     // sweep, its strategies parsed at the app's boundary (the strategy table).
     void run(quint64 jobId, const ckptlab::SweepRequestData& request,
              ckptlab::ui::CancelFlag cancel);

@@ -9,7 +9,7 @@
 #include "charts/chart_builders.h"
 #include "charts/run_text.h"
 #include "charts/source_groups.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/curve_standing.h"
 #include "document/format.h"
 #include "document/time_text.h"
 

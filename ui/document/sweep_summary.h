@@ -5,7 +5,7 @@
 #include <QString>
 
 #include "ckptlab/model/result.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_strategies.h"
 
 namespace ckptlab::ui {
 

@@ -8,7 +8,7 @@
 #include <QSpinBox>
 
 #include "ckptlab/planning/pareto.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 #include "document/core_text.h"
 
 namespace ckptlab::ui {

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "ckptlab/model/config.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_memory.h"
 #include "controllers/live_prediction.h"
 
 namespace ckptlab::ui {
@@ -34,7 +34,7 @@ struct MemoryForecast {
     bool nearLimit() const { return valid && available > 0 && largest > available * 3 / 4; }
 };
 
-// Core's forecastFit (sweep_policy.h) in the app's types.
+// Core's forecastFit (sweep_memory.h) in the app's types.
 MemoryForecast toMemoryForecast(const FitForecast& fit);
 // forecastFit against the device's available memory (estimates only, nothing runs).
 MemoryForecast forecastMemory(const ExperimentConfig& config,

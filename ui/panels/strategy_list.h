@@ -6,7 +6,7 @@
 #include <QWidget>
 
 #include "ckptlab/model/config.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_memory.h"
 #include "controllers/live_prediction.h"
 
 class QComboBox;

@@ -12,7 +12,7 @@
 
 #include "ckptlab/model/config.h"
 #include "ckptlab/model/strategy.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_memory.h"
 
 namespace ckptlab::ui {
 

@@ -7,8 +7,8 @@
 #include <set>
 
 #include "charts/chart_builders.h"
+#include "ckptlab/planning/plan_of_strategy.h"
 #include "ckptlab/planning/planner.h"
-#include "ckptlab/planning/sweep_policy.h"
 
 namespace ckptlab::ui {
 

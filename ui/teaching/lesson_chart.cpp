@@ -7,6 +7,7 @@ ChartKind lessonChartKind(LessonChart chart) {
     case LessonChart::Tradeoff: return ChartKind::Tradeoff;
     case LessonChart::Timeline: return ChartKind::Timeline;
     case LessonChart::Lifetimes: return ChartKind::Lifetimes;
+    case LessonChart::Segments: return ChartKind::Segments;
     case LessonChart::Breakdown: return ChartKind::Breakdown;
     case LessonChart::Scaling: return ChartKind::Scaling;
     case LessonChart::Schedule: return ChartKind::Schedule;

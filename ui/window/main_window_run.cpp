@@ -8,7 +8,9 @@
 
 #include "base/messages.h"
 #include "ckptlab/engine/runner.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
+#include "ckptlab/planning/sweep_memory.h"
+#include "ckptlab/planning/sweep_strategies.h"
 #include "controllers/prediction_controller.h"
 #include "controllers/sweep_controller.h"
 #include "document/core_text.h"

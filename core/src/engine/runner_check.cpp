@@ -6,7 +6,8 @@
 
 #include "ckptlab/engine/runner.h"
 #include "ckptlab/model/config_fields.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
+#include "ckptlab/planning/sweep_memory.h"
 #include "engine/precision.h"
 
 namespace ckptlab {

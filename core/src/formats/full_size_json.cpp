@@ -8,7 +8,7 @@
 #include "ckptlab/model/config_fields.h"
 #include "ckptlab/planning/full_size.h"
 #include "ckptlab/planning/planner.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 #include "formats/config_json.h"
 
 namespace ckptlab {

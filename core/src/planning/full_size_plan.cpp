@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "ckptlab/planning/full_size.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/plan_of_strategy.h"
 #include "planning/planner_candidates.h"
 
 namespace ckptlab {

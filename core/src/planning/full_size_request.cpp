@@ -1,6 +1,6 @@
 // The one check of a full-size request (full_size.h), before anything is measured.
 #include "ckptlab/planning/full_size.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 
 namespace ckptlab {
 

@@ -42,7 +42,7 @@ Plan makePlan(const Strategy& s, int depth) {
         break;
     case StrategyKind::Revolve: plan = revolvePlan(depth, s.param); break;
     case StrategyKind::Optimal:
-        // Planned from measured costs only: resolvePlan (sweep_policy.h) with a cost model,
+        // Planned from measured costs only: resolvePlan (plan_of_strategy.h) with a cost model,
         // estimateStrategy (its budget as the bound) without one.
         throw std::invalid_argument("optimal:MiB is planned from the measured cost model (" +
                                     s.name() + "): use resolvePlan");

@@ -1,7 +1,11 @@
-// The rules both front ends apply to a sweep (sweep_policy.h): plan resolution, the fit
+// The rules both front ends apply to a sweep (plan_of_strategy.h, sweep_memory.h, curve_standing.h,
+// cost_forecast.h): plan resolution, the fit
 // forecast, the Pareto verdict and the forecast from costs. The pre-run check itself is in
 // sweep_policy_check.cpp.
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/cost_forecast.h"
+#include "ckptlab/planning/curve_standing.h"
+#include "ckptlab/planning/plan_of_strategy.h"
+#include "ckptlab/planning/sweep_memory.h"
 
 #include <algorithm>
 

@@ -1,9 +1,12 @@
-// The pre-run check (sweep_policy.h): which strategies a sweep runs and everything refused
-// before it runs, for the app, the CLI and the runner alike. Each rule is written here once.
+// The pre-run check (sweep_strategies.h, sweep_check.h): which strategies a sweep runs and
+// everything refused before it runs, for the app, the CLI and the runner alike. Each rule is
+// written here once.
 #include <algorithm>
 
 #include "ckptlab/planning/pareto.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
+#include "ckptlab/planning/sweep_memory.h"
+#include "ckptlab/planning/sweep_strategies.h"
 
 namespace ckptlab {
 

@@ -7,7 +7,9 @@
 #include "ckptlab/model/config_fields.h"
 #include "ckptlab/model/number_text.h"
 #include "ckptlab/model/strategy.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
+#include "ckptlab/planning/sweep_memory.h"
+#include "ckptlab/planning/sweep_strategies.h"
 #include "teaching/lesson_json.h"
 #include "teaching/lesson_plan_step.h"
 

@@ -37,7 +37,7 @@ long long integerIn(const Json& j, const std::string& field, long long min, long
                     const Where& where);
 
 // The experiment of a step (lesson_experiment.cpp): config, strategies (parsed once, here) and
-// optional scaling, checked by the runner's own pre-run check (checkSweep, sweep_policy.h).
+// optional scaling, checked by the runner's own pre-run check (checkSweep, sweep_check.h).
 LessonExperiment readExperiment(const Json& j, const Where& where);
 // The value of experiment.config (the object itself) onto `start`, then validate() across
 // fields; errors name experiment.config.FIELD.

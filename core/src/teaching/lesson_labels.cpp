@@ -43,14 +43,15 @@ const std::array<LabelRow, 23>& labelTable() {
 }
 
 // In the order of kLessonCharts.
-const std::array<LabelRow, 6>& chartTable() {
-    static const std::array<LabelRow, 6> table{{
+const std::array<LabelRow, std::size(kLessonCharts)>& chartTable() {
+    static const std::array<LabelRow, std::size(kLessonCharts)> table{{
         {"tradeoff", "权衡图"},
         {"timeline", "时间线"},
         {"lifetimes", "张量生存期"},
+        {"segments", "保留段"},
         {"breakdown", "峰值构成"},
         {"scaling", "规模扫描"},
-        {"schedule", "重计算调度"},
+        {"schedules", "重计算调度"},
     }};
     return table;
 }

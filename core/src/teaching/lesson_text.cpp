@@ -16,9 +16,10 @@ std::string toString(LessonChart chart) {
     case LessonChart::Tradeoff: return "tradeoff";
     case LessonChart::Timeline: return "timeline";
     case LessonChart::Lifetimes: return "lifetimes";
+    case LessonChart::Segments: return "segments";
     case LessonChart::Breakdown: return "breakdown";
     case LessonChart::Scaling: return "scaling";
-    case LessonChart::Schedule: return "schedule";
+    case LessonChart::Schedule: return "schedules";
     }
     return "tradeoff";
 }
@@ -26,6 +27,7 @@ std::string toString(LessonChart chart) {
 std::optional<LessonChart> parseLessonChart(const std::string& text) {
     for (LessonChart chart : kLessonCharts)
         if (toString(chart) == text) return chart;
+    if (text == "schedule") return LessonChart::Schedule;  // its name before it was the id
     return std::nullopt;
 }
 

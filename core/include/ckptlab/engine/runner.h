@@ -18,8 +18,9 @@
 #include "ckptlab/model/core_message.h"
 #include "ckptlab/model/result.h"
 #include "ckptlab/planning/scaling.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 #include "ckptlab/planning/sweep_shard.h"
+#include "ckptlab/planning/sweep_strategies.h"
 
 namespace ckptlab {
 
@@ -84,7 +85,7 @@ public:
     // for a shard that is not validShard.
     void useShard(const ShardSpec& shard);
 
-    // The pre-run check without running anything: checkSweep (sweep_policy.h) against this
+    // The pre-run check without running anything: checkSweep (sweep_check.h) against this
     // device's free memory, and whether this LibTorch can use the device. Throws what it
     // refuses (ConfigError, StrategyError, MemoryError; the message as checkSweep words it);
     // else returns the check, whose `strategies` are what the sweep runs.

@@ -62,7 +62,7 @@ std::optional<Strategy> parseStrategyForm(const std::string& text, std::string* 
 // Throws StrategyError when `strategy` does not fit a model of `depth` blocks of `block`.
 void checkStrategy(const Strategy& strategy, int depth, BlockKind block);
 // A front end's list, each text's form parsed once (the model's ranges are the sweep check's,
-// sweep_policy.h). Throws StrategyError for the first text that is no strategy.
+// sweep_check.h). Throws StrategyError for the first text that is no strategy.
 std::vector<Strategy> parseStrategies(const std::vector<std::string>& texts);
 // How many texts have been parsed into strategies in this process: tests check that a request
 // parses each strategy once, at its boundary, and nothing after it reads text back.

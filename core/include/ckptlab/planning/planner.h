@@ -33,7 +33,7 @@ int unitsPerBlockOf(BlockKind block);
 Plan toUnitLevel(const Plan& plan, int unitsPerBlock);
 
 // Block-level plan of a strategy. Optimal needs measured costs: it throws
-// std::invalid_argument; use resolvePlan (sweep_policy.h), which plans it on the cost model.
+// std::invalid_argument; use resolvePlan (plan_of_strategy.h), which plans it on the cost model.
 Plan makePlan(const Strategy& strategy, int depth);
 
 // The DP's time grows as units^3 x quanta. Measured on the 2-core CI-sized machine with

@@ -18,7 +18,7 @@
 
 #include "ckptlab/model/config.h"
 #include "ckptlab/model/strategy.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 
 namespace ckptlab {
 

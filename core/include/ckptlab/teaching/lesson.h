@@ -14,7 +14,7 @@
 #include "ckptlab/model/config.h"
 #include "ckptlab/model/result.h"
 #include "ckptlab/planning/scaling.h"
-#include "ckptlab/planning/sweep_policy.h"
+#include "ckptlab/planning/sweep_check.h"
 
 namespace ckptlab {
 
@@ -30,12 +30,14 @@ struct LocalizedText {
     const std::string& in(const std::string& lang) const;  // English for an unknown code
 };
 
-enum class LessonChart { Tradeoff, Timeline, Lifetimes, Breakdown, Scaling, Schedule };
+// The app's charts a step may show; a file names each by the chart registry's id, its file
+// stem (ui/charts/chart_registry.cpp), and the older "schedule" still reads as Schedule.
+enum class LessonChart { Tradeoff, Timeline, Lifetimes, Segments, Breakdown, Scaling, Schedule };
 // Every value, for the parser and for the tests that each maps onto a chart of the app.
-inline constexpr LessonChart kLessonCharts[] = {LessonChart::Tradeoff,  LessonChart::Timeline,
-                                                LessonChart::Lifetimes, LessonChart::Breakdown,
-                                                LessonChart::Scaling,   LessonChart::Schedule};
-std::string toString(LessonChart chart);  // "tradeoff", ..., "schedule"
+inline constexpr LessonChart kLessonCharts[] = {
+    LessonChart::Tradeoff,  LessonChart::Timeline, LessonChart::Lifetimes, LessonChart::Segments,
+    LessonChart::Breakdown, LessonChart::Scaling,  LessonChart::Schedule};
+std::string toString(LessonChart chart);  // "tradeoff", ..., "schedules"
 std::optional<LessonChart> parseLessonChart(const std::string& text);
 
 // A step answered by the full-size plan (ckptlab-cli plan --capacity) instead of runs: a
