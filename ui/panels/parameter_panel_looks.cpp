@@ -31,14 +31,12 @@ Look real(Look look, int decimals, double step) {
 }  // namespace
 
 ParameterPanel::FieldLook ParameterPanel::lookOf(std::string_view key) {
-    if (key == "block") {
-        Look look = labelled(
+    if (key == "block")
+        return labelled(
             tr("&Block"),
             tr("ffn: LayerNorm + MLP blocks (the seed's model); transformer: pre-LN attention + "
                "MLP blocks; llama: the Llama family's decoder layer (RMSNorm, rotary "
                "grouped-query attention, SwiGLU MLP)"));
-        return look;
-    }
     if (key == "depth") return labelled(tr("&Depth"), tr("Number of blocks L in the chain"));
     if (key == "width") return labelled(tr("&Width"), tr("Model dimension d"));
     if (key == "seq") return labelled(tr("&Sequence"), tr("Tokens per sequence S"));

@@ -14,7 +14,8 @@ ExperimentConfig effectiveConfig(ExperimentConfig config) {
 std::vector<DescribedField> describeConfig(const ExperimentConfig& config, unsigned shown,
                                            bool changedOnly) {
     const ExperimentConfig effective = effectiveConfig(config);
-    const ExperimentConfig defaults = effectiveConfig(ExperimentConfig{});
+    // Resolved only where compared: describing a config is the common case.
+    const ExperimentConfig defaults = changedOnly ? effectiveConfig(ExperimentConfig{}) : effective;
     std::vector<DescribedField> fields;
     for (const ConfigField& field : configFields()) {
         if (!(field.shown & shown) || !fieldApplies(field, config)) continue;
